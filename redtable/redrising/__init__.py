@@ -1,0 +1,1 @@
+"""Red Rising (Stonemaier Games, 2-6 players)."""
