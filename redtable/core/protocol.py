@@ -96,6 +96,8 @@ class Game(ABC):
 class State(ABC):
     """A position in a game. Subclasses keep their data flat and cheap to clone."""
 
+    __slots__ = ()
+
     game: Game
     history: list[Action]
     events: list[Event]
@@ -141,6 +143,10 @@ class State(ABC):
 
     def events_for(self, player: int | None) -> list[Event]:
         return [e for e in self.events if e.visible_to(player)]
+
+    def resample(self, player: int, rng) -> "State":
+        """A state equal on all ``player`` knows, with everything hidden re-dealt (for search bots)."""
+        raise NotImplementedError(f"{type(self).__name__} does not support resampling yet")
 
     def describe(self, action: Action) -> str:
         """A short human description of an option of the current decision."""

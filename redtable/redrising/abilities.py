@@ -1,0 +1,65 @@
+"""Every card's deploy, block and end-of-game ability, as effect data.
+
+The vocabulary is in ``effects.py`` (and the turn-flow steps in ``engine.py``); each
+ability below reads like the printed card. Families of cards live in the
+``abilities_*`` modules imported at the bottom; this module holds the shared blocks.
+"""
+
+from __future__ import annotations
+
+from . import effects  # noqa: F401  (registers the primitives)
+from .board import INSTITUTE, JUPITER, LUNA, MARS
+from .cards import BLUE, BY_SLUG, GOLD
+from .engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
+
+
+def card(slug: str) -> int:
+    return BY_SLUG[slug]
+
+
+def deploy(slug: str, effect: tuple) -> None:
+    DEPLOY[card(slug)] = effect
+
+
+def end_of_game(slug: str, effect: tuple) -> None:
+    END_OF_GAME[card(slug)] = effect
+
+
+# Blocks against stealing or banishing your cards: reveal, and the attempt fails.
+for _slug in ("judge", "pax-au-telemanus", "the-howlers"):
+    BLOCK_STEAL_BANISH.add(card(_slug))
+
+# Blocks against the Sovereign token being taken: banish the blocker, keep the token,
+# then gain the top card of the deck.
+BLOCK_SOVEREIGN[card("martyr")] = ("draw_to_hand",)
+BLOCK_SOVEREIGN[card("justice")] = ("draw_to_hand",)
+
+# Blue ships: advance if deployed on their location.
+deploy("invictus", ("if", ("deployed_on", (MARS,)), ("advance", 1)))
+deploy("morning-star", ("if", ("deployed_on", (JUPITER,)), ("advance", 1)))
+deploy("quietus", ("if", ("deployed_on", (INSTITUTE,)), ("advance", 1)))
+deploy("the-pax", ("if", ("deployed_on", (LUNA,)), ("advance", 1)))
+deploy("pelus", ("seq", ("advance", 2), ("others_advance", 1)))
+deploy("virga", ("seq", ("advance", 2), ("others_advance", 1)))
+
+# Reds.
+deploy("deanna", ("helium", 1))
+deploy("uncle-narol", ("helium", 2))
+deploy("darrow", ("note_under", ("seq",
+    ("choose_card", "this", (("other", True), ("not_color", (GOLD,))), ("gain_c",), False),
+    ("unless", ("src_on_color", (GOLD,)), ("banish_self",)))))
+
+# Golds that take the Sovereign token.
+deploy("boneriders", ("sovereign",))
+deploy("the-jackal", ("sovereign",))
+deploy("cassius", ("under", ("seq", ("gain_c",), ("unless", ("c_color", (GOLD,)), ("banish_self",)))))
+
+# Oranges: you may gain a card of some colours from this location; if you do, end your turn.
+def _orange(slug: str, filt: tuple) -> None:
+    deploy(slug, ("choose_card", "this", filt + (("other", True),), ("seq", ("gain_c",), ("end_turn",)), True))
+
+
+_orange("cyther", (("color", (BLUE,)),))
+
+# Copper.
+deploy("lawyer", ("influence", 1))

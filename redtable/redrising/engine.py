@@ -1,0 +1,789 @@
+"""Red Rising turn flow as a stack machine of small steps.
+
+A turn is a program that sometimes needs an answer. The state keeps a stack of
+frames ``(handler, node, ctx)``: ``node`` is an effect tuple such as
+``("bonus", MARS)`` and ``ctx`` a small dict (acting player, source card, deploy
+location, bound values). Running the stack pops frames and executes them until a
+handler needs a choice; that frame goes back on the stack and its
+:class:`Decision` is what the state offers. ``apply`` pops it again with the
+answer. Frames and their ctx are never mutated, so a clone copies the stack list
+shallowly.
+
+Card abilities (``abilities.py``) are effect tuples built from the same
+vocabulary, registered in :data:`OPS` with :func:`op`, so a card is data, not code.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..core import Decision, Event, Rng, State
+from .board import (
+    APOLLO, CERES, DIANA, DIE_FACES, FLEET_MAX, HAND_SIZE, HOUSE_JUPITER, HOUSE_MARS,
+    HOUSE_NAMES, INFLUENCE_TOKENS, INSTITUTE, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME,
+    LUNA, MARS, MINERVA, NEUTRAL_INFLUENCE_2P, THRESHOLD,
+)
+from .cards import BY_SLUG, COLOR, COLOR_NAMES, NAME, NUM_CARDS, SLUG, VALUE
+
+Handler = Callable[["RRState", tuple, dict, Any], "Decision | None"]
+OPS: dict[str, Handler] = {}
+
+# Ability tables, filled by abilities.py: card index -> effect node.
+DEPLOY: dict[int, tuple] = {}
+END_OF_GAME: dict[int, tuple] = {}
+BLOCK_STEAL_BANISH: set[int] = set()   # Judge, Pax au Telemanus, The Howlers
+BLOCK_SOVEREIGN: dict[int, tuple] = {}  # Martyr, Justice -> what happens after blocking
+
+
+def op(name: str) -> Callable[[Handler], Handler]:
+    """Register a step handler under ``name`` (the first item of an effect node)."""
+
+    def deco(fn: Handler) -> Handler:
+        if name in OPS:
+            raise ValueError(f"effect op {name!r} registered twice")
+        OPS[name] = fn
+        return fn
+
+    return deco
+
+
+YES_NO = ("yes", "no")
+
+
+def seat_id(p: int) -> str:
+    return f"p{p}"
+
+
+def seat_of(action: str) -> int:
+    return int(action[1:])
+
+
+class Turn:
+    """What a turn remembers: who, where the Lead deployed, whether it ended early."""
+
+    __slots__ = ("player", "deployed", "ended", "traded", "counted")
+
+    def __init__(self, player: int, counted: bool = True) -> None:
+        self.player = player
+        self.deployed = -1
+        self.ended = False
+        self.traded = False
+        self.counted = counted
+
+    def copy(self) -> "Turn":
+        t = Turn.__new__(Turn)
+        t.player, t.deployed, t.ended, t.traded, t.counted = (
+            self.player, self.deployed, self.ended, self.traded, self.counted)
+        return t
+
+
+class RRState(State):
+    __slots__ = (
+        "game", "n", "rng", "houses", "first", "hands", "locs", "deck", "banished", "fleet",
+        "helium", "influence", "neutral", "sovereign", "facedown", "turns", "end_triggered",
+        "apollo_extra", "turn_stack", "stack", "dec", "history", "events", "eog_done",
+        "final", "variant", "start_hand", "known", "phase",
+    )
+
+    # ------------------------------------------------------------------ setup
+    @classmethod
+    def new(cls, game, seed: int) -> "RRState":
+        st = cls.__new__(cls)
+        n = game.players
+        st.game, st.n, st.rng = game, n, Rng(seed)
+        st.variant = bool(game.multiplayer_variant)
+        houses = list(range(6))
+        st.rng.shuffle(houses)
+        neutral_house = houses[n] if n == 2 else -1
+        st.houses = tuple(houses[:n])
+        deck = list(range(NUM_CARDS))
+        st.rng.shuffle(deck)
+        st.deck = deck
+        st.locs = [[], [], [], []]
+        for loc in range(4):
+            for _ in range(2):
+                st.locs[loc].append(deck.pop())
+        st.start_hand = tuple(HAND_SIZE + (h == CERES) for h in st.houses)
+        st.hands = [[deck.pop() for _ in range(st.start_hand[p])] for p in range(n)]
+        st.banished = []
+        st.fleet = [0] * n
+        st.helium = [0] * n
+        st.influence = [0] * n
+        st.neutral = NEUTRAL_INFLUENCE_2P if n == 2 else 0
+        st.sovereign = -1
+        st.facedown = {}
+        st.known = [set() for _ in range(n)]
+        st.turns = [0] * n
+        st.end_triggered = False
+        st.apollo_extra = False
+        st.turn_stack = []
+        st.stack = []
+        st.dec = None
+        st.history = []
+        st.events = []
+        st.eog_done = set()
+        st.final = None
+        st.phase = "play"
+        st.first = st.houses.index(APOLLO) if APOLLO in st.houses else st.rng.below(n)
+        st.log("setup", players=n, houses=[HOUSE_NAMES[h] for h in st.houses], first=st.first,
+               neutral_house=HOUSE_NAMES[neutral_house] if neutral_house >= 0 else None,
+               neutral_influence=st.neutral,
+               locations={LOCATION_NAMES[i]: [SLUG[c] for c in st.locs[i]] for i in range(4)})
+        for p in range(n):
+            st.log("hand", to=(p,), player=p, cards=[SLUG[c] for c in st.hands[p]])
+        st.push(("turn_start", st.first, True), {"p": st.first})
+        st.run()
+        return st
+
+    def clone(self) -> "RRState":
+        st = RRState.__new__(RRState)
+        st.game, st.n, st.rng = self.game, self.n, self.rng.clone()
+        st.houses, st.first, st.variant, st.start_hand = self.houses, self.first, self.variant, self.start_hand
+        st.hands = [h[:] for h in self.hands]
+        st.locs = [loc[:] for loc in self.locs]
+        st.deck = self.deck[:]
+        st.banished = self.banished[:]
+        st.fleet = self.fleet[:]
+        st.helium = self.helium[:]
+        st.influence = self.influence[:]
+        st.neutral, st.sovereign = self.neutral, self.sovereign
+        st.facedown = dict(self.facedown)
+        st.known = [set(k) for k in self.known]
+        st.turns = self.turns[:]
+        st.end_triggered, st.apollo_extra, st.phase = self.end_triggered, self.apollo_extra, self.phase
+        st.turn_stack = [t.copy() for t in self.turn_stack]
+        st.stack = self.stack[:]
+        st.dec = self.dec
+        st.history = self.history[:]
+        st.events = self.events[:]
+        st.eog_done = set(self.eog_done)
+        st.final = self.final
+        return st
+
+    # ------------------------------------------------------------------ machine
+    def push(self, node: tuple, ctx: dict) -> None:
+        self.stack.append((OPS[node[0]], node, ctx))
+
+    def push_all(self, nodes, ctx: dict) -> None:
+        """Push nodes so that they run in the given order."""
+        for node in reversed(nodes):
+            self.stack.append((OPS[node[0]], node, ctx))
+
+    def run(self) -> None:
+        stack = self.stack
+        while stack:
+            frame = stack.pop()
+            d = frame[0](self, frame[1], frame[2], None)
+            if d is not None:
+                if len(d.options) == 1:  # a forced choice is taken at once
+                    frame[0](self, frame[1], frame[2], d.options[0])
+                    continue
+                stack.append(frame)
+                self.dec = d
+                return
+        self.dec = None
+
+    def decision(self) -> Decision | None:
+        return self.dec
+
+    def _apply(self, action: str) -> None:
+        frame = self.stack.pop()
+        frame[0](self, frame[1], frame[2], action)
+        self.run()
+
+    # ------------------------------------------------------------------ log
+    def log(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
+        self.events.append(Event(kind, data, to))
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def turn(self) -> Turn:
+        return self.turn_stack[-1]
+
+    def opponents(self, p: int) -> list[int]:
+        """Opponents in clockwise order starting left of ``p``."""
+        return [(p + i) % self.n for i in range(1, self.n)]
+
+    def targetable(self, p: int) -> list[int]:
+        """Opponents an ability may make banish or steal from (the multiplayer variant limits them)."""
+        opps = self.opponents(p)
+        if self.variant:
+            opps = [q for q in opps if len(self.hands[q]) > self.start_hand[q]]
+        return opps
+
+    def right_of(self, p: int) -> int:
+        return (p - 1) % self.n
+
+    def color(self, card: int) -> int:
+        """A card's colour as it lies: face-down cards are colourless (-1)."""
+        return -1 if card in self.facedown else COLOR[card]
+
+    def holder_of(self, card: int) -> int:
+        for p, h in enumerate(self.hands):
+            if card in h:
+                return p
+        return -1
+
+    def location_of(self, card: int) -> int:
+        for i, loc in enumerate(self.locs):
+            if card in loc:
+                return i
+        return -1
+
+    # ------------------------------------------------------------------ tokens
+    def check_end(self) -> None:
+        if self.end_triggered:
+            return
+        per_player = [(self.helium[p] >= THRESHOLD) + (self.influence[p] >= THRESHOLD)
+                      + (self.fleet[p] >= THRESHOLD) for p in range(self.n)]
+        helium = any(h >= THRESHOLD for h in self.helium)
+        influence = any(i >= THRESHOLD for i in self.influence)
+        fleet = any(f >= THRESHOLD for f in self.fleet)
+        if (helium and influence and fleet) or max(per_player) >= 2:
+            self.end_triggered = True
+            self.log("end_triggered", player=self.turn_stack[-1].player if self.turn_stack else None,
+                     helium=self.helium[:], influence=self.influence[:], fleet=self.fleet[:])
+
+    def advance(self, p: int, steps: int = 1) -> int:
+        moved = min(steps, FLEET_MAX - self.fleet[p])
+        if moved > 0:
+            self.fleet[p] += moved
+            self.log("fleet", player=p, delta=moved, fleet=self.fleet[p])
+            self.check_end()
+        return moved
+
+    def regress(self, p: int, steps: int = 1) -> int:
+        moved = min(steps, self.fleet[p])
+        if moved > 0:
+            self.fleet[p] -= moved
+            self.log("fleet", player=p, delta=-moved, fleet=self.fleet[p])
+        return moved
+
+    def gain_helium(self, p: int, amount: int = 1) -> int:
+        if amount > 0:
+            self.helium[p] += amount
+            self.log("helium", player=p, delta=amount, helium=self.helium[p])
+            self.check_end()
+        return amount
+
+    def lose_helium(self, p: int, amount: int = 1) -> int:
+        lost = min(amount, self.helium[p])
+        if lost > 0:
+            self.helium[p] -= lost
+            self.log("helium", player=p, delta=-lost, helium=self.helium[p])
+        return lost
+
+    def place_influence(self, p: int, amount: int = 1) -> int:
+        placed = min(amount, INFLUENCE_TOKENS - self.influence[p])
+        if placed > 0:
+            self.influence[p] += placed
+            self.log("influence", player=p, delta=placed, influence=self.influence[p])
+            self.check_end()
+        return placed
+
+    def remove_influence(self, p: int, amount: int = 1) -> int:
+        removed = min(amount, self.influence[p])
+        if removed > 0:
+            self.influence[p] -= removed
+            self.log("influence", player=p, delta=-removed, influence=self.influence[p])
+        return removed
+
+    # ------------------------------------------------------------------ cards
+    def card_json(self, card: int, viewer: int | None) -> dict:
+        if card in self.facedown and (viewer is None or card not in self.known[viewer]):
+            return {"face_down": True}
+        out = {"card": SLUG[card], "name": NAME[card], "color": COLOR_NAMES[COLOR[card]], "value": VALUE[card]}
+        if card in self.facedown:
+            out["face_down"] = True
+        return out
+
+    def take_to_hand(self, p: int, card: int, source: str) -> None:
+        """``card`` (already removed from its place) joins ``p``'s hand."""
+        was_face_down = self.facedown.pop(card, None) is not None
+        self.hands[p].append(card)
+        self.known[p].add(card)
+        if was_face_down:
+            self.log("gain", player=p, source=source, face_down=True)
+            self.log("gain_seen", to=(p,), player=p, card=SLUG[card], source=source)
+        elif source == "deck":
+            self.log("gain", player=p, source=source)
+            self.log("gain_seen", to=(p,), player=p, card=SLUG[card], source=source)
+        else:
+            self.log("gain", player=p, source=source, card=SLUG[card])
+
+    def banish(self, card: int, by: int | None = None, source: str = "") -> None:
+        """Put ``card`` (already removed from its place) on the public banished pile."""
+        self.facedown.pop(card, None)
+        self.banished.append(card)
+        self.log("banish", player=by, card=SLUG[card], source=source)
+
+    def remove_from_hand(self, p: int, card: int) -> None:
+        self.hands[p].remove(card)
+
+    def draw(self) -> int:
+        """Remove and return the deck's top card, or -1 when the deck is empty."""
+        return self.deck.pop() if self.deck else -1
+
+    def reveal_top(self) -> int:
+        """The deck's top card, revealed to everybody (it stays on the deck); -1 if empty."""
+        if not self.deck:
+            return -1
+        card = self.deck[-1]
+        self.log("reveal", card=SLUG[card], source="deck")
+        for k in self.known:
+            k.add(card)
+        return card
+
+    def put_on(self, loc: int, card: int, how: str, p: int | None = None, bottom: bool = False) -> None:
+        if bottom:
+            self.locs[loc].insert(0, card)
+        else:
+            self.locs[loc].append(card)
+        if card in self.facedown:
+            self.log(how, player=p, location=LOCATION_NAMES[loc], face_down=True, bottom=bottom)
+        else:
+            self.log(how, player=p, card=SLUG[card], location=LOCATION_NAMES[loc], bottom=bottom)
+
+    # ------------------------------------------------------------------ protocol
+    def scores(self) -> list[float]:
+        return [float(s.total) for s in self.final] if self.final else [0.0] * self.n
+
+    def winners(self) -> list[int]:
+        from .scoring import winners
+
+        return winners(self.final_position(), self.final) if self.final else []
+
+    def final_position(self):
+        from .scoring import FinalPlayer, FinalPosition
+
+        players = [
+            FinalPlayer(hand=list(self.hands[p]), fleet=self.fleet[p], helium=self.helium[p],
+                        influence=self.influence[p], sovereign=self.sovereign == p,
+                        extra_points=self.extra_points[p], name=f"p{p} {HOUSE_NAMES[self.houses[p]]}")
+            for p in range(self.n)
+        ]
+        return FinalPosition(players=players, locations=tuple(list(l) for l in self.locs),
+                             banished=list(self.banished), neutral_influence=self.neutral,
+                             face_down_on_locations=frozenset(self.facedown))
+
+    @property
+    def extra_points(self) -> list[int]:
+        pts = [0] * self.n
+        for e in self.events:
+            if e.kind == "points":
+                pts[e.data["player"]] += e.data["points"]
+        return pts
+
+    def summary(self) -> dict[str, Any]:
+        out = super().summary()
+        out["houses"] = [HOUSE_NAMES[h] for h in self.houses]
+        out["first"] = self.first
+        out["turns"] = self.turns[:]
+        if self.final:
+            out["rows"] = [{"cards": s.cards, "fleet": s.fleet, "helium": s.helium,
+                            "sovereignty": s.sovereignty, "influence": s.influence,
+                            "excess_cards": s.excess_cards} for s in self.final]
+        out["hands"] = [[SLUG[c] for c in h] for h in self.hands]
+        out["deployed"] = [e.data["card"] for e in self.events if e.kind == "deploy"]
+        out["abilities"] = [e.data["card"] for e in self.events if e.kind == "ability_effect"]
+        return out
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        d = self.dec
+        players = []
+        for p in range(self.n):
+            entry = {
+                "seat": p, "house": HOUSE_NAMES[self.houses[p]], "hand_size": len(self.hands[p]),
+                "fleet": self.fleet[p], "helium": self.helium[p], "influence": self.influence[p],
+                "sovereign": self.sovereign == p, "turns": self.turns[p],
+            }
+            if p == player:
+                entry["hand"] = [self.card_json(c, player) for c in self.hands[p]]
+            players.append(entry)
+        out: dict[str, Any] = {
+            "game": "red-rising", "you": player, "players": players, "first_player": self.first,
+            "locations": {LOCATION_NAMES[i]: [self.card_json(c, player) for c in self.locs[i]] for i in range(4)},
+            "deck_size": len(self.deck), "banished": [SLUG[c] for c in self.banished],
+            "neutral_influence": self.neutral, "end_triggered": self.end_triggered, "phase": self.phase,
+            "current_turn": self.turn_stack[-1].player if self.turn_stack else None,
+            "variant": self.variant,
+        }
+        if d is not None:
+            out["decision"] = {"player": d.player, "kind": d.kind, "context": d.context}
+            if d.player == player:
+                out["decision"]["options"] = list(d.options)
+        if self.final:
+            out["scores"] = [{"total": s.total, "cards": s.cards, "fleet": s.fleet, "helium": s.helium,
+                              "sovereignty": s.sovereignty, "influence": s.influence,
+                              "excess_cards": s.excess_cards, "choices": s.choices} for s in self.final]
+            out["winners"] = self.winners()
+        return out
+
+    def describe(self, action: str) -> str:
+        if action in BY_SLUG:
+            c = BY_SLUG[action]
+            return f"{NAME[c]} ({COLOR_NAMES[COLOR[c]]}, {VALUE[c]})"
+        if action in LOCATION_OF_NAME:
+            return {"institute": "The Institute"}.get(action, action.capitalize())
+        if action[:1] == "p" and action[1:].isdigit():
+            p = seat_of(action)
+            return f"player {p} ({HOUSE_NAMES[self.houses[p]]})"
+        if ":" in action:
+            a, _, b = action.partition(":")
+            if a in LOCATION_OF_NAME and b.isdigit():
+                loc = self.locs[LOCATION_OF_NAME[a]]
+                i = int(b)
+                if i < len(loc):
+                    j = self.card_json(loc[i], self.dec.player if self.dec else None)
+                    what = j.get("name", "a face-down card")
+                    return f"{what} at {a.capitalize()} (position {i + 1} from the bottom)"
+            if a == "block" and b in BY_SLUG:
+                return f"block with {NAME[BY_SLUG[b]]}"
+        return action
+
+
+# ====================================================================== turn flow
+def _loc_options(st: RRState, exclude: int = -1, nonempty: bool = False) -> tuple[str, ...]:
+    return tuple(LOCATION_NAMES[i] for i in range(4) if i != exclude and (not nonempty or st.locs[i]))
+
+
+@op("turn_start")
+def _turn_start(st: RRState, node, ctx, answer):
+    _, p, counted = node
+    st.turn_stack.append(Turn(p, counted))
+    st.log("turn", player=p, out_of_order=not counted, number=st.turns[p] + 1)
+    st.push_all([("action",), ("turn_end",)], {"p": p})
+    return None
+
+
+@op("action")
+def _action(st: RRState, node, ctx, answer):
+    p = ctx["p"]
+    if answer is None:
+        hand = st.hands[p]
+        opts = tuple(SLUG[c] for c in hand) if hand else ("lead",)
+        if st.deck:
+            opts += ("scout",)
+        return Decision(p, "action", opts, {"hint": "deploy a card to Lead, or scout"})
+    if answer == "scout":
+        st.push(("scout",), ctx)
+    elif answer == "lead":
+        st.log("lead", player=p, card=None)
+        st.push(("lead_gain",), ctx)
+    else:
+        card = BY_SLUG[answer]
+        st.log("lead", player=p, card=SLUG[card])
+        st.push_all([("deploy", card, "hand", -1), ("lead_gain",)], dict(ctx, lead=True))
+    return None
+
+
+@op("deploy")
+def _deploy(st: RRState, node, ctx, answer):
+    """Deploy ``card`` from ``source`` (hand / a location / the deck's top) onto a location."""
+    _, card, source, exclude = node
+    p = ctx["p"]
+    if answer is None:
+        opts = _loc_options(st, exclude)
+        return Decision(p, "deploy_location", opts, {"card": SLUG[card], "source": source})
+    loc = LOCATION_OF_NAME[answer]
+    if source == "hand":
+        st.hands[p].remove(card)
+    elif source == "deck":
+        st.deck.pop()
+    else:
+        st.locs[LOCATION_OF_NAME[source]].remove(card)
+    st.put_on(loc, card, "deploy", p)
+    for k in st.known:
+        k.add(card)
+    turn = st.turn
+    if turn.deployed < 0 and turn.player == p:
+        turn.deployed = loc
+    ability = DEPLOY.get(card)
+    if ability is not None:
+        st.push(("ability", card, ability), {"p": p, "src": card, "loc": loc})
+    return None
+
+
+@op("ability")
+def _ability(st: RRState, node, ctx, answer):
+    _, card, effect = node
+    st.log("ability", player=ctx["p"], card=SLUG[card])
+    st.push_all([effect, ("ability_end", card, len(st.events), len(st.history))], ctx)
+    return None
+
+
+@op("ability_end")
+def _ability_end(st: RRState, node, ctx, answer):
+    """Note whether the ability took effect: it changed the game or offered a real choice."""
+    _, card, n_events, n_history = node
+    if len(st.events) > n_events or len(st.history) > n_history:
+        st.log("ability_effect", player=ctx["p"], card=SLUG[card])
+    return None
+
+
+@op("lead_gain")
+def _lead_gain(st: RRState, node, ctx, answer):
+    p = ctx["p"]
+    turn = st.turn
+    if turn.ended:
+        return None
+    if answer is None:
+        opts = _loc_options(st, turn.deployed, nonempty=True)
+        if st.deck:
+            opts += ("deck",)
+        if not opts:
+            st.log("nothing_to_gain", player=p)
+            return None
+        return Decision(p, "gain", opts, {"deployed": LOCATION_NAMES[turn.deployed] if turn.deployed >= 0 else None})
+    if answer == "deck":
+        st.take_to_hand(p, st.deck.pop(), "deck")
+        st.push(("die",), ctx)
+    else:
+        loc = LOCATION_OF_NAME[answer]
+        st.take_to_hand(p, st.locs[loc].pop(), answer)
+        st.push(("bonus", loc), ctx)
+    return None
+
+
+@op("scout")
+def _scout(st: RRState, node, ctx, answer):
+    p = ctx["p"]
+    if answer is None:
+        card = st.reveal_top()
+        return Decision(p, "scout_location", _loc_options(st), {"card": SLUG[card]})
+    loc = LOCATION_OF_NAME[answer]
+    st.put_on(loc, st.deck.pop(), "place", p)
+    st.push(("bonus", loc), ctx)
+    return None
+
+
+@op("turn_end")
+def _turn_end(st: RRState, node, ctx, answer):
+    turn = st.turn_stack.pop()
+    p = turn.player
+    if not turn.counted:  # a turn out of order (Loan Shark) changes nobody's count
+        return None
+    st.turns[p] += 1
+    if st.apollo_extra:
+        st.push(("end_game",), {"p": st.first})
+    elif st.end_triggered and p == (st.first - 1) % st.n:
+        if APOLLO in st.houses:
+            apollo = st.houses.index(APOLLO)
+            st.apollo_extra = True
+            st.log("apollo_last_turn", player=apollo)
+            st.push(("turn_start", apollo, True), {"p": apollo})
+        else:
+            st.push(("end_game",), {"p": st.first})
+    else:
+        nxt = (p + 1) % st.n
+        st.push(("turn_start", nxt, True), {"p": nxt})
+    return None
+
+
+# ====================================================================== bonuses
+@op("bonus")
+def _bonus(st: RRState, node, ctx, answer):
+    loc = node[1]
+    p = ctx["p"]
+    st.log("bonus", player=p, location=LOCATION_NAMES[loc])
+    if loc == JUPITER:
+        st.advance(p)
+    elif loc == MARS:
+        st.gain_helium(p)
+    elif loc == LUNA:
+        st.push(("gain_sovereign",), ctx)
+    else:
+        st.place_influence(p)
+    return None
+
+
+@op("die")
+def _die(st: RRState, node, ctx, answer):
+    face = DIE_FACES[st.rng.below(6)]
+    st.log("die", player=ctx["p"], face=face)
+    st.push(("die_face", face), ctx)
+    return None
+
+
+@op("die_face")
+def _die_face(st: RRState, node, ctx, answer):
+    face = node[1]
+    if face in LOCATION_OF_NAME:
+        st.push(("bonus", LOCATION_OF_NAME[face]), ctx)
+    elif face == "banish":
+        st.push(("banish_top_choice",), ctx)
+    else:
+        st.push(("place_top", -1), ctx)
+    return None
+
+
+@op("banish_top_choice")
+def _banish_top_choice(st: RRState, node, ctx, answer):
+    p = ctx["p"]
+    if answer is None:
+        opts = _loc_options(st, nonempty=True)
+        return Decision(p, "banish_top", opts, {}) if opts else None
+    loc = LOCATION_OF_NAME[answer]
+    st.banish(st.locs[loc].pop(), p, answer)
+    return None
+
+
+@op("place_top")
+def _place_top(st: RRState, node, ctx, answer):
+    """Reveal the deck's top card and place (not deploy) it on a location (node[1]: excluded location)."""
+    p = ctx["p"]
+    if answer is None:
+        card = st.reveal_top()
+        if card < 0:
+            return None
+        return Decision(p, "place_location", _loc_options(st, node[1]), {"card": SLUG[card]})
+    st.put_on(LOCATION_OF_NAME[answer], st.deck.pop(), "place", p)
+    return None
+
+
+# ====================================================================== Sovereign
+@op("gain_sovereign")
+def _gain_sovereign(st: RRState, node, ctx, answer):
+    p = ctx["p"]
+    holder = st.sovereign
+    if holder >= 0 and holder != p:
+        blockers = [c for c in st.hands[holder] if c in BLOCK_SOVEREIGN]
+        if blockers:
+            if answer is None:
+                return Decision(holder, "block_sovereign", tuple(f"block:{SLUG[c]}" for c in blockers) + ("no",),
+                                {"attacker": p})
+            if answer != "no":
+                card = BY_SLUG[answer[6:]]
+                st.log("block", player=holder, card=SLUG[card], against=p, attempt="take_sovereign")
+                st.hands[holder].remove(card)
+                st.banish(card, holder, "block")
+                st.push(BLOCK_SOVEREIGN[card], {"p": holder, "src": card})
+                return None
+    st.sovereign = p
+    st.log("sovereign", player=p, taken_from=holder if holder >= 0 and holder != p else None)
+    st.push(("house",), {"p": p})
+    return None
+
+
+@op("house")
+def _house(st: RRState, node, ctx, answer):
+    p = ctx["p"]
+    h = st.houses[p]
+    st.log("house_ability", player=p, house=HOUSE_NAMES[h])
+    if h == APOLLO:
+        st.push(("place_top", -1), ctx)
+    elif h == CERES:
+        st.push(("ceres_banish_location",), ctx)
+    elif h == DIANA:
+        st.place_influence(p)
+    elif h == HOUSE_JUPITER:
+        st.advance(p)
+    elif h == HOUSE_MARS:
+        st.gain_helium(p)
+    else:
+        st.push(("minerva",), ctx)
+    return None
+
+
+@op("ceres_banish_location")
+def _ceres_banish_location(st: RRState, node, ctx, answer):
+    p = ctx["p"]
+    if answer is None:
+        opts = tuple(f"{LOCATION_NAMES[i]}:{j}" for i in range(4) for j in range(len(st.locs[i])))
+        return Decision(p, "banish_from_location", opts, {"house": "ceres"}) if opts else None
+    name, _, j = answer.partition(":")
+    card = st.locs[LOCATION_OF_NAME[name]].pop(int(j))
+    st.banish(card, p, name)
+    return None
+
+
+@op("minerva")
+def _minerva(st: RRState, node, ctx, answer):
+    p = ctx["p"]
+    if answer is None:
+        face = DIE_FACES[st.rng.below(6)]
+        st.log("die", player=p, face=face)
+        if face != "luna":
+            st.push(("die_face", face), ctx)
+            return None
+        return Decision(p, "die_face", tuple(f for f in DIE_FACES if f != "luna"), {"house": "minerva"})
+    st.push(("die_face", answer), ctx)
+    return None
+
+
+# ====================================================================== blocks
+@op("attempt")
+def _attempt(st: RRState, node, ctx, answer):
+    """An opponent's attempt to steal or banish ``target``'s cards: they may reveal a blocker.
+
+    node = ("attempt", target_key, effect): ``ctx[target_key]`` is the target seat; the
+    effect runs unless blocked. A revealed blocker goes back to its owner's hand.
+    """
+    _, key, effect = node
+    q = ctx[key]
+    p = ctx["p"]
+    blockers = [c for c in st.hands[q] if c in BLOCK_STEAL_BANISH] if q != p else []
+    if not blockers:
+        st.push(effect, ctx)
+        return None
+    if answer is None:
+        return Decision(q, "block", tuple(f"block:{SLUG[c]}" for c in blockers) + ("no",),
+                        {"attacker": p, "card": SLUG[ctx["src"]] if "src" in ctx else None})
+    if answer == "no":
+        st.push(effect, ctx)
+        return None
+    card = BY_SLUG[answer[6:]]
+    st.log("block", player=q, card=SLUG[card], against=p, attempt="steal_or_banish")
+    for k in st.known:
+        k.add(card)
+    return None
+
+
+# ====================================================================== game end
+@op("end_game")
+def _end_game(st: RRState, node, ctx, answer):
+    st.phase = "end_of_game"
+    st.log("game_end", turns=st.turns[:])
+    order = [(st.first + i) % st.n for i in range(st.n)]
+    nodes = [("eog_player", p) for p in order] + [("ceres_final",), ("score",)]
+    st.push_all(nodes, ctx)
+    return None
+
+
+@op("eog_player")
+def _eog_player(st: RRState, node, ctx, answer):
+    p = node[1]
+    if answer is None:
+        pending = tuple(SLUG[c] for c in st.hands[p] if c in END_OF_GAME and c not in st.eog_done)
+        if not pending:
+            return None
+        return Decision(p, "end_of_game_order", pending, {"hint": "choose which end-of-game ability to resolve next"})
+    card = BY_SLUG[answer]
+    st.eog_done.add(card)
+    st.log("end_of_game_ability", player=p, card=SLUG[card])
+    st.push_all([END_OF_GAME[card], ("eog_player", p)], {"p": p, "src": card, "loc": -1})
+    return None
+
+
+@op("ceres_final")
+def _ceres_final(st: RRState, node, ctx, answer):
+    if CERES not in st.houses:
+        return None
+    p = st.houses.index(CERES)
+    if answer is None:
+        opts = tuple(SLUG[c] for c in st.hands[p])
+        return Decision(p, "ceres_banish_hand", opts, {"house": "ceres"}) if opts else None
+    card = BY_SLUG[answer]
+    st.hands[p].remove(card)
+    st.banish(card, p, "hand")
+    return None
+
+
+@op("score")
+def _score(st: RRState, node, ctx, answer):
+    from .scoring import score_position
+
+    st.phase = "over"
+    st.final = score_position(st.final_position())
+    st.log("scores", totals=[s.total for s in st.final])
+    return None

@@ -1,0 +1,51 @@
+"""The Red Rising game: static options and the initial state."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..core import Game, InvalidOptions
+from . import abilities  # noqa: F401  (registers every card's effects)
+from .engine import RRState
+
+
+class RedRising(Game):
+    """Red Rising for 2-6 players.
+
+    ``multiplayer_variant``: the publisher's official variant, where abilities that make an
+    opponent banish or be stolen from may only target players holding more cards than
+    their starting hand.
+    """
+
+    name = "red-rising"
+    title = "Red Rising"
+    min_players = 2
+    max_players = 6
+
+    def __init__(self, players: int = 4, multiplayer_variant: bool = False) -> None:
+        super().__init__(players)
+        if not isinstance(multiplayer_variant, bool):
+            raise InvalidOptions(f"option 'multiplayer_variant' must be true or false, got {multiplayer_variant!r}")
+        self.multiplayer_variant = multiplayer_variant
+
+    def options(self) -> dict[str, Any]:
+        return {"players": self.players, "multiplayer_variant": self.multiplayer_variant}
+
+    def new_initial_state(self, seed: int) -> RRState:
+        return RRState.new(self, seed)
+
+    def summarize(self, summaries: list[dict]) -> dict[str, Any]:
+        wins: Counter = Counter()
+        played: Counter = Counter()
+        for s in summaries:
+            for seat, house in enumerate(s["houses"]):
+                played[house] += 1
+                if seat in s["winners"]:
+                    wins[house] += 1 / len(s["winners"])
+        return {
+            "wins_by_house": {h: round(wins[h], 3) for h in sorted(played)},
+            "games_by_house": dict(sorted(played.items())),
+            "win_rate_by_house": {h: round(wins[h] / played[h], 4) for h in sorted(played)},
+            "mean_turns": round(sum(sum(s["turns"]) for s in summaries) / max(1, len(summaries)), 2),
+        }

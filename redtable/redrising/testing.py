@@ -1,0 +1,95 @@
+"""Build exact Red Rising positions for tests, tutorials and the score calculator.
+
+``scenario`` returns a state at the start of a chosen player's turn with the given hands,
+locations, deck top, banished pile and tokens; every card not named goes to the deck
+below the named top cards, so all 112 cards are always in exactly one place.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..core import Rng
+from .board import HOUSE_NAMES, LOCATION_OF_NAME
+from .cards import SLUG, card_index
+from .engine import RRState, Turn
+
+
+def _ids(names: Iterable[str]) -> list[int]:
+    return [card_index(n) for n in names]
+
+
+def scenario(players: int = 2, *, hands: dict[int, list[str]] | None = None,
+             locations: dict[str, list[str]] | None = None, deck_top: list[str] | None = None,
+             banished: list[str] | None = None, houses: list[str] | None = None,
+             fleet: list[int] | None = None, helium: list[int] | None = None,
+             influence: list[int] | None = None, sovereign: int = -1, current: int = 0,
+             first: int = 0, neutral: int | None = None, seed: int = 0,
+             variant: bool = False, facedown: dict[str, int] | None = None) -> RRState:
+    """A position where ``current`` is about to take a turn.
+
+    ``locations`` lists cards bottom to top; ``deck_top`` lists the deck from the top down.
+    """
+    from .game import RedRising
+
+    game = RedRising(players, multiplayer_variant=variant)
+    st = RRState.__new__(RRState)
+    st.game, st.n, st.rng, st.variant = game, players, Rng(seed), variant
+    hs = houses or [h for h in ("diana", "jupiter", "mars", "minerva", "apollo", "ceres")][:players]
+    st.houses = tuple(HOUSE_NAMES.index(h) for h in hs)
+    st.start_hand = tuple(5 + (h == HOUSE_NAMES.index("ceres")) for h in st.houses)
+    st.hands = [_ids((hands or {}).get(p, [])) for p in range(players)]
+    st.locs = [[], [], [], []]
+    for name, cards in (locations or {}).items():
+        st.locs[LOCATION_OF_NAME[name]] = _ids(cards)
+    st.banished = _ids(banished or [])
+    top = _ids(deck_top or [])
+    used = set(top) | set(st.banished) | {c for h in st.hands for c in h} | {c for l in st.locs for c in l}
+    named = len(top) + len(st.banished) + sum(map(len, st.hands)) + sum(map(len, st.locs))
+    if len(used) != named:
+        raise ValueError("a card is named twice in the scenario")
+    rest = [c for c in range(112) if c not in used]
+    st.deck = rest + top[::-1]
+    st.fleet = list(fleet or [0] * players)
+    st.helium = list(helium or [0] * players)
+    st.influence = list(influence or [0] * players)
+    st.neutral = (3 if players == 2 else 0) if neutral is None else neutral
+    st.sovereign = sovereign
+    st.facedown = {card_index(k): v for k, v in (facedown or {}).items()}
+    st.known = [set(h) for h in st.hands]
+    st.turns = [0] * players
+    st.end_triggered = False
+    st.apollo_extra = False
+    st.turn_stack = []
+    st.stack = []
+    st.dec = None
+    st.history = []
+    st.events = []
+    st.eog_done = set()
+    st.final = None
+    st.phase = "play"
+    st.first = first
+    for p in range(players):
+        for c in st.hands[p]:
+            st.known[p].add(c)
+    st.push(("turn_start", current, True), {"p": current})
+    st.run()
+    return st
+
+
+def play(st: RRState, *actions: str) -> RRState:
+    """Apply actions in order (each must be legal); returns the state for chaining."""
+    for a in actions:
+        st.apply(a)
+    return st
+
+
+def hand_names(st: RRState, p: int) -> list[str]:
+    return sorted(SLUG[c] for c in st.hands[p])
+
+
+def location_names(st: RRState, loc: str) -> list[str]:
+    return [SLUG[c] for c in st.locs[LOCATION_OF_NAME[loc]]]
+
+
+__all__ = ["scenario", "play", "hand_names", "location_names", "Turn"]
