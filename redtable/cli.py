@@ -146,6 +146,34 @@ def score(
     raise typer.Exit(score_file(file, as_json))
 
 
+@app.command()
+def cards(
+    game: str = typer.Argument("red-rising", help="red-rising"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON"),
+) -> None:
+    """The card gallery: every card with its rules text, rendered from the engine's encoding."""
+    _check_game(game)
+    if game != "red-rising":
+        _fail(f"the card gallery is available for red-rising, not {game!r}")
+    from .redrising.gallery import gallery
+
+    entries = gallery()
+    if as_json:
+        typer.echo(json.dumps(entries))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Red Rising: 112 characters", show_lines=True)
+    for col in ("name", "color", "value", "abilities"):
+        table.add_column(col)
+    for e in entries:
+        text = "\n".join(f"[b]{k.replace('_', ' ')}[/b]: {e[k]}" for k in
+                         ("deploy", "end_game_bonus", "end_of_game", "block") if k in e)
+        table.add_row(e["name"], e["color"], str(e["value"]), text)
+    Console().print(table)
+
+
 def main() -> None:
     app()
 

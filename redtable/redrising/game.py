@@ -43,7 +43,23 @@ class RedRising(Game):
                 played[house] += 1
                 if seat in s["winners"]:
                     wins[house] += 1 / len(s["winners"])
+        stats: dict[str, dict[str, int]] = {}
+        from .cards import CARDS
+
+        for c in CARDS:
+            stats[c.name] = {"deployed": 0, "ability_took_effect": 0, "in_final_hand": 0}
+        from .cards import BY_SLUG, NAME
+
+        for s in summaries:
+            for slug in s["deployed"]:
+                stats[NAME[BY_SLUG[slug]]]["deployed"] += 1
+            for slug in s["abilities"]:
+                stats[NAME[BY_SLUG[slug]]]["ability_took_effect"] += 1
+            for hand in s["hands"]:
+                for slug in hand:
+                    stats[NAME[BY_SLUG[slug]]]["in_final_hand"] += 1
         return {
+            "card_stats": stats,
             "wins_by_house": {h: round(wins[h], 3) for h in sorted(played)},
             "games_by_house": dict(sorted(played.items())),
             "win_rate_by_house": {h: round(wins[h] / played[h], 4) for h in sorted(played)},

@@ -25,10 +25,13 @@ def scenario(players: int = 2, *, hands: dict[int, list[str]] | None = None,
              fleet: list[int] | None = None, helium: list[int] | None = None,
              influence: list[int] | None = None, sovereign: int = -1, current: int = 0,
              first: int = 0, neutral: int | None = None, seed: int = 0,
-             variant: bool = False, facedown: dict[str, int] | None = None) -> RRState:
+             variant: bool = False, facedown: dict[str, int] | None = None,
+             rest: str = "deck") -> RRState:
     """A position where ``current`` is about to take a turn.
 
     ``locations`` lists cards bottom to top; ``deck_top`` lists the deck from the top down.
+    ``rest`` says where the cards not named go: under the deck top ("deck") or to the
+    banished pile ("banished", for an exhausted deck).
     """
     from .game import RedRising
 
@@ -48,8 +51,11 @@ def scenario(players: int = 2, *, hands: dict[int, list[str]] | None = None,
     named = len(top) + len(st.banished) + sum(map(len, st.hands)) + sum(map(len, st.locs))
     if len(used) != named:
         raise ValueError("a card is named twice in the scenario")
-    rest = [c for c in range(112) if c not in used]
-    st.deck = rest + top[::-1]
+    others = [c for c in range(112) if c not in used]
+    if rest == "banished":
+        st.banished += others
+        others = []
+    st.deck = others + top[::-1]
     st.fleet = list(fleet or [0] * players)
     st.helium = list(helium or [0] * players)
     st.influence = list(influence or [0] * players)
