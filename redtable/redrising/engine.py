@@ -409,9 +409,10 @@ class RRState(State):
             "variant": self.variant,
         }
         if d is not None:
-            out["decision"] = {"player": d.player, "kind": d.kind, "context": d.context}
-            if d.player == player:
+            out["decision"] = {"player": d.player, "kind": d.kind}
+            if d.player == player:  # the context may name a card only the decider holds
                 out["decision"]["options"] = list(d.options)
+                out["decision"]["context"] = d.context
         if self.final:
             out["scores"] = [{"total": s.total, "cards": s.cards, "fleet": s.fleet, "helium": s.helium,
                               "sovereignty": s.sovereignty, "influence": s.influence,
@@ -468,11 +469,11 @@ def _action(st: RRState, node, ctx, answer):
     if answer == "scout":
         st.push(("scout",), ctx)
     elif answer == "lead":
-        st.log("lead", player=p, card=None)
+        st.log("lead", player=p, empty_hand=True)
         st.push(("lead_gain",), ctx)
     else:
         card = BY_SLUG[answer]
-        st.log("lead", player=p, card=SLUG[card])
+        st.log("lead", player=p)  # the card becomes public when it is deployed
         st.push_all([("deploy", card, "hand", -1), ("lead_gain",)], dict(ctx, lead=True))
     return None
 
