@@ -1,0 +1,97 @@
+"""The action strings of Red North, precomputed, and the rules text of each action.
+
+Vocabulary (slots and positions count from 0 at the left end of the Party):
+
+=================  ===========================================  ==============================
+decision kind      options                                      meaning
+=================  ===========================================  ==============================
+``deploy``         ``raider-red``, ``hero-blue``, ``jarl`` ...  next card, face down, placed
+                                                                to the right of those already
+                                                                placed this Deployment
+``angleland``      ``keep``, ``give:<seat>``                    red Outpost: First Player token
+``sax``            ``skip``, ``raider-<colour>:left|right``     yellow Outpost: a discarded
+                                                                Raider face up at an end
+``turn``           ``withdraw:<slot>``, ``reinforce:<slot>``,   the Player Actions; the
+                   ``inspire:<slot>``, ``promote:<slot>``,      ``reinforce:<slot>`` option
+                   ``invoke:<god>``, ``pass:<group>`` or        turns that face-down card up
+                   ``pass`` (Ragnarok)                          ``<group>`` = ``hero-<colour>``
+                                                                (Spring) or a God (Summer)
+``reinforce``      ``<card>:left``, ``<card>:right``            the hand card added face up
+``loki``           ``slot:<i>`` (twice)                         where each Glory token goes
+``freya``          ``left``, ``right``                          where the drawn card goes
+``saga``           ``slot:<i>``                                 which face-down card of the
+                                                                opponent in the context flips
+``hel``            ``<card>:<pos>``                             a discarded Raider/Jarl
+                                                                inserted before slot ``pos``
+                                                                (``pos`` = Party size: right end)
+=================  ===========================================  ==============================
+"""
+
+from __future__ import annotations
+
+from .cards import IS_RAIDER, JARL, KIND_SLUG, NKINDS
+from .gods import GODS
+
+MAX_SLOTS = 40  # far above any reachable Party size; larger indices are built on demand
+
+LEFT, RIGHT = 0, 1
+ENDS = ("left", "right")
+
+# Turn options.
+OP_WITHDRAW, OP_REINFORCE, OP_INSPIRE, OP_PROMOTE, OP_INVOKE, OP_PASS = range(6)
+WITHDRAW = tuple(f"withdraw:{i}" for i in range(MAX_SLOTS))
+REINFORCE = tuple(f"reinforce:{i}" for i in range(MAX_SLOTS))
+INSPIRE = tuple(f"inspire:{i}" for i in range(MAX_SLOTS))
+PROMOTE = tuple(f"promote:{i}" for i in range(MAX_SLOTS))
+INVOKE = tuple(f"invoke:{g.slug}" for g in GODS)
+PASS = "pass"
+GOD_HEAD = 16  # a Summer Muster Group's head is GOD_HEAD + god index; a Spring one is a Hero kind
+
+
+def group_slug(head: int) -> str:
+    return KIND_SLUG[head] if head < GOD_HEAD else GODS[head - GOD_HEAD].slug
+
+
+PASS_GROUP = {h: f"pass:{group_slug(h)}" for h in [*range(5, 10), *range(GOD_HEAD, GOD_HEAD + len(GODS))]}
+
+TURN_OPS: dict[str, tuple[int, int]] = {}
+for _i in range(MAX_SLOTS):
+    TURN_OPS[WITHDRAW[_i]] = (OP_WITHDRAW, _i)
+    TURN_OPS[REINFORCE[_i]] = (OP_REINFORCE, _i)
+    TURN_OPS[INSPIRE[_i]] = (OP_INSPIRE, _i)
+    TURN_OPS[PROMOTE[_i]] = (OP_PROMOTE, _i)
+for _g in GODS:
+    TURN_OPS[INVOKE[_g.index]] = (OP_INVOKE, _g.index)
+TURN_OPS[PASS] = (OP_PASS, -1)
+for _h, _s in PASS_GROUP.items():
+    TURN_OPS[_s] = (OP_PASS, _h)
+
+# Sub-decisions.
+SLOT = tuple(f"slot:{i}" for i in range(MAX_SLOTS))
+SLOT_OF = {s: i for i, s in enumerate(SLOT)}
+CARD_END = tuple((f"{KIND_SLUG[k]}:left", f"{KIND_SLUG[k]}:right") for k in range(NKINDS))
+CARD_END_OF = {CARD_END[k][e]: (k, e) for k in range(NKINDS) for e in (LEFT, RIGHT)}
+CARD_POS = tuple(tuple(f"{KIND_SLUG[k]}:{i}" for i in range(MAX_SLOTS + 1)) for k in range(NKINDS))
+CARD_POS_OF = {CARD_POS[k][i]: (k, i) for k in range(NKINDS) for i in range(MAX_SLOTS + 1)}
+HEL_KINDS = tuple(k for k in range(NKINDS) if IS_RAIDER[k] or k == JARL)
+RAIDER_KINDS = tuple(k for k in range(NKINDS) if IS_RAIDER[k])
+SKIP = "skip"
+KEEP = "keep"
+GIVE = tuple(f"give:{i}" for i in range(8))
+GIVE_OF = {s: i for i, s in enumerate(GIVE)}
+
+
+# Rules text of the actions (rendered by describe()).
+ACTION_TEXT = {
+    "withdraw": "Return a face-down card from your Raiding Party to your hand; the gap closes.",
+    "reinforce": "Turn one face-down card in your Raiding Party face-up, then add one card from "
+                 "your hand face-up to either end of your Party.",
+    "inspire": "Place 1 Glory token on a face-up Raider or Hero in your Party (+1 Raid Point "
+               "for its colour).",
+    "promote": "Place the Champion token on a face-up Jarl in your Party: it adds +2 Raid Points "
+               "to each adjacent Raider or Hero.",
+    "invoke": "Use the special ability of your God (once per game, Ragnarok only), then discard it.",
+    "pass": "Take one of the remaining Muster Groups into your hand; you take no further "
+            "actions this round.",
+    "deploy": "Place this card face-down as the next card (left to right) of your Raiding Party.",
+}
