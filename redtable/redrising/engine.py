@@ -129,7 +129,9 @@ class RRState(State):
                neutral_house=HOUSE_NAMES[neutral_house] if neutral_house >= 0 else None,
                neutral_influence=st.neutral,
                locations={LOCATION_NAMES[i]: [SLUG[c] for c in st.locs[i]] for i in range(4)})
+        on_board = {c for loc in st.locs for c in loc}
         for p in range(n):
+            st.known[p] = set(st.hands[p]) | on_board
             st.log("hand", to=(p,), player=p, cards=[SLUG[c] for c in st.hands[p]])
         st.push(("turn_start", st.first, True), {"p": st.first})
         st.run()
@@ -301,6 +303,16 @@ class RRState(State):
         """``card`` (already removed from its place) joins ``p``'s hand."""
         was_face_down = self.facedown.pop(card, None) is not None
         self.hands[p].append(card)
+        # ``known[q]``: the cards whose current place q knows. A face-up card taken from a
+        # location is seen going into the hand; a card from the deck or a face-down one is
+        # known to others only if they already knew it (a revealed top card).
+        if source in LOCATION_OF_NAME and not was_face_down:
+            for k in self.known:
+                k.add(card)
+        elif was_face_down:
+            for q, k in enumerate(self.known):
+                if q != p:
+                    k.discard(card)
         self.known[p].add(card)
         if was_face_down:
             self.log("gain", player=p, source=source, face_down=True)
@@ -315,6 +327,8 @@ class RRState(State):
         """Put ``card`` (already removed from its place) on the public banished pile."""
         self.facedown.pop(card, None)
         self.banished.append(card)
+        for k in self.known:
+            k.add(card)
         self.log("banish", player=by, card=SLUG[card], source=source)
 
     def remove_from_hand(self, p: int, card: int) -> None:
@@ -340,9 +354,47 @@ class RRState(State):
         else:
             self.locs[loc].append(card)
         if card in self.facedown:
+            knower = self.facedown[card]
+            for q, k in enumerate(self.known):
+                if q != knower:
+                    k.discard(card)
             self.log(how, player=p, location=LOCATION_NAMES[loc], face_down=True, bottom=bottom)
         else:
+            for k in self.known:
+                k.add(card)
             self.log(how, player=p, card=SLUG[card], location=LOCATION_NAMES[loc], bottom=bottom)
+
+    # ------------------------------------------------------------------ information sets
+    def resample(self, player: int, rng: Rng) -> "RRState":
+        """A state ``player`` cannot tell from this one, with every hidden card re-dealt.
+
+        Hidden places are the other hands, the deck and face-down cards; a card in them
+        stays put when ``player`` knows where it is (a card they saw go there). The other
+        cards are shuffled among the remaining hidden slots, so hand sizes and the deck
+        size are kept. Future chance is re-seeded from ``rng``.
+        """
+        st = self.clone()
+        known = self.known[player]
+        slots: list[tuple[list[int], int]] = []
+        for q in range(st.n):
+            if q != player:
+                hand = st.hands[q]
+                slots += [(hand, i) for i, c in enumerate(hand) if c not in known]
+        deck = st.deck
+        slots += [(deck, i) for i, c in enumerate(deck) if c not in known]
+        for loc in st.locs:
+            slots += [(loc, i) for i, c in enumerate(loc) if c in st.facedown and c not in known]
+        old = [place[i] for place, i in slots]
+        new = old[:]
+        rng.shuffle(new)
+        perm = dict(zip(old, new))
+        for (place, i), card in zip(slots, new):
+            place[i] = card
+        if st.facedown:
+            st.facedown = {perm.get(c, c): q for c, q in st.facedown.items()}
+        st.known = [{perm.get(c, c) for c in k} for k in st.known]
+        st.rng = Rng(rng.next64())
+        return st
 
     # ------------------------------------------------------------------ protocol
     def scores(self) -> list[float]:

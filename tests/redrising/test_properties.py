@@ -80,3 +80,34 @@ def test_views_never_show_hidden_cards(players, seed):
         opts = st.legal_actions()
         st.apply(opts[rng.below(len(opts))])
     check_views(st)
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st_.integers(2, 6), seed=st_.integers(0, 2**31 - 1))
+def test_resample_keeps_the_players_view_and_redeals_the_rest(players, seed):
+    st = RedRising(players).new_initial_state(seed)
+    rng = Rng(seed)
+    moved = 0
+    while st.decision() is not None:
+        p = st.decision().player
+        r = st.resample(p, Rng(seed + len(st.history)))
+        assert r.view(p) == st.view(p)
+        assert r.decision() == st.decision()
+        check_invariants(r)
+        moved += r.deck != st.deck
+        opts = st.legal_actions()
+        st.apply(opts[rng.below(len(opts))])
+    assert moved > 0
+
+
+def test_resampled_states_play_on_to_a_legal_end():
+    st = RedRising(4).new_initial_state(3)
+    rng = Rng(1)
+    for _ in range(40):
+        st.apply(st.legal_actions()[rng.below(len(st.legal_actions()))])
+    before = st.view(0)
+    r = st.resample(st.decision().player, Rng(5))
+    while r.decision() is not None:
+        r.apply(r.legal_actions()[rng.below(len(r.legal_actions()))])
+    check_invariants(r)
+    assert st.view(0) == before
