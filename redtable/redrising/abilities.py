@@ -63,3 +63,6 @@ _orange("cyther", (("color", (BLUE,)),))
 
 # Copper.
 deploy("lawyer", ("influence", 1))
+
+# The card families (imported last: they use the helpers above and may override them).
+from . import abilities_gold, abilities_highcaste, abilities_lowcaste  # noqa: E402,F401

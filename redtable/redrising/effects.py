@@ -96,8 +96,6 @@ def matches(st: RRState, card: int, filt: tuple, ctx: dict) -> bool:
         elif kind == "parity":
             if card in st.facedown or VALUE[card] % 2 != arg:
                 return False
-        elif kind == "not_in_colors_of":  # 4D Painter: handled by the destination step
-            pass
         else:
             raise ValueError(f"unknown card filter {kind!r}")
     return True
@@ -255,6 +253,10 @@ def _points(st: RRState, node, ctx, answer):
 
 
 TEXT["points"] = lambda node: "Gain points equal to that card's core value."
+
+
+# The engine's ``attempt`` step (an opponent may block a steal or banish) reads as what it attempts.
+TEXT["attempt"] = lambda node: render(node[2])
 
 
 # ---------------------------------------------------------------------------- the source card

@@ -29,7 +29,7 @@ def check_views(st):
     for p in range(st.n):
         text = json.dumps(st.view(p))
         hidden = {c for q in range(st.n) if q != p for c in st.hands[q]} - st.known[p]
-        hidden |= {c for c in st.deck if SLUG[c] not in revealed}
+        hidden |= {c for c in st.deck if SLUG[c] not in revealed and c not in st.known[p]}
         hidden |= {c for c in st.facedown if c not in st.known[p]}
         for c in hidden:
             assert f'"{SLUG[c]}"' not in text, f"player {p}'s view shows hidden {SLUG[c]}"
