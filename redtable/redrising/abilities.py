@@ -45,9 +45,11 @@ deploy("virga", ("seq", ("advance", 2), ("others_advance", 1)))
 # Reds.
 deploy("deanna", ("helium", 1))
 deploy("uncle-narol", ("helium", 2))
-deploy("darrow", ("note_under", ("seq",
-    ("choose_card", "this", (("other", True), ("not_color", (GOLD,))), ("gain_c",), False),
-    ("unless", ("src_on_color", (GOLD,)), ("banish_self",)))))
+# A deploy ability that cannot be used is ignored whole (rulebook note): with nothing to
+# gain, Darrow stays where he was deployed.
+deploy("darrow", ("note_under",
+    ("choose_card", "this", (("other", True), ("not_color", (GOLD,))),
+     ("seq", ("gain_c",), ("unless", ("src_on_color", (GOLD,)), ("banish_self",))), False)))
 
 # Golds that take the Sovereign token.
 deploy("boneriders", ("sovereign",))

@@ -150,11 +150,18 @@ def _if(st: RRState, node, ctx, answer):
         st.push(node[3], ctx)
 
 
+def _clause(node: tuple) -> str:
+    """An effect as one clause: the sentences of a sequence joined with "then"."""
+    parts = render(node).rstrip(".").split(". ")
+    text = ", then ".join(p[0].lower() + p[1:] for p in parts if p)
+    return text + "."
+
+
 @text_for("if")
 def _if_text(node):
-    out = f"If {render_cond(node[1])}, {render(node[2])[0].lower()}{render(node[2])[1:]}"
+    out = f"If {render_cond(node[1])}, {_clause(node[2])}"
     if len(node) > 3 and node[3] is not None:
-        out += f" Otherwise, {render(node[3])[0].lower()}{render(node[3])[1:]}"
+        out += f" Otherwise, {_clause(node[3])}"
     return out
 
 
@@ -399,9 +406,14 @@ def _choose_card_text(node):
 
 
 # ---------------------------------------------------------------------------- acting on the bound card
+LOAN_SHARK = BY_SLUG["loan-shark"]
+
+
 @op("gain_c")
 def _gain_c(st: RRState, node, ctx, answer):
     card = ctx["c"]
+    if card == LOAN_SHARK and st.turn_stack and not st.turn.counted:
+        return None  # a turn taken out of order through Loan Shark may not gain Loan Shark
     where = _take_card(st, card)
     if where is not None:
         st.take_to_hand(ctx["p"], card, where)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -26,6 +27,9 @@ class GameResult:
     seconds: float
     error: str | None = None
     record: dict | None = None
+    bots: list[str] = field(default_factory=list)  # the bot spec of each seat
+    decision_seconds: list[float] = field(default_factory=list)  # time in choose(), per seat
+    decision_counts: list[int] = field(default_factory=list)  # choose() calls, per seat
 
 
 def play_one(game_name: str, players: int, options: dict, index: int, seed: int,
@@ -33,25 +37,57 @@ def play_one(game_name: str, players: int, options: dict, index: int, seed: int,
              on_state: Callable | None = None) -> GameResult:
     game = make_game(game_name, players, **options)
     gseed = game_seed(seed, index)
-    specs = bots or ["random"] * players
-    seats = [make_bot(specs[i % len(specs)], seed=gseed * 7 + i) for i in range(players)]
-    t0 = time.perf_counter()
+    specs = bots or ["random"]
+    seat_specs = [specs[i % len(specs)] for i in range(players)]
+    seats = [make_bot(seat_specs[i], seed=gseed * 7 + i) for i in range(players)]
+    spent = [0.0] * players
+    calls = [0] * players
+    clock = time.perf_counter
+    t0 = clock()
     state = game.new_initial_state(gseed)
     try:
         while True:
             d = state.decision()
             if d is None:
                 break
-            state.apply(seats[d.player].choose(state))
+            p = d.player
+            t = clock()
+            action = seats[p].choose(state)
+            spent[p] += clock() - t
+            calls[p] += 1
+            state.apply(action)
             if on_state is not None:
                 on_state(state)
         summary = state.summary()
         err = None
     except Exception:  # a simulation reports engine errors instead of dying on the first
         summary, err = None, traceback.format_exc(limit=8)
-    dt = time.perf_counter() - t0
+    dt = clock() - t0
     record = GameRecord.of(state, gseed).to_json(state) if keep_record else None
-    return GameResult(index, gseed, summary, len(state.history), dt, err, record)
+    return GameResult(index, gseed, summary, len(state.history), dt, err, record, seat_specs, spent, calls)
+
+
+@dataclass(slots=True, frozen=True)
+class SimulateTask:
+    """Play game ``index`` of a simulation (picklable, for :func:`~redtable.sim.parallel.run_games`).
+
+    With ``save_dir`` the worker writes the game's log itself and returns no record.
+    """
+
+    game: str
+    players: int
+    options: dict
+    seed: int
+    bots: list[str] | None = None
+    save_dir: str | None = None
+
+    def __call__(self, index: int) -> GameResult:
+        keep = self.save_dir is not None
+        r = play_one(self.game, self.players, self.options, index, self.seed, self.bots, keep_record=keep)
+        if keep:
+            Path(self.save_dir, f"game-{index:05d}.json").write_text(json.dumps(r.record))
+            r.record = None
+        return r
 
 
 @dataclass(slots=True)
@@ -76,6 +112,7 @@ class SimulationReport:
             "decisions_per_second": round(decisions / self.seconds, 1) if self.seconds else 0.0,
             "mean_score": round(sum(scores) / len(scores), 3) if scores else 0.0,
             "mean_decisions_per_game": round(decisions / max(1, len(self.results)), 2),
+            "mean_decision_seconds": _mean_decision_seconds(self.results),
         }
         game = make_game(self.game, self.players)
         out.update(game.summarize([r.summary for r in ok]))
@@ -85,23 +122,27 @@ class SimulationReport:
         return out
 
 
+def _mean_decision_seconds(results: list[GameResult]) -> float:
+    calls = sum(sum(r.decision_counts) for r in results)
+    return round(sum(sum(r.decision_seconds) for r in results) / calls, 8) if calls else 0.0
+
+
 def simulate(game_name: str, players: int, games: int, seed: int, options: dict | None = None,
              bots: list[str] | None = None, save_dir: str | Path | None = None,
-             progress: Callable[[int], None] | None = None) -> SimulationReport:
+             progress: Callable[[int], None] | None = None, *, workers: int = 1,
+             backend: str = "local") -> SimulationReport:
+    """Play games ``0..games-1`` (game ``i`` from ``game_seed(seed, i)``) over ``workers``
+    processes; everything but the timings is the same for any ``workers``."""
+    from .parallel import run_games
+
     options = options or {}
     make_game(game_name, players, **options)  # validate options before starting
     report = SimulationReport(game_name, players, games, seed)
     if save_dir is not None:
         Path(save_dir).mkdir(parents=True, exist_ok=True)
+    task = SimulateTask(game_name, players, options, seed, list(bots) if bots else None,
+                        None if save_dir is None else str(save_dir))
     t0 = time.perf_counter()
-    for i in range(games):
-        r = play_one(game_name, players, options, i, seed, bots, keep_record=save_dir is not None)
-        if save_dir is not None:
-            import json
-            Path(save_dir, f"game-{i:05d}.json").write_text(json.dumps(r.record))
-            r.record = None
-        report.results.append(r)
-        if progress:
-            progress(i + 1)
+    report.results = run_games(task, range(games), workers, backend, progress=progress)
     report.seconds = time.perf_counter() - t0
     return report

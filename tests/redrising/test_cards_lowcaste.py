@@ -202,10 +202,11 @@ class TestDarrow:
         assert hand_names(st, 0) == ["lawyer"]
         assert location_names(st, "mars") == ["nero", "darrow"]
 
-    def test_nothing_to_gain_still_banished(self):
+    def test_nothing_to_gain_ability_ignored_and_darrow_stays(self):
         st = scenario(2, hands={0: ["darrow"]}, locations={"mars": ["lawyer"]})
         play(st, "darrow", "jupiter")
-        assert banished(st) == ["darrow"]
+        assert banished(st) == []
+        assert location_names(st, "jupiter") == ["darrow"]
         assert at_gain_step(st)
 
     def test_face_down_gold_counts_as_non_gold(self):
