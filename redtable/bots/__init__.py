@@ -1,6 +1,12 @@
-"""Bots: they see a game only through the core protocol (view, decision, resample)."""
+"""Bots: they see a game only through the core protocol (view, decision, resample).
 
-from .base import Bot, make_bot
+``make_bot(spec, seed)`` builds one from a spec: ``random``, ``heuristic``, ``ismcts``,
+``ismcts:2000it``, ``ismcts:0.5s`` (see :func:`redtable.bots.base.make_bot`).
+"""
+
+from .base import Bot, make_bot, parse_budget
+from .heuristic import HeuristicBot
+from .ismcts import ISMCTSBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "RandomBot", "make_bot"]
+__all__ = ["Bot", "HeuristicBot", "ISMCTSBot", "RandomBot", "make_bot", "parse_budget"]

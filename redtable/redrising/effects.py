@@ -487,6 +487,7 @@ def _deploy_c(st: RRState, node, ctx, answer):
         if dest >= 0:
             st.locs[cur].remove(card)
             st.locs[dest].append(card)
+            st.note_deploy(ctx["p"], dest)
             st.log("deploy", player=ctx["p"], card=SLUG[card], location=LOCATION_NAMES[dest], bottom=False)
             from .engine import DEPLOY
             if card in DEPLOY:

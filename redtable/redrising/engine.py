@@ -59,21 +59,27 @@ def seat_of(action: str) -> int:
 
 
 class Turn:
-    """What a turn remembers: who, where the Lead deployed, whether it ended early."""
+    """What a turn remembers: who, where they deployed, whether it ended early.
 
-    __slots__ = ("player", "deployed", "ended", "traded", "counted")
+    ``deployed`` is the first location the Lead deployed to; ``deployed_mask`` has a bit for
+    every location a card was deployed to this turn (a deploy may deploy another card),
+    none of which the Lead's final step may gain from.
+    """
+
+    __slots__ = ("player", "deployed", "deployed_mask", "ended", "traded", "counted")
 
     def __init__(self, player: int, counted: bool = True) -> None:
         self.player = player
         self.deployed = -1
+        self.deployed_mask = 0
         self.ended = False
         self.traded = False
         self.counted = counted
 
     def copy(self) -> "Turn":
         t = Turn.__new__(Turn)
-        t.player, t.deployed, t.ended, t.traded, t.counted = (
-            self.player, self.deployed, self.ended, self.traded, self.counted)
+        t.player, t.deployed, t.deployed_mask, t.ended, t.traded, t.counted = (
+            self.player, self.deployed, self.deployed_mask, self.ended, self.traded, self.counted)
         return t
 
 
@@ -348,6 +354,14 @@ class RRState(State):
             k.add(card)
         return card
 
+    def note_deploy(self, p: int, loc: int) -> None:
+        """Remember that ``p`` deployed to ``loc`` during their own turn."""
+        turn = self.turn_stack[-1] if self.turn_stack else None
+        if turn is not None and turn.player == p:
+            if turn.deployed < 0:
+                turn.deployed = loc
+            turn.deployed_mask |= 1 << loc
+
     def put_on(self, loc: int, card: int, how: str, p: int | None = None, bottom: bool = False) -> None:
         if bottom:
             self.locs[loc].insert(0, card)
@@ -548,9 +562,7 @@ def _deploy(st: RRState, node, ctx, answer):
     st.put_on(loc, card, "deploy", p)
     for k in st.known:
         k.add(card)
-    turn = st.turn
-    if turn.deployed < 0 and turn.player == p:
-        turn.deployed = loc
+    st.note_deploy(p, loc)
     ability = DEPLOY.get(card)
     if ability is not None:
         st.push(("ability", card, ability), {"p": p, "src": card, "loc": loc})
@@ -581,7 +593,8 @@ def _lead_gain(st: RRState, node, ctx, answer):
     if turn.ended:
         return None
     if answer is None:
-        opts = _loc_options(st, turn.deployed, nonempty=True)
+        mask = turn.deployed_mask
+        opts = tuple(LOCATION_NAMES[i] for i in range(4) if not mask >> i & 1 and st.locs[i])
         if st.deck:
             opts += ("deck",)
         if not opts:

@@ -351,7 +351,7 @@ class TestBrownMovers:
 
 class TestModjob:
     def test_deploys_red_under_it_elsewhere_triggering_its_ability(self):
-        st = scenario(2, hands={0: ["modjob"]}, locations={"mars": ["deanna"], "luna": ["lawyer"]})
+        st = scenario(2, hands={0: ["modjob"]}, locations={"mars": ["deanna"], "luna": ["lawyer"], "institute": ["seer"]})
         play(st, "modjob", "mars")
         assert dec(st).kind == "deploy_location" and options(st) == ("jupiter", "luna", "institute")
         play(st, "luna")
@@ -359,7 +359,8 @@ class TestModjob:
         assert location_names(st, "mars") == ["modjob"]
         assert st.helium[0] == 1  # Deanna's deploy ability
         assert [e.data["card"] for e in events(st, "deploy")] == ["modjob", "deanna"]
-        assert at_gain_step(st) and "mars" not in options(st) and "luna" in options(st)
+        # both locations deployed to this turn are closed to the Lead's final gain
+        assert at_gain_step(st) and set(options(st)) == {"institute", "deck"}
 
     def test_deploys_brown(self):
         st = scenario(2, hands={0: ["modjob"]}, locations={"mars": ["nero", "assassin"]})
@@ -405,7 +406,7 @@ class TestAssassin:
 # ============================================================================ Pinks
 class TestCalliope:
     def test_reveals_and_deploys_top_card_elsewhere(self):
-        st = scenario(2, hands={0: ["calliope"]}, deck_top=["deanna", "lawyer"])
+        st = scenario(2, hands={0: ["calliope"]}, deck_top=["deanna", "lawyer"], locations={"institute": ["seer"]})
         play(st, "calliope", "mars")
         d = dec(st)
         assert d.kind == "deploy_location" and d.options == ("jupiter", "luna", "institute")
@@ -415,7 +416,7 @@ class TestCalliope:
         assert location_names(st, "luna") == ["deanna"]
         assert st.helium[0] == 1  # its deploy ability triggered
         assert SLUG[st.deck[-1]] == "lawyer"
-        assert at_gain_step(st) and "mars" not in options(st)
+        assert at_gain_step(st) and set(options(st)) == {"institute", "deck"}  # not Mars, not Luna
         consistent(st)
 
     def test_deployed_card_can_end_the_turn(self):
@@ -773,12 +774,12 @@ class TestShips:
 
 class TestOrion:
     def test_deploys_other_blue_to_jupiter(self):
-        st = scenario(2, hands={0: ["orion"]}, locations={"mars": ["morning-star", "lawyer"]})
+        st = scenario(2, hands={0: ["orion"]}, locations={"mars": ["morning-star", "lawyer"], "luna": ["seer"]})
         play(st, "orion", "mars")
         assert location_names(st, "jupiter") == ["morning-star"]
         assert st.fleet[0] == 1  # Morning Star deployed on Jupiter
         assert location_names(st, "mars") == ["lawyer", "orion"]
-        assert at_gain_step(st) and "mars" not in options(st)
+        assert at_gain_step(st) and set(options(st)) == {"luna", "deck"}  # not Mars, not Jupiter
 
     def test_choice_between_blues(self):
         st = scenario(2, hands={0: ["orion"]}, locations={"luna": ["invictus", "virga"]})

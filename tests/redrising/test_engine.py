@@ -336,3 +336,24 @@ def test_multiplayer_variant_limits_targets():
     assert st.targetable(0) == [1]
     st2 = scenario(4, hands={0: ["Lorn"], 2: ["Seer"]})
     assert st2.targetable(0) == [1, 2, 3]
+
+
+def test_lead_gain_excludes_every_location_deployed_to_this_turn():
+    # Calliope deploys the deck's top card to another location: neither location may be gained from.
+    st = scenario(2, hands={0: ["Calliope"]}, locations={"jupiter": ["Eo"], "mars": ["Sefi"], "luna": ["Helga"],
+                                                         "institute": ["Seer"]}, deck_top=["Deanna"])
+    play(st, "calliope", "jupiter", "mars")
+    assert location_names(st, "mars")[-1] == "deanna"
+    assert set(st.decision().options) == {"luna", "institute", "deck"}
+
+
+def test_moved_deployed_card_still_counts_as_deployed_to_its_first_location():
+    # Musician moves a card with an even value, itself included, off its location.
+    st = scenario(2, hands={0: ["Musician"]}, locations={"jupiter": ["Eo"], "mars": ["Sefi"], "luna": ["Helga"]})
+    play(st, "musician", "jupiter")
+    d = st.decision()
+    assert d.kind == "choose_card"
+    play(st, "jupiter:1")  # Musician itself (value 8, even)
+    play(st, "mars")
+    assert location_names(st, "mars")[-1] == "musician"
+    assert "jupiter" not in st.decision().options and "mars" in st.decision().options
