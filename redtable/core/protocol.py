@@ -17,35 +17,36 @@ readable. Chance is resolved inside ``apply`` from the state's own seeded
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .errors import IllegalAction, InvalidOptions
 
 Action = str
 
 
-@dataclass(slots=True, frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """A choice the game is waiting for.
 
     ``player`` is the seat that decides (an opponent may decide in the middle of your
     turn, e.g. a block); ``kind`` names what is being decided; ``options`` are the legal
     actions; ``context`` carries what a front end needs to phrase the prompt (the card
-    that asks, the source of a move...). It never holds anything hidden from ``player``.
+    that asks, the source of a move...). It may name things only ``player`` may see, so
+    views show it to the decider alone.
+
+    A NamedTuple rather than a frozen dataclass: engines create one per decision, and
+    tuple construction is several times cheaper.
     """
 
     player: int
     kind: str
     options: tuple[Action, ...]
-    context: dict[str, Any] = field(default_factory=dict)
+    context: dict[str, Any] = {}
 
     def to_json(self) -> dict:
         return {"player": self.player, "kind": self.kind, "options": list(self.options), "context": self.context}
 
 
-@dataclass(slots=True, frozen=True)
-class Event:
+class Event(NamedTuple):
     """One entry of a game's log. ``to`` is None for a public event, else the seats that may see it."""
 
     kind: str
