@@ -174,6 +174,11 @@ def cards(
     Console().print(table)
 
 
+from .play import play_command  # noqa: E402
+
+app.command("play")(play_command)
+
+
 def main() -> None:
     app()
 

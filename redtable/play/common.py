@@ -1,0 +1,114 @@
+"""What the game loop needs from a game's renderer, and small shared helpers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from rich.console import RenderableType
+from rich.markup import escape
+
+from ..core import Decision, Event, State
+
+
+@dataclass
+class Seat:
+    """One seat at the table: a human at the keyboard or a bot."""
+
+    index: int
+    human: bool
+    bot_spec: str | None = None
+    bot: Any = None
+
+    @property
+    def kind(self) -> str:
+        return "human" if self.human else f"bot: {self.bot_spec}"
+
+
+@dataclass
+class Command:
+    """An extra command a renderer offers at the prompt (``look mars``, ``gods``...)."""
+
+    usage: str
+    help: str
+    run: Callable[[State, int | None, str], list[RenderableType]]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def esc(text: Any) -> str:
+    """Text safe to put in rich markup."""
+    return escape(str(text))
+
+
+class Renderer:
+    """A game's screens. Subclasses fill in every method; all return rich markup or renderables.
+
+    ``viewer`` is the seat whose eyes the screen is for (None: a spectator); a renderer
+    reads only ``state.view(viewer)``, the viewer's events and ``state.describe`` of the
+    viewer's own decision, so it cannot show what that seat may not see.
+    """
+
+    title = ""
+
+    def __init__(self, state: State, seats: list[Seat]) -> None:
+        self.seats = seats
+        self.n = len(seats)
+
+    # --- seats -----------------------------------------------------------------
+    def seat_name(self, p: int) -> str:
+        """Short plain name of a seat, e.g. ``P2 Mars``."""
+        return f"P{p}"
+
+    def who(self, p: int | None, viewer: int | None = None) -> str:
+        """Markup naming a seat, with "you" for the viewer."""
+        if p is None:
+            return "nobody"
+        name = f"[bold]{esc(self.seat_name(p))}[/bold]"
+        if p == viewer:
+            return f"{name} (you)"
+        return name
+
+    # --- screens ---------------------------------------------------------------
+    def board(self, state: State, viewer: int | None, decision: Decision | None) -> list[RenderableType]:
+        raise NotImplementedError
+
+    def explain(self, state: State, d: Decision) -> str:
+        """The decision in words (markup)."""
+        raise NotImplementedError
+
+    def option_rows(self, state: State, d: Decision) -> list[tuple[str, str]]:
+        """One (label, details) pair of markup per option, in option order."""
+        return [(esc(state.describe(o)), "") for o in d.options]
+
+    def aliases(self, state: State, d: Decision, option: str) -> list[str]:
+        """Extra words (lower case) a player may type to pick ``option``."""
+        return []
+
+    def end_screen(self, state: State) -> list[RenderableType]:
+        raise NotImplementedError
+
+    def commands(self) -> dict[str, Command]:
+        return {}
+
+    def help_text(self) -> str:
+        """A reminder of the game's rules for the help screen (markup)."""
+        return ""
+
+    # --- the log ---------------------------------------------------------------
+    def format_event(self, event: Event, viewer: int | None) -> str | None:
+        """One log line (markup) for an event the viewer may see; None to skip it."""
+        return esc(f"{event.kind}: {event.data}")
+
+    def public_move(self, state: State, d: Decision, action: str) -> str | None:
+        """What everybody may know of a move (before it is applied); None if it is secret."""
+        return None
+
+    def hidden_move(self, d: Decision) -> str:
+        """What the others are told of a secret move."""
+        return f"makes a hidden choice ({d.kind.replace('_', ' ')})"
+
+    def decision_label(self, kind: str) -> str:
+        return kind.replace("_", " ")
