@@ -3,100 +3,19 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
-from .core import GAMES, RedtableError
+from .cliutil import check_game as _check_game, fail as _fail
+from .core import RedtableError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Red Rising and Red North: play, score, simulate, replay.")
 
 
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
-def _check_game(game: str) -> str:
-    if game not in GAMES:
-        _fail(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
-    return game
-
-
-def _parse_options(pairs: list[str]) -> dict:
-    out: dict = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep:
-            _fail(f"--option takes KEY=VALUE, got {pair!r}")
-        try:
-            out[key.replace("-", "_")] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key.replace("-", "_")] = raw
-    return out
-
-
-@app.command()
-def simulate(
-    game: str = typer.Argument(..., help="red-rising or red-north"),
-    players: int = typer.Option(4, "--players", "-p", help="number of players"),
-    games: int = typer.Option(100, "--games", "-n", help="number of games"),
-    seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole run"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-    save_games: Optional[Path] = typer.Option(None, "--save-games", help="write one JSON log per game here"),
-    bots: Optional[str] = typer.Option(None, "--bots", help="comma-separated bots per seat (default random)"),
-    option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
-) -> None:
-    """Play GAMES games with bots and print statistics."""
-    from .sim.simulate import simulate as run
-
-    _check_game(game)
-    if games < 1:
-        _fail(f"--games must be at least 1, got {games}")
-    options = _parse_options(option)
-    bot_list = [b.strip() for b in bots.split(",")] if bots else None
-    try:
-        from .core import make_game
-        from .bots import make_bot
-
-        make_game(game, players, **options)
-        for b in bot_list or []:
-            make_bot(b)
-    except (RedtableError, TypeError) as e:
-        _fail(str(e))
-    progress_cb = None
-    bar = None
-    if sys.stderr.isatty():
-        from rich.progress import Progress
-
-        bar = Progress(transient=True)
-        task = bar.add_task(f"{game} x{games}", total=games)
-        bar.start()
-        progress_cb = lambda done: bar.update(task, completed=done)  # noqa: E731
-    try:
-        report = run(game, players, games, seed, options, bot_list, save_games, progress_cb)
-    finally:
-        if bar is not None:
-            bar.stop()
-    data = report.to_json()
-    if as_json:
-        typer.echo(json.dumps(data))
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"{game}: {games} games, {players} players, seed {seed}")
-    table.add_column("statistic")
-    table.add_column("value", justify="right")
-    for k, v in data.items():
-        if k != "error_details":
-            table.add_row(k, json.dumps(v) if isinstance(v, (dict, list)) else str(v))
-    Console().print(table)
-    for e in data.get("error_details", []):
-        typer.echo(f"game {e['game']} (seed {e['seed']}) failed:\n{e['error']}", err=True)
 
 
 @app.command()
@@ -175,8 +94,11 @@ def cards(
 
 
 from .play import play_command  # noqa: E402
+from .sim.commands import simulate_command, tournament_command  # noqa: E402
 
 app.command("play")(play_command)
+app.command("simulate")(simulate_command)
+app.command("tournament")(tournament_command)
 
 
 def main() -> None:

@@ -10,7 +10,6 @@ another's hand. Each game's screens live in a renderer (:mod:`.render_redrising`
 
 from __future__ import annotations
 
-import json
 import secrets
 import sys
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from rich.text import Text
 
 from ..core import GAMES, Decision, GameRecord, RedtableError, State, make_game
 from .common import Renderer, Seat, esc
+from ..cliutil import fail as _fail, parse_options as _parse_options
 
 RECENT_LINES = 30      # log lines shown on a screen at most
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear screen, clear scrollback
@@ -348,22 +348,8 @@ class Session:
 
 
 # ====================================================================== the command
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
-def _parse_options(pairs: list[str]) -> dict:
-    out: dict = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep:
-            _fail(f"--option takes KEY=VALUE, got {pair!r}")
-        try:
-            out[key.replace("-", "_")] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key.replace("-", "_")] = raw
-    return out
 
 
 def plan_seats(players: int | None, humans: int | None, bots: str | None,

@@ -1,0 +1,195 @@
+"""Typer command functions of the simulation commands; ``redtable.cli`` registers them::
+
+    app.command("simulate")(simulate_command)
+    app.command("tournament")(tournament_command)
+
+Validation of user input happens here, at the edge: a bad value exits with code 2 and a
+message on stderr that names the value and what is allowed; nothing goes to stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+import typer
+
+from ..core import RedtableError
+from ..cliutil import check_game as _check_game, fail as _fail, parse_options as _parse_options
+
+
+
+
+
+
+
+
+def _split_bots(bots: Optional[str]) -> list[str] | None:
+    if bots is None:
+        return None
+    out = [b.strip() for b in bots.split(",")]
+    if not all(out):
+        _fail(f"--bots takes comma-separated bot names, got {bots!r}")
+    return out
+
+
+def _check_workers(workers: Optional[int]) -> int:
+    from .parallel import default_workers
+
+    if workers is None:
+        return default_workers()
+    if workers < 1:
+        _fail(f"--workers must be at least 1, got {workers}")
+    return workers
+
+
+def _check_setup(game: str, players: int, options: dict, bots: list[str]) -> None:
+    from ..bots import make_bot
+    from ..core import make_game
+
+    try:
+        make_game(game, players, **options)
+    except (RedtableError, TypeError) as e:
+        _fail(str(e))
+    for b in bots:
+        try:
+            make_bot(b)
+        except (RedtableError, ValueError, TypeError) as e:
+            _fail(f"--bots: {e}")
+
+
+@contextmanager
+def _progress(label: str, total: int) -> Iterator[Callable[[int], None] | None]:
+    """A rich progress bar on stderr when stderr is a terminal, else nothing.
+
+    It refreshes from the callback only (no refresh thread), so worker processes are
+    never forked from a process with a second thread.
+    """
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True, auto_refresh=False)
+    task = bar.add_task(label, total=total)
+    bar.start()
+    try:
+        yield lambda done: bar.update(task, completed=done, refresh=True)
+    finally:
+        bar.stop()
+
+
+def simulate_command(
+    game: str = typer.Argument(..., help="red-rising or red-north"),
+    players: int = typer.Option(4, "--players", "-p", help="number of players"),
+    games: int = typer.Option(100, "--games", "-n", help="number of games"),
+    seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole run"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    save_games: Optional[Path] = typer.Option(None, "--save-games", help="write one JSON log per game here"),
+    bots: Optional[str] = typer.Option(None, "--bots", help="comma-separated bots per seat, repeated "
+                                       "cyclically over the seats (default random)"),
+    option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="processes to play on "
+                                          "(default: all cores); results do not depend on it"),
+) -> None:
+    """Play GAMES games with bots and print statistics."""
+    from .simulate import simulate as run
+
+    _check_game(game)
+    if games < 1:
+        _fail(f"--games must be at least 1, got {games}")
+    options = _parse_options(option)
+    bot_list = _split_bots(bots)
+    _check_setup(game, players, options, bot_list or [])
+    n_workers = _check_workers(workers)
+    with _progress(f"{game} x{games}", games) as progress_cb:
+        report = run(game, players, games, seed, options, bot_list, save_games, progress_cb, workers=n_workers)
+    data = report.to_json()
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{game}: {games} games, {players} players, seed {seed}")
+    table.add_column("statistic")
+    table.add_column("value", justify="right")
+    for k, v in data.items():
+        if k != "error_details":
+            table.add_row(k, json.dumps(v) if isinstance(v, (dict, list)) else str(v))
+    Console().print(table)
+    for e in data.get("error_details", []):
+        typer.echo(f"game {e['game']} (seed {e['seed']}) failed:\n{e['error']}", err=True)
+
+
+def tournament_command(
+    game: str = typer.Argument(..., help="red-rising or red-north"),
+    bots: str = typer.Option(..., "--bots", "-b", help="comma-separated bots, e.g. ismcts,heuristic,random"),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="seats per game (default: the "
+                                          "number of bots, within the game's player range)"),
+    games: int = typer.Option(100, "--games", "-n", help="number of games"),
+    budget: Optional[str] = typer.Option(None, "--budget", help="search budget per decision for search "
+                                         "bots without one in their spec: seconds (0.5s) or iterations (2000it)"),
+    seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole tournament"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="processes to play on "
+                                          "(default: all cores); results do not depend on it"),
+    option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Bots play GAMES games against each other with rotated seats: win rate, Elo, score, time per bot.
+
+    Every bot plays every seat equally often over each rotation period (reported in the JSON); with more bots than seats, every combination of bots takes its turn at the table. A tie for first is a shared win (1/k each); the 95% interval is Wilson's. Elo is a Bradley-Terry fit of all pairwise results (ranked by win, then score), with the field's mean at 1500.
+    """
+    from ..core import game_class
+    from .tournament import apply_budget, tournament
+
+    _check_game(game)
+    if games < 1:
+        _fail(f"--games must be at least 1, got {games}")
+    bot_list = _split_bots(bots) or []
+    if len(bot_list) < 2:
+        _fail(f"a tournament needs at least two bots in --bots, got {bots!r}")
+    options = _parse_options(option)
+    if players is None:
+        cls = game_class(game)
+        players = min(max(len(bot_list), cls.min_players), cls.max_players)
+    try:
+        specs = apply_budget(bot_list, budget)
+    except RedtableError as e:
+        _fail(f"--budget: {e}")
+    _check_setup(game, players, options, specs)
+    n_workers = _check_workers(workers)
+    with _progress(f"{game} tournament x{games}", games) as progress_cb:
+        report = tournament(game, players, bot_list, games, seed, options, budget, n_workers, progress_cb)
+    data = report.to_json()
+    for e in data.get("error_details", []):
+        typer.echo(f"game {e['game']} (seed {e['seed']}, bots {e['bots']}) failed:\n{e['error']}", err=True)
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{game}: {games} games, {players} players, seed {seed}"
+                        + (f", {data['errors']} failed" if data["errors"] else ""))
+    table.add_column("bot", overflow="fold")
+    for col in ("games", "win", "95% CI", "Elo", "score", "ms/dec"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for b in sorted(data["bots"], key=lambda b: -b["elo"]):
+        lo, hi = b["ci95"]
+        table.add_row(b["name"], str(b["games"]), f"{b['win_rate']:.1%}", f"{lo * 100:.1f}–{hi:.1%}",
+                      f"{b['elo']:.0f}", f"{b['mean_score']:.2f}", f"{b['mean_decision_seconds'] * 1000:.2f}")
+    table.caption = "win: win rate (a shared first place counts 1/k); score: mean final score; " \
+                    "ms/dec: mean time per decision"
+    Console().print(table)
+    period = data["rotation_period"]
+    if games % period:
+        typer.echo(f"note: seats are balanced over every {period} games; {games} is not a multiple",
+                   err=True)
