@@ -1,0 +1,94 @@
+"""Text renderings of a view (what ``render_mode="ansi"`` returns and ``"human"`` prints).
+
+They read a ``state.view(seat)`` dict only, so rendering a seat's view shows exactly what
+that seat may see; ``seat=None`` is the spectator's (public) view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _seat_name(seat: int | None, me: int | None) -> str:
+    if seat is None:
+        return "-"
+    return f"p{seat}" + (" (you)" if seat == me else "")
+
+
+def render_red_rising(v: dict[str, Any], last: str | None = None) -> str:
+    me = v.get("you")
+    lines = [f"Red Rising - {len(v['players'])} players, phase {v['phase']}"
+             + (", end triggered" if v["end_triggered"] else "")
+             + f", deck {v['deck_size']}, banished {len(v['banished'])}"
+             + (f", neutral Influence {v['neutral_influence']}" if v["neutral_influence"] else "")]
+    for p in v["players"]:
+        mark = ">" if v.get("current_turn") == p["seat"] else " "
+        lines.append(
+            f"{mark} {_seat_name(p['seat'], me):<9} {p['house']:<8} hand {p['hand_size']:>2}  "
+            f"fleet {p['fleet']:>2}  helium {p['helium']:>2}  influence {p['influence']:>2}"
+            + ("  SOVEREIGN" if p["sovereign"] else ""))
+        if "hand" in p:
+            lines.append("            hand: " + ", ".join(_rr_card(c) for c in p["hand"]))
+    for name, pile in v["locations"].items():
+        shown = ", ".join(_rr_card(c) for c in pile) if pile else "(empty)"
+        lines.append(f"  {name:<9} {shown}   <- top")
+    d = v.get("decision")
+    if d is not None:
+        line = f"  to decide: p{d['player']} {d['kind']}"
+        if "options" in d:
+            opts = d["options"]
+            line += ": " + ", ".join(opts[:12]) + (f" ... (+{len(opts) - 12})" if len(opts) > 12 else "")
+        lines.append(line)
+    if v.get("scores"):
+        lines.append("  scores: " + ", ".join(f"p{i} {s['total']}" for i, s in enumerate(v["scores"]))
+                     + f"; winners {v.get('winners')}")
+    if last:
+        lines.append(f"  last: {last}")
+    return "\n".join(lines)
+
+
+def _rr_card(c: dict) -> str:
+    if "card" not in c:
+        return "[face down]"
+    s = f"{c['name']} ({c['color']} {c['value']})"
+    return s + " [face down]" if c.get("face_down") else s
+
+
+def render_red_north(v: dict[str, Any], last: str | None = None) -> str:
+    me = v.get("player")
+    lines = [f"Red North - {v['players']} players, round {v['round']} ({v['round_name']}), phase {v['phase']}, "
+             f"deck {v['deck_size']}, first player p{v['first_player']}"
+             + (f", tie breaker p{v['tie_breaker']}" if v.get("tie_breaker") is not None else "")]
+    lines.append("  outposts: " + ", ".join(
+        f"{o['colour']} {o['name']} ({'p%d' % o['controller'] if o['controller'] is not None else 'free'})"
+        for o in v["outposts"]))
+    if v["muster"]:
+        lines.append("  muster: " + "; ".join(f"{g['group']}: {', '.join(g['cards'])}" for g in v["muster"]))
+    for s in v["seats"]:
+        mark = ">" if v.get("to_act") == s["seat"] else " "
+        party = " ".join(
+            (sl["card"] if sl["face_up"] else f"({sl['card']})" if sl["card"] else "??")
+            + ("*" * sl["glory"]) + ("^" if sl["champion"] else "")
+            for sl in s["party"]) or "-"
+        lines.append(
+            f"{mark} {_seat_name(s['seat'], me):<9} vp {s['vp']:>2}  glory {s['glory']}  hand {s['hand_size']:>2}"
+            + (f"  god {s['god']}" + (" (invoked)" if s["invoked"] else "") if s["god"] else "")
+            + ("  passed" if s["passed"] else "") + f"  party: {party}")
+        if "hand" in s:
+            lines.append("            hand: " + ", ".join(s["hand"]))
+    if v.get("pending"):
+        lines.append(f"  pending: {v['pending']}")
+    if v.get("result"):
+        r = v["result"]
+        lines.append(f"  winner p{r['winner']} ({r['decided_by']}), vp {r['vp']}")
+    if last:
+        lines.append(f"  last: {last}")
+    return "\n".join(lines)
+
+
+def render_view(game: str, view: dict[str, Any], last: str | None = None) -> str:
+    if game == "red-rising":
+        return render_red_rising(view, last)
+    if game == "red-north":
+        return render_red_north(view, last)
+    raise ValueError(f"no renderer for game {game!r}")
