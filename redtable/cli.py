@@ -100,6 +100,10 @@ app.command("play")(play_command)
 app.command("simulate")(simulate_command)
 app.command("tournament")(tournament_command)
 
+from .server.commands import serve_command  # noqa: E402
+
+app.command("serve")(serve_command)
+
 
 def main() -> None:
     app()

@@ -344,9 +344,9 @@ class RedNorthRenderer(Renderer):
         if k == "draw":
             return f"  ({who()} drew {counted(d['cards'])})"
         if k == "first-player":
-            if d["to"] == d["player"]:
+            if d["recipient"] == d["player"]:
                 return f"{who()} keeps the First Player token (Angleland)"
-            return f"{who()} gives the First Player token to {who('to')} (Angleland)"
+            return f"{who()} gives the First Player token to {who('recipient')} (Angleland)"
         if k == "inspire":
             return f"{who()} inspires slot {d['slot']}: +1 Glory token"
         if k == "invoke":

@@ -315,7 +315,7 @@ class RedNorthState(State):
         elif ph == ANGLELAND:
             q = self.actor if action == KEEP else GIVE_OF[action]
             self.first = q
-            self.events.append(Event("first-player", {"player": self.actor, "to": q, "by": "angleland"}))
+            self.events.append(Event("first-player", {"player": self.actor, "recipient": q, "by": "angleland"}))
             self._to_sax()
         elif ph == SAX:
             self._apply_sax(action)

@@ -1,0 +1,143 @@
+"""API routes the browser UI needs beyond the game server's own (``/api/web/...``).
+
+- ``GET  /api/web/cards/red-rising``: the 112 cards with their rules text (``gallery()``),
+  houses, die faces, locations, the scorepad tables.
+- ``GET  /api/web/cards/red-north``: card kinds, Gods and Outposts with their texts.
+- ``POST /api/web/score/red-rising``: the scorepad of a physical game; the body is the JSON
+  of ``redtable score red-rising FILE`` (see the README).
+- ``GET  /api/web/games/{game_id}/final``: a finished game's final hands (public once the
+  game is over), with each Red Rising card's points.
+
+Wire it into the server with :func:`install` (``install(app)`` after ``create_app``): it
+includes the router and moves its routes in front of the static files mounted at ``/``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from fastapi import APIRouter, Body, FastAPI, Request
+from fastapi.responses import JSONResponse
+
+router = APIRouter(prefix="/api/web", tags=["web"])
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message, **extra}, status_code=status)
+
+
+# ---------------------------------------------------------------------- cards
+@lru_cache(maxsize=1)
+def red_rising_cards() -> dict:
+    from ..redrising import abilities  # noqa: F401  (registers every ability)
+    from ..redrising.board import DIE_FACES, DIE_TEXT, FLEET_VP, HOUSE_NAMES, HOUSE_TEXT, HOUSE_TITLES
+    from ..redrising.board import LOCATION_NAMES, LOCATION_TITLES
+    from ..redrising.cards import COLOR_NAMES
+    from ..redrising.gallery import gallery
+
+    return {
+        "cards": gallery(),
+        "colors": list(COLOR_NAMES),
+        "houses": [{"house": h, "title": t, "text": x} for h, t, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT)],
+        "locations": [{"location": n, "title": t} for n, t in zip(LOCATION_NAMES, LOCATION_TITLES)],
+        "die": [{"face": f, "text": DIE_TEXT[f]} for f in DIE_FACES],
+        "fleet_vp": list(FLEET_VP),
+    }
+
+
+@lru_cache(maxsize=1)
+def red_north_cards() -> dict:
+    from ..rednorth.cards import COLOURS, KINDS
+    from ..rednorth.gods import GODS
+    from ..rednorth.outposts import OUTPOSTS
+
+    return {
+        "colours": list(COLOURS),
+        "kinds": [{"card": k.slug, "name": k.name, "type": k.type, "colour": k.colour_name, "points": k.points,
+                   "text": k.text} for k in KINDS],
+        "gods": [{"god": g.slug, "name": g.name, "text": g.text} for g in GODS],
+        "outposts": [{"colour": COLOURS[i], "name": o.name, "text": o.text} for i, o in enumerate(OUTPOSTS)],
+    }
+
+
+@router.get("/cards/{game}")
+async def cards(game: str):
+    """Every card of a title with its rules text, for the card inspector and the calculator."""
+    if game == "red-rising":
+        return red_rising_cards()
+    if game == "red-north":
+        return red_north_cards()
+    return _error(404, "unknown_title", f"no card gallery for {game!r}; known: red-rising, red-north")
+
+
+# ---------------------------------------------------------------------- the score calculator
+def score_json(data: Any) -> dict:
+    """The scorepad of the position ``data`` (the JSON of ``redtable score red-rising``),
+    parsed and validated by the same code as the command, so the totals are the same."""
+    from ..redrising.score_cli import parse_position
+    from ..redrising.scoring import ROWS, score_position, winners
+
+    pos = parse_position(data)
+    scores = score_position(pos)
+    return {
+        "rows": list(ROWS),
+        "players": [{"name": s.name, **{r: s.row(r) for r in ROWS}, "choices": s.choices,
+                     "card_points": s.card_points} for s in scores],
+        "winners": winners(pos, scores),
+    }
+
+
+@router.post("/score/red-rising")
+async def score(data: Any = Body(...)):
+    """The scorepad of a physical Red Rising game (the body of ``redtable score red-rising``)."""
+    from ..redrising.score_cli import InputError
+
+    try:
+        return score_json(data)
+    except (InputError, ValueError) as e:
+        return _error(422, "malformed", str(e))
+
+
+# ---------------------------------------------------------------------- final hands
+@router.get("/games/{game_id}/final")
+async def final(request: Request, game_id: str):
+    """A finished game's final hands, revealed as at the table (each card's points for Red Rising)."""
+    hub = getattr(request.app.state, "hub", None)
+    if hub is None:
+        return _error(503, "no_hub", "this server holds no live games")
+    try:
+        game = await hub.get(game_id)
+    except Exception as e:  # noqa: BLE001  (the server's own ApiError: unknown game)
+        body = e.body() if hasattr(e, "body") else {"error": "unknown_game", "message": str(e)}
+        return JSONResponse(body, status_code=getattr(e, "status", 404))
+    state = game.state
+    if not state.is_terminal():
+        return _error(409, "game_not_finished", "hands are revealed when the game is over")
+    if game.name == "red-rising":
+        from ..redrising.cards import NAME, SLUG
+        from ..redrising.scoring import score_position
+
+        scores = score_position(state.final_position())
+        hands = [[{"card": SLUG[c], "points": scores[p].card_points.get(NAME[c])} for c in hand]
+                 for p, hand in enumerate(state.hands)]
+        return {"game": game.name, "hands": hands, "choices": [s.choices for s in scores]}
+    if game.name == "red-north":
+        from ..rednorth.cards import counts_to_slugs
+
+        return {"game": game.name, "hands": [counts_to_slugs(h) for h in state.hands]}
+    return {"game": game.name, "hands": []}
+
+
+# ---------------------------------------------------------------------- wiring
+def install(app: FastAPI) -> FastAPI:
+    """Add the router to ``app`` ahead of a static mount at ``/`` (idempotent)."""
+    if getattr(app.state, "web_routes", False):
+        return app
+    before = len(app.router.routes)
+    app.include_router(router)
+    added = app.router.routes[before:]
+    del app.router.routes[before:]
+    app.router.routes[0:0] = added
+    app.state.web_routes = True
+    return app

@@ -1,0 +1,68 @@
+// Small SVG charts (no library): stacked score bars per player, and a line per player.
+import { h, svg } from "./dom.js";
+
+const PALETTE = ["#d4af37", "#4b8fe0", "#d8453a", "#a877e0", "#58a85a", "#e07b39", "#2fb5a6", "#c9c9d1"];
+
+// names: player names; rows: per player, one value per category; cats: category labels.
+export function scoreChart(names, rows, cats, playerColors) {
+  const W = 560, rowH = 34, padR = 56, top = 8;
+  const padL = Math.min(200, 24 + 7.2 * Math.max(...names.map((n) => String(n).length)));
+  const neg = Math.max(0, ...rows.map((r) => -r.filter((x) => x < 0).reduce((a, b) => a + b, 0)));
+  const pos = Math.max(1, ...rows.map((r) => r.filter((x) => x > 0).reduce((a, b) => a + b, 0)));
+  const scale = (W - padL - padR) / (pos + neg);
+  const zero = padL + neg * scale;
+  const H = top + rows.length * rowH + 8;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": cats.join(", ") });
+  chart.append(svg("line", { x1: zero, x2: zero, y1: 0, y2: H, class: "axis" }));
+  rows.forEach((r, i) => {
+    const y = top + i * rowH;
+    chart.append(svg("text", { x: padL - 8, y: y + rowH / 2 + 4, "text-anchor": "end", class: "lbl" }, names[i]));
+    if (playerColors) chart.append(svg("rect", { x: 0, y: y + 8, width: 5, height: rowH - 16, fill: playerColors[i], rx: 2 }));
+    let x = zero;
+    let xn = zero;
+    r.forEach((val, k) => {
+      if (!val) return;
+      const w = Math.abs(val) * scale;
+      const seg = svg("rect", {
+        x: val > 0 ? x : xn - w, y: y + 6, width: Math.max(0.5, w), height: rowH - 12,
+        fill: val > 0 ? PALETTE[k % PALETTE.length] : "#8b1e1e", class: "seg",
+      }, svg("title", {}, `${names[i]} — ${cats[k]}: ${val}`));
+      chart.append(seg);
+      if (val > 0) x += w; else xn -= w;
+    });
+    const total = r.reduce((a, b) => a + b, 0);
+    chart.append(svg("text", { x: x + 6, y: y + rowH / 2 + 4, class: "total" }, total));
+  });
+  const legend = h("ul.legend", null, cats.map((c, k) => h("li", null, h("i", { style: { background: PALETTE[k % PALETTE.length] } }), c)));
+  return h("figure.chart-fig", null, chart, legend);
+}
+
+// series: per player, values at each x (cumulative); xs: labels.
+export function lineChart(names, series, xs, colors) {
+  const W = 560, H = 220, padL = 36, padR = 150, padT = 12, padB = 28;
+  const max = Math.max(1, ...series.flat());
+  const px = (i) => padL + (xs.length <= 1 ? 0 : (i * (W - padL - padR)) / (xs.length - 1));
+  const py = (v) => padT + (H - padT - padB) * (1 - v / max);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart line", role: "img", "aria-label": xs.join(", ") });
+  for (let g = 0; g <= 4; g++) {
+    const v = Math.round((max * g) / 4);
+    chart.append(svg("line", { x1: padL, x2: W - padR, y1: py(v), y2: py(v), class: "grid" }),
+      svg("text", { x: padL - 6, y: py(v) + 4, "text-anchor": "end", class: "tick" }, v));
+  }
+  xs.forEach((x, i) => chart.append(svg("text", { x: px(i), y: H - 8, "text-anchor": "middle", class: "tick" }, x)));
+  series.forEach((s, p) => {
+    const d = s.map((v, i) => `${i ? "L" : "M"}${px(i)},${py(v)}`).join(" ");
+    chart.append(svg("path", { d, stroke: colors[p], class: "ln" }));
+    s.forEach((v, i) => chart.append(svg("circle", { cx: px(i), cy: py(v), r: 4, fill: colors[p] }, svg("title", {}, `${names[p]}: ${v}`))));
+  });
+  // end labels, nudged apart when players finish level
+  const ends = series.map((s, p) => ({ p, y: py(s[s.length - 1]) + 4 }))
+    .sort((a, b) => a.y - b.y);
+  for (let i = 1; i < ends.length; i++) if (ends[i].y - ends[i - 1].y < 15) ends[i].y = ends[i - 1].y + 15;
+  for (const { p, y } of ends) {
+    const s = series[p];
+    const nm = String(names[p]).length > 16 ? String(names[p]).slice(0, 15) + "…" : names[p];
+    chart.append(svg("text", { x: px(s.length - 1) + 8, y, class: "lbl", fill: colors[p] }, `${nm} ${s[s.length - 1]}`));
+  }
+  return h("figure.chart-fig", null, chart);
+}

@@ -1,0 +1,76 @@
+// Boot, the top bar, the language switch and the hash router.
+import { h, clear, toast } from "./dom.js";
+import { initI18n, t, setLang, currentLang, languages, onLangChange } from "./i18n.js";
+
+let current = null; // the mounted page: {destroy(), relabel?()}
+
+const routes = [
+  [/^#?\/?$/, () => import("./lobby.js").then((m) => m.mountLobby)],
+  [/^#\/game\/([^/?]+)/, () => import("./table.js").then((m) => m.mountGame)],
+  [/^#\/replay\/([^/?]+)/, () => import("./table.js").then((m) => m.mountReplay)],
+  [/^#\/calc/, () => import("./calc.js").then((m) => m.mountCalc)],
+];
+
+function renderTopbar() {
+  const bar = document.getElementById("topbar");
+  clear(bar);
+  const hash = location.hash || "#/";
+  const here = (p) => (hash === p || (p === "#/" && (hash === "" || hash === "#/")) ? "page" : null);
+  bar.append(
+    h("a.brand", { href: "#/", "aria-label": "redtable" },
+      h("span.brand-mark", { "aria-hidden": "true" }, h("i"), h("i")),
+      h("span.brand-name", null, "red", h("b", null, "table"))),
+    h("nav.mainnav", { "aria-label": "main" },
+      h("a", { href: "#/", "aria-current": here("#/") }, t("nav.lobby")),
+      h("a", { href: "#/calc", "aria-current": here("#/calc") }, t("nav.calc"))),
+    h("div.langs", { role: "group", "aria-label": t("nav.language") },
+      languages().map((l) => h("button.lang", {
+        type: "button", lang: l, "aria-pressed": String(l === currentLang()), "data-lang": l,
+        title: l.toUpperCase(), onclick: () => setLang(l),
+      }, l.toUpperCase()))),
+  );
+  document.getElementById("skip-link").textContent = t("nav.skip");
+}
+
+async function route() {
+  const app = document.getElementById("app");
+  if (current && current.destroy) current.destroy();
+  current = null;
+  renderTopbar();
+  // Invite links are real paths (/join/<game>/<invite>): the server answers them with this page.
+  const join = location.pathname.match(/^\/join\/([^/]+)\/([^/]+)/);
+  if (join) {
+    const m = await import("./lobby.js");
+    current = m.mountJoin(app, decodeURIComponent(join[1]), decodeURIComponent(join[2]));
+    return;
+  }
+  const hash = location.hash || "#/";
+  for (const [re, loader] of routes) {
+    const m = hash.match(re);
+    if (m) {
+      const mount = await loader();
+      clear(app);
+      current = mount(app, ...m.slice(1).map(decodeURIComponent));
+      return;
+    }
+  }
+  clear(app).append(h("section.panel.notfound", null, h("h1", null, t("err.not_found")), h("a.btn", { href: "#/" }, t("nav.lobby"))));
+}
+
+async function boot() {
+  await initI18n();
+  onLangChange(() => {
+    renderTopbar();
+    if (current && current.relabel) current.relabel();
+    else route();
+  });
+  window.addEventListener("hashchange", route);
+  window.addEventListener("unhandledrejection", (e) => {
+    e.preventDefault();
+    const msg = (e.reason && e.reason.message) || String(e.reason);
+    toast(t("err.generic", { message: msg }), "error");
+  });
+  await route();
+}
+
+boot();

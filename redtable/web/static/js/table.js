@@ -1,0 +1,521 @@
+// The game table shell shared by both titles: live session, decisions by clicking, prompt,
+// card inspector, log, undo, end screen; and the replay scrubber for finished games.
+import { h, clear, toast, icon, copyText } from "./dom.js";
+import { t, list } from "./i18n.js";
+import { get, seatFor, cardData } from "./api.js";
+import { Session } from "./session.js";
+
+async function rendererFor(game) {
+  if (game === "red-north") return (await import("./rn.js")).default;
+  return (await import("./rr.js")).default;
+}
+
+const SEAT_COLORS = ["#e05a47", "#4f9de0", "#e6b83c", "#61b86a", "#b07ce0", "#3fc1c9"];
+
+// ---------------------------------------------------------------------- the context renderers read
+function makeCtx(base) {
+  const ctx = {
+    ...base,
+    name(seat) {
+      if (seat === null || seat === undefined || seat < 0) return "—";
+      const s = (ctx.seats || [])[seat];
+      if (!s) return t("seat.n", { n: seat + 1 });
+      if (s.type === "bot") return s.name || t("seat.bot", { n: seat + 1, bot: t("bot." + (s.bot || "random")) });
+      return s.name || t("seat.n", { n: seat + 1 });
+    },
+    color(seat) { return ctx.renderer.seatColor ? ctx.renderer.seatColor(ctx, seat) : SEAT_COLORS[seat % SEAT_COLORS.length]; },
+    isMe(seat) { return ctx.me !== null && ctx.me !== undefined && seat === ctx.me; },
+    seatColors: SEAT_COLORS,
+  };
+  return ctx;
+}
+
+// ---------------------------------------------------------------------- choices on the board
+function markChoices(boardEl, promptEl, ctx, decide) {
+  const d = ctx.decision;
+  if (!d || !d.options || !ctx.isMe(d.player) || ctx.readOnly) return [];
+  const map = ctx.renderer.targets(ctx, d);
+  for (const [key, opts] of map.board) {
+    const els = boardEl.querySelectorAll(`[data-target="${CSS.escape(key)}"]`);
+    for (const el of els) {
+      el.classList.add("choice");
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
+      if (opts.length === 1) {
+        el.dataset.action = opts[0];
+        el.setAttribute("aria-label", ctx.renderer.optionLabel(ctx, d, opts[0]));
+      } else {
+        el.dataset.opener = JSON.stringify(opts);
+        el.setAttribute("aria-haspopup", "menu");
+      }
+    }
+  }
+  return map.prompt;
+}
+
+function optionButton(ctx, d, opt, extra) {
+  const r = ctx.renderer;
+  const card = r.optionCard ? r.optionCard(ctx, d, opt) : null;
+  if (card) {
+    card.classList.add("choice");
+    card.dataset.action = opt;
+    card.setAttribute("tabindex", "0");
+    card.setAttribute("role", "button");
+    card.setAttribute("aria-label", r.optionLabel(ctx, d, opt));
+    card.dataset.key = "opt:" + opt;
+    return card;
+  }
+  return h("button.btn.opt" + (extra || ""), { type: "button", "data-action": opt, "data-key": "opt:" + opt }, r.optionLabel(ctx, d, opt));
+}
+
+function promptBlock(ctx, items) {
+  const d = ctx.decision;
+  const wrap = h("div.prompt-options");
+  for (const item of items) {
+    if (item.options.length === 1 && !item.label) wrap.append(optionButton(ctx, d, item.options[0], item.cls));
+    else {
+      const opener = item.card || h("button.btn.opt", { type: "button" }, item.label);
+      opener.classList.add("choice");
+      opener.dataset.opener = JSON.stringify(item.options);
+      opener.dataset.key = "opts:" + item.options.join("|");
+      opener.setAttribute("tabindex", "0");
+      opener.setAttribute("role", "button");
+      opener.setAttribute("aria-haspopup", "menu");
+      wrap.append(opener);
+    }
+  }
+  return wrap;
+}
+
+// A small menu next to an element whose target offers several options.
+function openMenu(anchor, ctx, opts, decide) {
+  closeMenu();
+  const d = ctx.decision;
+  const menu = h("div.menu", { role: "menu" },
+    opts.map((o) => h("button.menu-item", {
+      type: "button", role: "menuitem", "data-action": o,
+      onclick: (e) => { e.stopPropagation(); closeMenu(); decide(o); },
+    }, ctx.renderer.optionLabel(ctx, d, o))),
+    h("button.menu-item.cancel", { type: "button", role: "menuitem", onclick: (e) => { e.stopPropagation(); closeMenu(); anchor.focus(); } }, t("table.cancel")));
+  document.body.appendChild(menu);
+  const r = anchor.getBoundingClientRect();
+  const mw = Math.min(300, window.innerWidth - 16);
+  menu.style.minWidth = Math.min(220, mw) + "px";
+  menu.style.maxWidth = mw + "px";
+  let left = Math.min(window.innerWidth - mw - 8, Math.max(8, r.left));
+  let top = r.bottom + 6;
+  menu.style.left = left + "px";
+  menu.style.top = top + window.scrollY + "px";
+  const mh = menu.getBoundingClientRect().height;
+  if (top + mh > window.innerHeight - 8 && r.top - mh - 6 > 8) menu.style.top = r.top - mh - 6 + window.scrollY + "px";
+  menu.querySelector("button").focus();
+  menu.addEventListener("keydown", (e) => {
+    const items = [...menu.querySelectorAll("button")];
+    const i = items.indexOf(document.activeElement);
+    if (e.key === "Escape") { closeMenu(); anchor.focus(); }
+    else if (e.key === "ArrowDown") { e.preventDefault(); items[(i + 1) % items.length].focus(); }
+    else if (e.key === "ArrowUp") { e.preventDefault(); items[(i - 1 + items.length) % items.length].focus(); }
+  });
+  setTimeout(() => document.addEventListener("pointerdown", outside, true), 0);
+  function outside(e) {
+    if (!menu.contains(e.target)) closeMenu();
+  }
+  menu._cleanup = () => document.removeEventListener("pointerdown", outside, true);
+}
+
+function closeMenu() {
+  for (const m of document.querySelectorAll(".menu")) {
+    if (m._cleanup) m._cleanup();
+    m.remove();
+  }
+}
+
+// ---------------------------------------------------------------------- the shell
+function buildShell(root, mode) {
+  const shell = h("div.table-shell." + mode,
+    null,
+    h("div.statusbar", null,
+      h("div.status-left", null, h("span.game-name"), h("span.round-info")),
+      h("div.status-right", null,
+        h("span.conn", { role: "status", "aria-live": "polite" }),
+        h("button.btn.small.undo", { type: "button", hidden: true, title: t("table.undo_title") }, icon("undo"), h("span", null, t("table.undo"))),
+        h("button.btn.small.results", { type: "button", hidden: true }, icon("trophy"), h("span", null, t("table.show_results"))),
+        mode === "live" ? h("button.btn.small.ghost.share", { type: "button", title: t("table.copy_link") }, icon("eye"), h("span", null, t("table.copy_link"))) : null,
+        h("button.btn.small.logtoggle", { type: "button", "aria-expanded": "false" }, icon("log"), h("span", null, t("table.show_log"))),
+        h("a.btn.small.ghost.leave", { href: "#/" }, t("table.leave")))),
+    h("div.table-main", null,
+      h("div.board-wrap", null, h("div.board", { "aria-label": "board" }, h("p.loading", null, t("table.loading")))),
+      h("aside.side", null,
+        h("section.prompt", { "aria-live": "polite" }),
+        h("section.inspector", { "aria-label": t("table.inspector") }, h("p.muted", null, t("table.inspector_empty"))),
+        h("section.log", { "aria-label": t("table.log") },
+          h("h2", null, t("table.log")),
+          h("ol.log-lines", { "data-scroll": "log" })))));
+  clear(root).append(shell);
+  const q = (s) => shell.querySelector(s);
+  // the log sticks to its newest line unless the reader scrolled up, also when the side panel resizes
+  const ol = q(".log-lines");
+  ol._stick = true;
+  ol.addEventListener("scroll", () => { ol._stick = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40; });
+  if (window.ResizeObserver) new ResizeObserver(() => { if (ol._stick && !ol.querySelector(".now")) ol.scrollTop = ol.scrollHeight; }).observe(ol);
+  q(".logtoggle").addEventListener("click", () => {
+    const open = shell.classList.toggle("log-open");
+    q(".logtoggle").setAttribute("aria-expanded", String(open));
+  });
+  return { shell, q };
+}
+
+function wireBoard(els, getCtx, decide) {
+  const { shell } = els;
+  // Clicking a choice decides; a target with several options opens a menu.
+  shell.addEventListener("click", (e) => {
+    const ctx = getCtx();
+    if (!ctx) return;
+    const el = e.target.closest("[data-action],[data-opener],[data-inspect]");
+    if (!el || !shell.contains(el) || el.closest(".menu")) return;
+    if (el.dataset.action !== undefined) { e.preventDefault(); decide(el.dataset.action); return; }
+    if (el.dataset.opener) { e.preventDefault(); openMenu(el, ctx, JSON.parse(el.dataset.opener), decide); return; }
+    if (el.dataset.inspect) inspect(els, ctx, el.dataset.inspect, true);
+  });
+  shell.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const el = e.target.closest("[role=button][data-action],[role=button][data-opener]");
+    if (el && el.tagName !== "BUTTON") { e.preventDefault(); el.click(); }
+  });
+  const showCard = (e) => {
+    const el = e.target.closest("[data-card]");
+    const ctx = getCtx();
+    if (el && ctx && shell.contains(el)) inspect(els, ctx, el.dataset.card, false);
+  };
+  shell.addEventListener("mouseover", showCard);
+  shell.addEventListener("focusin", showCard);
+}
+
+function inspect(els, ctx, key, pinned) {
+  const box = els.q(".inspector");
+  const body = ctx.renderer.inspect(ctx, key);
+  if (!body) return;
+  clear(box).append(h("h2", null, t("table.inspector")), body);
+  if (pinned && window.innerWidth < 900) box.scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+
+function renderLog(els, ctx, events, from, highlightFrom) {
+  const ol = els.q(".log-lines");
+  if (from === 0) clear(ol);
+  const atBottom = ol._stick !== false;
+  const frag = document.createDocumentFragment();
+  for (let i = from; i < events.length; i++) {
+    const line = ctx.renderer.logLine(ctx, events[i]);
+    if (!line) continue;
+    const now = highlightFrom !== undefined && i >= highlightFrom;
+    const li = h("li.logline" + (line.cls ? "." + line.cls : "") + (events[i].to ? ".private" : "") + (now ? ".now" : ""), null,
+      line.seat !== undefined && line.seat !== null ? h("span.seat-dot", { style: { background: ctx.color(line.seat) }, "aria-hidden": "true" }) : null,
+      h("span.text", null, line.text),
+      events[i].to ? h("span.private-tag", { title: t("table.private") }, icon("eye", t("table.private"))) : null);
+    frag.append(li);
+  }
+  ol.append(frag);
+  // keep the log bounded in the DOM
+  while (ol.children.length > 600) ol.removeChild(ol.firstChild);
+  const first = ol.querySelector(".now");
+  if (first) ol.scrollTop = Math.max(0, first.offsetTop - ol.offsetTop - 40);
+  else if (atBottom || from === 0) ol.scrollTop = ol.scrollHeight;
+}
+
+function relabelShell(els) {
+  const q = els.q;
+  q(".undo span").textContent = t("table.undo");
+  q(".undo").title = t("table.undo_title");
+  q(".results span").textContent = t("table.show_results");
+  q(".logtoggle span").textContent = t("table.show_log");
+  q(".leave").textContent = t("table.leave");
+  if (q(".share")) { q(".share span").textContent = t("table.copy_link"); q(".share").title = t("table.copy_link"); }
+  q(".log h2").textContent = t("table.log");
+}
+
+// ---------------------------------------------------------------------- end screen
+function endScreen(ctx, onClose) {
+  const r = ctx.renderer;
+  const overlay = h("div.overlay", { role: "dialog", "aria-modal": "true", "aria-labelledby": "end-h" });
+  const card = h("div.endcard",
+    null,
+    h("h1#end-h", null, icon("trophy"), " ", t("end.title")),
+    r.endScreen(ctx),
+    h("div.actions", null,
+      h("button.btn.close-end", { type: "button", onclick: () => { overlay.remove(); onClose && onClose(); } }, t("end.view_board")),
+      ctx.readOnly ? null : h("a.btn", { href: `#/replay/${ctx.gameId}` }, t("end.replay")),
+      h("a.btn.primary", { href: "#/" }, t("end.lobby"))));
+  overlay.append(card);
+  overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") { overlay.remove(); onClose && onClose(); } });
+  return overlay;
+}
+
+// ---------------------------------------------------------------------- live game
+export function mountGame(root, gameId) {
+  const watch = /[?&]watch=1/.test(location.hash);
+  const held = watch ? null : seatFor(gameId);
+  const els = buildShell(root, "live");
+  const { q, shell } = els;
+  let renderer = null;
+  let cards = null;
+  let final = null;
+  let ctx = null;
+  let logCount = 0;
+  let dirty = false;
+  let endShown = false;
+  let destroyed = false;
+
+  const session = new Session(gameId, held && held.token, {
+    state: () => { logCount = 0; schedule(); },
+    update: () => schedule(),
+    accepted: () => schedule(),
+    presence: () => schedule(),
+    status: (s) => showStatus(s),
+    error: (msg) => {
+      schedule();
+      if (msg.error === "stale_version") return;
+      toast(t("err." + msg.error) !== "err." + msg.error ? t("err." + msg.error) : t("err.generic", { message: msg.message }), "error");
+      if (msg.error === "bad_token" && session.token) {
+        // a seat kept from another server or database: watch instead
+        session.token = null;
+        setTimeout(() => { session.attempt = 0; session.connect(); }, 50);
+      } else if (msg.error === "unknown_game") {
+        clear(q(".board")).append(h("p.error", null, t("err.unknown_game")), h("a.btn", { href: "#/" }, t("nav.lobby")));
+      }
+    },
+  });
+  window.__session = session;
+
+  function showStatus(s) {
+    const el = q(".conn");
+    el.className = "conn " + s;
+    el.textContent = { open: t("table.connected"), connecting: t("table.connecting"), reconnecting: t("table.reconnecting"), failed: t("table.offline") }[s] || s;
+    shell.classList.toggle("disconnected", s !== "open");
+  }
+
+  function schedule() {
+    if (dirty || destroyed) return;
+    dirty = true;
+    requestAnimationFrame(() => { dirty = false; render(); });
+  }
+
+  function decide(action) {
+    if (!session.decide(action)) return;
+    shell.classList.add("busy");
+    closeMenu();
+  }
+
+  wireBoard(els, () => ctx, decide);
+  q(".undo").addEventListener("click", () => { if (session.undo()) shell.classList.add("busy"); });
+  q(".results").addEventListener("click", () => showEnd(true));
+  q(".share").addEventListener("click", async () => {
+    const ok = await copyText(`${location.origin}/#/game/${gameId}?watch=1`);
+    toast(ok ? t("lobby.copied") : `${location.origin}/#/game/${gameId}?watch=1`);
+  });
+
+  function showEnd(force) {
+    if (!ctx || ctx.status !== "finished") return;
+    if (endShown && !force) return;
+    endShown = true;
+    for (const o of document.querySelectorAll(".overlay")) o.remove();
+    const ov = endScreen(ctx, () => q(".results").focus());
+    document.body.append(ov);
+    ov.querySelector(".close-end").focus();
+  }
+
+  async function render() {
+    const snap = session.snap;
+    if (!snap) return;
+    if (!renderer) {
+      renderer = await rendererFor(snap.game);
+      cards = await cardData(snap.game);
+      shell.classList.add(snap.game);
+    }
+    if (snap.status === "finished" && !final) {
+      final = await get(`/api/web/games/${gameId}/final`).catch(() => ({}));
+    }
+    ctx = makeCtx({
+      renderer, cards, final, gameId, game: snap.game, view: snap.view, decision: snap.decision, me: snap.seat,
+      seats: snap.seats, status: snap.status, result: snap.result, step: snap.step, events: session.events, readOnly: false,
+    });
+    shell.classList.toggle("busy", !!session.pending);
+    q(".game-name").textContent = t("title." + snap.game);
+    q(".round-info").textContent = renderer.statusLine(ctx);
+    const undo = q(".undo");
+    undo.hidden = !snap.undo || snap.seat === null;
+    undo.disabled = !snap.can_undo;
+    q(".results").hidden = snap.status !== "finished";
+    const board = q(".board");
+    const built = renderer.board(ctx);
+    // keep the keyboard focus on the same element across re-renders (board and prompt)
+    const active = document.activeElement;
+    const key = active && shell.contains(active) ? active.dataset.key : null;
+    clear(board).append(built);
+    const promptItems = markChoices(board, q(".prompt"), ctx, decide);
+    renderPrompt(promptItems);
+    if (key) {
+      const again = shell.querySelector(`[data-key="${CSS.escape(key)}"]`);
+      if (again) again.focus({ preventScroll: true });
+    }
+    if (logCount > session.events.length) logCount = 0;
+    renderLog(els, ctx, session.events, logCount);
+    logCount = session.events.length;
+    document.title = `${ctx.decision && ctx.isMe(ctx.decision.player) ? "● " : ""}${t("title." + snap.game)} — redtable`;
+    if (snap.status === "finished") showEnd(false);
+  }
+
+  function renderPrompt(items) {
+    const box = q(".prompt");
+    clear(box);
+    const d = ctx.decision;
+    box.classList.remove("mine", "urgent");
+    if (ctx.status === "finished") {
+      box.append(h("p.prompt-text", null, t("table.game_over")));
+      return;
+    }
+    if (!d) return;
+    if (ctx.isMe(d.player)) {
+      box.classList.add("mine");
+      if (ctx.renderer.isInterrupt && ctx.renderer.isInterrupt(ctx, d)) box.classList.add("urgent");
+      box.append(h("p.prompt-title", null, t("table.your_turn")),
+        h("p.prompt-text", null, ctx.renderer.promptText(ctx, d)));
+      const src = ctx.renderer.promptCard && ctx.renderer.promptCard(ctx, d);
+      if (src) box.append(src);
+      if (items.length) box.append(promptBlock(ctx, items));
+    } else {
+      box.append(h("p.prompt-wait", null, h("span.spinner", { "aria-hidden": "true" }),
+        h("span.seat-dot", { style: { background: ctx.color(d.player) }, "aria-hidden": "true" }),
+        t("table.waiting_kind", { player: ctx.name(d.player), what: ctx.renderer.kindText(ctx, d) })));
+      if (ctx.me === null || ctx.me === undefined) box.append(h("p.muted.small", null, icon("eye"), " ", t("table.spectating")));
+    }
+  }
+
+  session.connect();
+  return {
+    destroy() {
+      destroyed = true;
+      session.close();
+      closeMenu();
+      for (const o of document.querySelectorAll(".overlay")) o.remove();
+      if (window.__session === session) window.__session = null;
+    },
+    relabel() {
+      relabelShell(els);
+      showStatus(session.status);
+      logCount = 0;
+      const wasShown = document.querySelector(".overlay");
+      if (wasShown) { wasShown.remove(); endShown = false; }
+      render();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------- replay
+export function mountReplay(root, gameId) {
+  const held = seatFor(gameId);
+  const token = held && held.token;
+  const els = buildShell(root, "replay");
+  const { q, shell } = els;
+  q(".undo").remove();
+  q(".conn").remove();
+  let renderer = null;
+  let cards = null;
+  let info = null;
+  let steps = 0;
+  let step = 0;
+  let timer = null;
+  let ctx = null;
+  const cache = new Map();
+  const tq = token ? `?token=${encodeURIComponent(token)}` : "";
+
+  const bar = h("div.scrubber", { role: "group", "aria-label": t("replay.scrubber") });
+  shell.querySelector(".table-main").before(bar);
+  wireBoard(els, () => ctx, () => {});
+
+  async function fetchStep(n) {
+    if (!cache.has(n)) cache.set(n, get(`/api/games/${gameId}/replay/${n}${tq}`));
+    return cache.get(n);
+  }
+
+  async function go(n) {
+    step = Math.max(0, Math.min(steps, n));
+    const data = await fetchStep(step);
+    fetchStep(Math.min(steps, step + 1));
+    ctx = makeCtx({
+      renderer, cards, final: null, gameId, game: info.game, view: data.view, decision: data.decision, me: data.seat,
+      seats: info.seats, status: step === steps ? info.status : "active", result: step === steps ? info.result : null,
+      step, events: data.events, readOnly: true,
+    });
+    q(".game-name").textContent = `${t("replay.title")} — ${t("title." + info.game)}`;
+    q(".round-info").textContent = renderer.statusLine(ctx);
+    clear(q(".board")).append(renderer.board(ctx));
+    const box = clear(q(".prompt"));
+    box.append(h("p.prompt-title", null, step === 0 ? t("replay.setup") : t("replay.by", { player: ctx.name(data.by) })));
+    if (step === steps && info.status === "finished") {
+      box.append(h("button.btn.small", { type: "button", onclick: () => { document.body.append(endScreen(ctx)); } }, icon("trophy"), " ", t("table.show_results")));
+    }
+    // The log shows every event up to this step.
+    renderLog(els, ctx, allEvents.slice(0, marks[step] ?? allEvents.length), 0, step > 0 ? marks[step - 1] : undefined);
+    renderBar();
+  }
+
+  let marks = [];
+  async function loadLog() {
+    const lg = await get(`/api/games/${gameId}/log${tq}`);
+    const evs = [...lg.setup];
+    marks = [evs.length];
+    for (const s of lg.log) { evs.push(...s.events); marks.push(evs.length); }
+    allEvents = evs;
+  }
+  let allEvents = [];
+
+  function renderBar() {
+    clear(bar);
+    const playing = !!timer;
+    bar.append(
+      h("button.icon-btn", { type: "button", "aria-label": t("replay.first"), title: t("replay.first"), onclick: () => { stop(); go(0); } }, icon("first")),
+      h("button.icon-btn", { type: "button", "aria-label": t("replay.prev"), title: t("replay.prev"), onclick: () => { stop(); go(step - 1); } }, icon("prev")),
+      h("button.icon-btn.play", { type: "button", "aria-label": playing ? t("replay.pause") : t("replay.play"), title: playing ? t("replay.pause") : t("replay.play"), onclick: toggle }, icon(playing ? "pause" : "play")),
+      h("button.icon-btn", { type: "button", "aria-label": t("replay.next"), title: t("replay.next"), onclick: () => { stop(); go(step + 1); } }, icon("next")),
+      h("button.icon-btn", { type: "button", "aria-label": t("replay.last"), title: t("replay.last"), onclick: () => { stop(); go(steps); } }, icon("last")),
+      h("input.range", { type: "range", min: 0, max: steps, value: step, "aria-label": t("replay.scrubber"),
+        oninput: (e) => { stop(); go(parseInt(e.target.value, 10)); } }),
+      h("span.step-label", null, step === 0 ? t("replay.setup") : t("replay.step", { n: step, total: steps })));
+    if (info.status !== "finished") bar.append(h("span.muted.small", null, t("replay.not_finished")));
+  }
+
+  function toggle() {
+    if (timer) stop();
+    else {
+      if (step >= steps) go(0);
+      timer = setInterval(() => { if (step >= steps) { stop(); renderBar(); } else { go(step + 1); } }, 700);
+      renderBar();
+    }
+  }
+  function stop() { if (timer) { clearInterval(timer); timer = null; } }
+
+  (async () => {
+    try {
+      info = await get(`/api/games/${gameId}?events=false${token ? "&token=" + encodeURIComponent(token) : ""}`);
+      renderer = await rendererFor(info.game);
+      cards = await cardData(info.game);
+      shell.classList.add(info.game);
+      steps = info.step;
+      await loadLog();
+      await go(steps);
+    } catch (e) {
+      clear(q(".board")).append(h("p.error", null, e.message));
+    }
+  })();
+  shell.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowRight") { stop(); go(step + 1); }
+    if (e.key === "ArrowLeft") { stop(); go(step - 1); }
+  });
+  return {
+    destroy() { stop(); closeMenu(); for (const o of document.querySelectorAll(".overlay")) o.remove(); },
+    relabel() { relabelShell(els); if (info) go(step); },
+  };
+}
+
+export { SEAT_COLORS };
