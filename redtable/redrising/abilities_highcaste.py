@@ -20,7 +20,7 @@ from .cards import (
     BLUE, BROWN, BY_SLUG, COLOR, COLOR_NAMES, COLOR_OF_NAME, COPPER, GOLD, GRAY, GREEN, NAME,
     OBSIDIAN, ORANGE, PINK, RED, SILVER, SLUG, VALUE, VIOLET, WHITE, YELLOW,
 )
-from .effects import TEXT, cond, filter_text, holds, matches, pos_id, parse_pos, render, render_cond, scope_positions
+from .effects import TEXT, cond, filter_text, gainable, holds, matches, render, render_cond, scope_positions
 from .engine import OPS, YES_NO, RRState, op, seat_id, seat_of
 
 H = "highcaste_"
@@ -35,13 +35,6 @@ def _turn(st: RRState):
     return st.turn_stack[-1] if st.turn_stack else None
 
 
-LOAN_SHARK = card("loan-shark")
-
-
-def _gainable(st: RRState, c: int) -> bool:
-    """Loan Shark may not be gained during a turn out of order (the only uncounted turns)."""
-    t = _turn(st)
-    return not (c == LOAN_SHARK and t is not None and not t.counted)
 
 
 def _remove_card(st: RRState, c: int) -> str | None:
@@ -72,16 +65,6 @@ def _reveal(st: RRState, c: int, source: str, p: int | None = None) -> None:
 # ---------------------------------------------------------------------------- filters
 # Card filters are the shared ones (effects.matches) plus one clause of ours:
 # ("either", (filter, filter, ...)) holds when any of the alternative filters holds.
-def _match(st: RRState, c: int, filt: tuple, ctx: dict) -> bool:
-    for clause in filt:
-        if clause[0] == "either":
-            if not any(_match(st, c, f, ctx) for f in clause[1]):
-                return False
-        elif not matches(st, c, (clause,), ctx):
-            return False
-    return True
-
-
 def _filt_text(filt: tuple, article: bool = True) -> str:
     for clause in filt:
         if clause[0] == "either":
@@ -113,9 +96,9 @@ cond(H + "at_least", lambda c: "you have " + _RESOURCE_TEXT[c[1]].format(n=c[2])
 cond(H + "can_place_influence", lambda c: "you have Influence left to place")(
     lambda st, c, ctx: st.influence[ctx["p"]] < INFLUENCE_TOKENS)
 cond(H + "hand_has", lambda c: f"you have {c[2]} {_plural(c[1]) if c[2] > 1 else _filt_text(c[1])} in hand")(
-    lambda st, c, ctx: sum(_match(st, x, c[1], ctx) for x in st.hands[ctx["p"]]) >= c[2])
+    lambda st, c, ctx: sum(matches(st, x, c[1], ctx) for x in st.hands[ctx["p"]]) >= c[2])
 cond(H + "banished_has", lambda c: f"there is a banished {_filt_text(c[1], article=False)}")(
-    lambda st, c, ctx: any(_match(st, x, c[1], ctx) for x in st.banished))
+    lambda st, c, ctx: any(matches(st, x, c[1], ctx) for x in st.banished))
 cond(H + "deck_nonempty", lambda c: "the deck is not empty")(lambda st, c, ctx: bool(st.deck))
 cond(H + "can_swap", lambda c: "you have a card to banish and the deck is not empty")(
     lambda st, c, ctx: bool(st.deck) and any(matches(st, x, c[1], ctx) for x in st.hands[ctx["p"]]))
@@ -124,7 +107,7 @@ cond(H + "fewest_cards", lambda c: "you have the fewest cards in hand (ties coun
 cond(H + "c_named", lambda c: "it matches a color you named")(
     lambda st, c, ctx: "c" in ctx and st.color(ctx["c"]) in ctx.get("colors", ()))
 cond(H + "any_card", lambda c: f"there is {_filt_text(c[2])} {effects.SCOPES[c[1]]} you may gain")(
-    lambda st, c, ctx: any(_match(st, st.locs[l][i], c[2], ctx) and _gainable(st, st.locs[l][i])
+    lambda st, c, ctx: any(matches(st, st.locs[l][i], c[2], ctx) and gainable(st, st.locs[l][i])
                            for l, i in scope_positions(st, c[1], ctx)))
 
 
@@ -312,20 +295,7 @@ TEXT[H + "steal_helium_most"] = lambda node: ("Steal 1 Helium from the opponent 
 def _choose_card(st: RRState, node, ctx, answer):
     """Like ``choose_card`` (same node shape), for cards to gain: a card that may not be
     gained now (Loan Shark during a turn out of order) is not offered."""
-    _, scope, filt, then, optional = node
-    if answer is None:
-        opts = tuple(pos_id(l, i) for l, i in scope_positions(st, scope, ctx)
-                     if _match(st, st.locs[l][i], filt, ctx) and _gainable(st, st.locs[l][i]))
-        if not opts:
-            return None
-        if optional:
-            opts += ("none",)
-        return Decision(ctx["p"], "choose_card", opts, {"card": SLUG[ctx["src"]], "text": render(node)})
-    if answer == "none":
-        return None
-    l, i = parse_pos(answer)
-    st.push(then, dict(ctx, c=st.locs[l][i]))
-    return None
+    return OPS["choose_card"](st, ("choose_card",) + tuple(node[1:5]) + (True,), ctx, answer)
 
 
 TEXT[H + "choose_card"] = lambda node: TEXT["choose_card"](("choose_card",) + tuple(node[1:]))
@@ -557,7 +527,7 @@ def _choose_banished(st: RRState, node, ctx, answer):
     ``optional`` adds "none" (which also stops the repetition)."""
     _, filt, then, optional, times = node
     if answer is None:
-        opts = tuple(SLUG[c] for c in st.banished if _match(st, c, filt, ctx))
+        opts = tuple(SLUG[c] for c in st.banished if matches(st, c, filt, ctx))
         if not opts:
             return None
         if optional:
@@ -620,7 +590,7 @@ def _choose_hand(st: RRState, node, ctx, answer):
     """node = (choose_hand, filter, then, optional): pick a card of your hand, bound as ``c``."""
     _, filt, then, optional = node
     p = ctx["p"]
-    opts = tuple(SLUG[c] for c in st.hands[p] if _match(st, c, filt, ctx))
+    opts = tuple(SLUG[c] for c in st.hands[p] if matches(st, c, filt, ctx))
     if not opts:
         return None
     if answer is None:
@@ -751,7 +721,7 @@ def _oot_lead_gain(st: RRState, node, ctx, answer):
     if d is None:
         return None
     opts = tuple(o for o in d.options
-                 if o == "deck" or _gainable(st, st.locs[LOCATION_OF_NAME[o]][-1]))
+                 if o == "deck" or gainable(st, st.locs[LOCATION_OF_NAME[o]][-1]))
     if not opts:
         st.log("nothing_to_gain", player=ctx["p"])
         return None

@@ -96,6 +96,9 @@ def matches(st: RRState, card: int, filt: tuple, ctx: dict) -> bool:
         elif kind == "parity":
             if card in st.facedown or VALUE[card] % 2 != arg:
                 return False
+        elif kind == "either":  # any one of several alternative filters
+            if not any(matches(st, card, f, ctx) for f in arg):
+                return False
         else:
             raise ValueError(f"unknown card filter {kind!r}")
     return True
@@ -374,14 +377,16 @@ def scope_positions(st: RRState, scope: str, ctx: dict) -> list[tuple[int, int]]
 
 @op("choose_card")
 def _choose_card(st: RRState, node, ctx, answer):
-    """node = ("choose_card", scope, filter, then, optional): pick a matching card on the board.
+    """node = ("choose_card", scope, filter, then, optional[, to_gain]): pick a matching card on the board.
 
-    Nothing matching: the step is skipped. ``optional`` adds a "none" option.
+    Nothing matching: the step is skipped. ``optional`` adds a "none" option; ``to_gain``
+    leaves out cards that may not be gained now (see :func:`gainable`).
     """
-    _, scope, filt, then, optional = node
+    _, scope, filt, then, optional = node[:5]
+    to_gain = len(node) > 5 and node[5]
     if answer is None:
         opts = tuple(pos_id(l, i) for l, i in scope_positions(st, scope, ctx)
-                     if matches(st, st.locs[l][i], filt, ctx))
+                     if matches(st, st.locs[l][i], filt, ctx) and (not to_gain or gainable(st, st.locs[l][i])))
         if not opts:
             return None
         if optional:
@@ -396,7 +401,7 @@ def _choose_card(st: RRState, node, ctx, answer):
 
 @text_for("choose_card")
 def _choose_card_text(node):
-    _, scope, filt, then, optional = node
+    _, scope, filt, then, optional = node[:5]
     what = f"{filter_text(filt, article=not any(k == 'other' for k, _ in filt))} {SCOPES[scope]}"
     body = render(then).replace("that card", what, 1)
     if optional:
@@ -409,11 +414,16 @@ def _choose_card_text(node):
 LOAN_SHARK = BY_SLUG["loan-shark"]
 
 
+def gainable(st: RRState, card: int) -> bool:
+    """Loan Shark may not be gained during a turn out of order (the only uncounted turns)."""
+    return not (card == LOAN_SHARK and st.turn_stack and not st.turn.counted)
+
+
 @op("gain_c")
 def _gain_c(st: RRState, node, ctx, answer):
     card = ctx["c"]
-    if card == LOAN_SHARK and st.turn_stack and not st.turn.counted:
-        return None  # a turn taken out of order through Loan Shark may not gain Loan Shark
+    if not gainable(st, card):
+        return None
     where = _take_card(st, card)
     if where is not None:
         st.take_to_hand(ctx["p"], card, where)
