@@ -88,7 +88,7 @@ class RRState(State):
         "game", "n", "rng", "houses", "first", "hands", "locs", "deck", "banished", "fleet",
         "helium", "influence", "neutral", "sovereign", "facedown", "turns", "end_triggered",
         "apollo_extra", "turn_stack", "stack", "dec", "history", "events", "eog_done",
-        "final", "variant", "start_hand", "known", "phase",
+        "final", "final_winners", "variant", "start_hand", "known", "phase",
     )
 
     # ------------------------------------------------------------------ setup
@@ -129,6 +129,7 @@ class RRState(State):
         st.events = []
         st.eog_done = set()
         st.final = None
+        st.final_winners = None
         st.phase = "play"
         st.first = st.houses.index(APOLLO) if APOLLO in st.houses else st.rng.below(n)
         st.log("setup", players=n, houses=[HOUSE_NAMES[h] for h in st.houses], first=st.first,
@@ -166,6 +167,7 @@ class RRState(State):
         st.events = self.events[:]
         st.eog_done = set(self.eog_done)
         st.final = self.final
+        st.final_winners = self.final_winners
         return st
 
     # ------------------------------------------------------------------ machine
@@ -415,17 +417,16 @@ class RRState(State):
         return [float(s.total) for s in self.final] if self.final else [0.0] * self.n
 
     def winners(self) -> list[int]:
-        from .scoring import winners
-
-        return winners(self.final_position(), self.final) if self.final else []
+        return list(self.final_winners) if self.final else []
 
     def final_position(self):
         from .scoring import FinalPlayer, FinalPosition
 
+        extra = self.extra_points
         players = [
             FinalPlayer(hand=list(self.hands[p]), fleet=self.fleet[p], helium=self.helium[p],
                         influence=self.influence[p], sovereign=self.sovereign == p,
-                        extra_points=self.extra_points[p], name=f"p{p} {HOUSE_NAMES[self.houses[p]]}")
+                        extra_points=extra[p], name=f"p{p} {HOUSE_NAMES[self.houses[p]]}")
             for p in range(self.n)
         ]
         return FinalPosition(players=players, locations=tuple(list(l) for l in self.locs),
@@ -847,9 +848,11 @@ def _ceres_final(st: RRState, node, ctx, answer):
 
 @op("score")
 def _score(st: RRState, node, ctx, answer):
-    from .scoring import score_position
+    from .scoring import score_position, winners
 
     st.phase = "over"
-    st.final = score_position(st.final_position())
+    position = st.final_position()
+    st.final = score_position(position)
+    st.final_winners = tuple(winners(position, st.final))
     st.log("scores", totals=[s.total for s in st.final])
     return None

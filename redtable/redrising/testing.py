@@ -73,6 +73,7 @@ def scenario(players: int = 2, *, hands: dict[int, list[str]] | None = None,
     st.events = []
     st.eog_done = set()
     st.final = None
+    st.final_winners = None
     st.phase = "play"
     st.first = first
     for p in range(players):
