@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -33,7 +32,7 @@ from pettingzoo import AECEnv
 from ..core import State, make_game
 from .actions import ActionCodec, codec
 from .observations import Encoder, encoder
-from .render import render_view
+from .render import render_env
 
 REWARDS = ("win", "returns")
 
@@ -173,17 +172,8 @@ class RedTableAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ display
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
-            return None
-        if self.game_state is None:
-            text = f"{self.game.title}: not started (call reset())"
-        else:
-            text = render_view(self.game_name, self.game_state.view(self.render_seat), self.last_action)
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+        return render_env(self.render_mode, self.game, self.game_name, self.game_state, self.render_seat,
+                          self.last_action)
 
     def close(self) -> None:
         pass

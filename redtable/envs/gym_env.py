@@ -41,7 +41,7 @@ from ..core import State, make_game
 from .actions import codec
 from .aec import REWARDS, terminal_rewards
 from .observations import encoder
-from .render import render_view
+from .render import render_env
 
 ILLEGAL = ("terminate", "random", "raise")
 OpponentSpec = str | Bot | Sequence[str | Bot] | Callable[[int, int], Bot]
@@ -221,17 +221,8 @@ class RedTableEnv(gym.Env):
         return self._obs(), float(reward), terminated, truncated, self._info(**extra)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
-            return None
-        if self.game_state is None:
-            text = f"{self.game.title}: not started (call reset())"
-        else:
-            text = render_view(self.game_name, self.game_state.view(self.seat), self.last_action)
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+        return render_env(self.render_mode, self.game, self.game_name, self.game_state, self.seat,
+                          self.last_action)
 
     def close(self) -> None:
         pass

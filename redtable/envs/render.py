@@ -92,3 +92,21 @@ def render_view(game: str, view: dict[str, Any], last: str | None = None) -> str
     if game == "red-north":
         return render_red_north(view, last)
     raise ValueError(f"no renderer for game {game!r}")
+
+
+def render_env(render_mode: str | None, game, game_name: str, state, seat: int | None,
+               last_action: str | None) -> str | None:
+    """The ``render()`` of both environments: text for "ansi", printed for "human"."""
+    if render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+        return None
+    if state is None:
+        text = f"{game.title}: not started (call reset())"
+    else:
+        text = render_view(game_name, state.view(seat), last_action)
+    if render_mode == "human":
+        print(text + "\n")
+        return None
+    return text
