@@ -20,11 +20,8 @@ import typer
 from ..core import RedtableError
 from ..cliutil import check_game as _check_game, fail as _fail, parse_options as _parse_options
 
-
-
-
-
-
+BACKEND_HELP = "where games run: local (processes on this machine) or ray (a Ray cluster)"
+ADDRESS_HELP = "Ray cluster to join (auto, host:port or ray://host:10001); default: start a local Ray"
 
 
 def _split_bots(bots: Optional[str]) -> list[str] | None:
@@ -44,6 +41,16 @@ def _check_workers(workers: Optional[int]) -> int:
     if workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
     return workers
+
+
+def connect_backend(backend: str, address: Optional[str], workers: int) -> None:
+    """Validate ``--backend``/``--address`` and connect before any game is played."""
+    from .parallel import prepare_backend
+
+    try:
+        prepare_backend(backend, address, workers)
+    except ValueError as e:
+        _fail(str(e))
 
 
 def _check_setup(game: str, players: int, options: dict, bots: list[str]) -> None:
@@ -98,6 +105,8 @@ def simulate_command(
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="processes to play on "
                                           "(default: all cores); results do not depend on it"),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
 ) -> None:
     """Play GAMES games with bots and print statistics."""
     from .simulate import simulate as run
@@ -109,8 +118,10 @@ def simulate_command(
     bot_list = _split_bots(bots)
     _check_setup(game, players, options, bot_list or [])
     n_workers = _check_workers(workers)
+    connect_backend(backend, address, n_workers)
     with _progress(f"{game} x{games}", games) as progress_cb:
-        report = run(game, players, games, seed, options, bot_list, save_games, progress_cb, workers=n_workers)
+        report = run(game, players, games, seed, options, bot_list, save_games, progress_cb, workers=n_workers,
+                     backend=backend)
     data = report.to_json()
     if as_json:
         typer.echo(json.dumps(data))
@@ -142,6 +153,8 @@ def tournament_command(
                                           "(default: all cores); results do not depend on it"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
 ) -> None:
     """Bots play GAMES games against each other with rotated seats: win rate, Elo, score, time per bot.
 
@@ -166,8 +179,10 @@ def tournament_command(
         _fail(f"--budget: {e}")
     _check_setup(game, players, options, specs)
     n_workers = _check_workers(workers)
+    connect_backend(backend, address, n_workers)
     with _progress(f"{game} tournament x{games}", games) as progress_cb:
-        report = tournament(game, players, bot_list, games, seed, options, budget, n_workers, progress_cb)
+        report = tournament(game, players, bot_list, games, seed, options, budget, n_workers, progress_cb,
+                            backend=backend)
     data = report.to_json()
     for e in data.get("error_details", []):
         typer.echo(f"game {e['game']} (seed {e['seed']}, bots {e['bots']}) failed:\n{e['error']}", err=True)

@@ -12,8 +12,9 @@ yields each finished chunk as a list of ``(index, result)`` pairs, in any order:
     def backend(task, chunks, workers) -> Iterator[list[tuple[int, Any]]]
 
 ``"local"`` runs in this process (``workers == 1``) or in a ``multiprocessing`` pool;
-another backend (Ray, a cluster queue...) is one more entry in :data:`BACKENDS`
-(:func:`register_backend`) and callers only pass ``backend="ray"``.
+``"ray"`` runs chunks as Ray tasks on a local Ray or a cluster (:mod:`.ray_backend`,
+imported only when used). Another backend (a cluster queue...) is one more entry in
+:data:`BACKENDS` (:func:`register_backend`) and callers only pass its name.
 
 The pool uses the ``fork`` start method on Linux (fast start, nothing to re-import) and
 works the same under ``spawn`` (the default on macOS and Windows; or
@@ -87,12 +88,36 @@ def _star_run_chunk(args: tuple[Callable[[int], Any], Chunk]) -> list[tuple[int,
     return run_chunk(*args)
 
 
-BACKENDS: dict[str, Backend] = {"local": local_backend}
+def _ray_backend(task: Callable[[int], Any], chunks: list[Chunk], workers: int
+                 ) -> Iterator[list[tuple[int, Any]]]:
+    from .ray_backend import ray_backend
+
+    yield from ray_backend(task, chunks, workers)
+
+
+BACKENDS: dict[str, Backend] = {"local": local_backend, "ray": _ray_backend}
 
 
 def register_backend(name: str, backend: Backend) -> None:
     """Make ``run_games(..., backend=name)`` use ``backend`` (e.g. a Ray backend)."""
     BACKENDS[name] = backend
+
+
+def prepare_backend(name: str, address: str | None = None, workers: int | None = None) -> None:
+    """Check ``name`` and connect its backend before any game starts, so that a missing
+    library or an unreachable cluster is reported at once with what to do about it.
+
+    ``address`` names a cluster to join (Ray only); without one, Ray starts locally with
+    ``workers`` CPUs. Raises ``ValueError`` naming the problem and what is allowed.
+    """
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; known backends: {', '.join(BACKENDS)}")
+    if name == "ray":
+        from .ray_backend import connect
+
+        connect(address, workers)
+    elif address is not None:
+        raise ValueError(f"--address joins a cluster and needs --backend ray, not {name!r}")
 
 
 def run_games(task: Callable[[int], Any], indices: Iterable[int], workers: int = 1,

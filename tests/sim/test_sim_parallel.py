@@ -38,8 +38,8 @@ def test_chunks_cover_the_indices_in_order():
 def test_bad_workers_or_backend_are_refused():
     with pytest.raises(ValueError, match="at least 1"):
         run_games(square, range(3), 0)
-    with pytest.raises(ValueError, match="'ray'.*local"):
-        run_games(square, range(3), 2, backend="ray")
+    with pytest.raises(ValueError, match="'cluster'.*local, ray"):
+        run_games(square, range(3), 2, backend="cluster")
 
 
 def test_another_backend_plugs_in_without_touching_callers(monkeypatch):
