@@ -99,6 +99,9 @@ from .sim.commands import simulate_command, tournament_command  # noqa: E402
 app.command("play")(play_command)
 app.command("simulate")(simulate_command)
 app.command("tournament")(tournament_command)
+from .sim.analyze_command import analyze_command  # noqa: E402
+
+app.command("analyze")(analyze_command)
 
 from .server.commands import serve_command  # noqa: E402
 

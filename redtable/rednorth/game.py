@@ -865,6 +865,10 @@ class RedNorthState(State):
             "invoked": list(self.invoked),
             "first_player": self.first,
             "tie_breaker": _seat(self.tiebreaker),
+            # per round, from the Resolution reports: VP and Glory compensation gained per seat
+            "vp_by_round": [list(rep["vp"]) for rep in self.reports],
+            "glory_by_round": [list(rep["glory"]) for rep in self.reports],
+            "first_player_by_round": [e.data["first_player"] for e in self.events if e.kind == "round"],
         })
         return out
 

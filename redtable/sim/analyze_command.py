@@ -1,0 +1,195 @@
+"""The `redtable analyze` command function; ``redtable.cli`` registers it::
+
+    app.command("analyze")(analyze_command)
+
+Validation of user input happens here, at the edge (as in :mod:`redtable.sim.commands`):
+a bad value exits with code 2 and a message on stderr that names the value and what is
+allowed; nothing goes to stdout.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..cliutil import check_game as _check_game, fail as _fail, parse_options as _parse_options
+from .commands import _check_setup, _check_workers, _progress, _split_bots
+
+BACKEND_HELP = "where games run: local (processes on this machine) or a registered backend such as ray"
+ADDRESS_HELP = "cluster to join with --backend ray (auto, host:port or ray://host:10001)"
+
+
+def parse_player_counts(text: Optional[str], game: str) -> list[int]:
+    """``--players``: ``4``, ``2,3,4`` or ``2-4`` (default: every count the game allows)."""
+    from ..core import game_class
+
+    cls = game_class(game)
+    allowed = f"{cls.title} allows {cls.min_players}-{cls.max_players} players"
+    if text is None:
+        return list(range(cls.min_players, cls.max_players + 1))
+    counts: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        lo, dash, hi = part.partition("-")
+        try:
+            span = range(int(lo), int(hi) + 1) if dash else [int(part)]
+        except ValueError:
+            _fail(f"--players takes player counts like 4, 2,3,4 or 2-4, got {text!r}")
+        if not span:
+            _fail(f"--players: empty range {part!r}; {allowed}")
+        for p in span:
+            if not cls.min_players <= p <= cls.max_players:
+                _fail(f"--players: {p} is not a valid player count; {allowed}")
+            if p not in counts:
+                counts.append(p)
+    return sorted(counts)
+
+
+def analyze_command(
+    game: str = typer.Argument(..., help="red-rising or red-north"),
+    games: int = typer.Option(100, "--games", "-n", help="games at EACH player count"),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="player counts: 4, 2,3,4 or 2-4 "
+                                          "(default: every count the game allows)"),
+    bots: Optional[str] = typer.Option(None, "--bots", help="comma-separated bots per seat, repeated "
+                                       "cyclically over the seats (default random)"),
+    seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole run"),
+    out: Optional[Path] = typer.Option(None, "--out", help="report directory "
+                                       "(default: analysis-GAME-SEED)"),
+    option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="processes to play on "
+                                          "(default: all cores); results do not depend on it"),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
+) -> None:
+    """Play GAMES games at each player count and write a balance report (HTML, PNG, CSV, JSON).
+
+    Win rates by seat, turn-order position, house (Red Rising) and bot, with 95% Wilson intervals (a tie for first is a shared win, 1/k each); score distributions per scorepad row; each card's deploys, kept copies and win correlation (Red Rising); each God's and Outpost's effect (Red North); game length. Game i at P players is game i of `redtable simulate GAME -p P -s SEED`. The numbers (report.json) are the same for the same seed and settings, whatever --workers.
+    """
+    from ..core import RedtableError
+    from .analyze import analyze, collect, prepare, raw_rows
+    from .report import MissingDependency, require_matplotlib, write_report
+
+    _check_game(game)
+    if games < 1:
+        _fail(f"--games must be at least 1, got {games}")
+    counts = parse_player_counts(players, game)
+    options = _parse_options(option)
+    bot_list = _split_bots(bots)
+    for p in counts:
+        _check_setup(game, p, options, bot_list or [])
+    n_workers = _check_workers(workers)
+    try:
+        require_matplotlib()
+    except MissingDependency as e:
+        _fail(str(e))
+    try:
+        prepare(backend, address, n_workers)
+    except (ValueError, RedtableError) as e:
+        _fail(str(e))
+    out_dir = out if out is not None else Path(f"analysis-{game}-{seed}")
+    total = games * len(counts)
+    with _progress(f"{game} analysis x{total}", total) as progress_cb:
+        col = collect(game, counts, games, seed, bot_list, options, workers=n_workers, backend=backend,
+                      progress=progress_cb)
+    numbers = analyze(col)
+    games_rows, players_rows = raw_rows(col)
+    files = write_report(numbers, out_dir, games_rows=games_rows, players_rows=players_rows, run=col.run_info())
+    print_summary(numbers, col.run_info())
+    for e in numbers["errors"][:5]:
+        typer.echo(f"game {e['game']} at {e['players']} players (seed {e['seed']}) failed:\n{e['error']}", err=True)
+    typer.echo(f"report: {files['index.html']}  ({len(files)} files in {out_dir})")
+
+
+def _rate(r: dict) -> str:
+    """``47 [40–54]``: win rate and its 95% interval, in percent."""
+    if r["win_rate"] is None:
+        return "–"
+    return f"{r['win_rate'] * 100:.0f} [{r['ci95'][0] * 100:.0f}–{r['ci95'][1] * 100:.0f}]"
+
+
+def _pp(x: float | None) -> str:
+    """A difference of rates in percentage points."""
+    return "–" if x is None else f"{round(x * 100):+d}"
+
+
+def _new_table(title: str):
+    from rich import box
+    from rich.table import Table
+
+    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1),
+                 show_edge=False)
+
+
+def print_summary(numbers: dict, run: dict | None = None) -> None:
+    """A short rich summary of the report on the terminal."""
+    from rich.console import Console
+
+    console = Console()
+    s, g = numbers["settings"], numbers["games"]
+    console.print(f"[b]{numbers['title']}[/b]: {g['total']} games ({s['games_per_player_count']} at each of "
+                  f"{', '.join(map(str, s['player_counts']))} players), seed {s['seed']}, bots "
+                  f"{', '.join(s['bots'])}; {g['errors']} failed"
+                  + (f"; {run['seconds']} s" if run else ""))
+    wr = numbers["win_rates"]
+    most = max(s["player_counts"])
+    t = _new_table("win % by turn order (0 = first), P players [95% CI]")
+    t.add_column("P", no_wrap=True)
+    for i in range(most):
+        t.add_column(str(i), justify="right", no_wrap=True)
+    for k in [r["players"] for r in g["by_player_count"]]:
+        rows = {r["turn_order"]: r for r in wr["by_turn_order"] if r["players"] == k}
+        t.add_row(str(k), *[_rate(rows[i]) if i in rows else "" for i in range(most)])
+    console.print(t)
+    key = "all" if len(s["player_counts"]) > 1 else s["player_counts"][0]
+    if "by_house" in wr:
+        t = _new_table(f"win rate by house ({key} players)")
+        for col in ("house", "n", "win % [95% CI]", "fair share"):
+            t.add_column(col, justify="left" if col == "house" else "right")
+        for r in wr["by_house"]:
+            if r["players"] == key:
+                t.add_row(r["house"], str(r["n"]), _rate(r), f"{r['expected']:.0%}")
+        console.print(t)
+    if "by_bot" in wr:
+        t = _new_table(f"win rate by bot ({key} players)")
+        for col in ("bot", "n", "win % [95% CI]", "fair share"):
+            t.add_column(col, justify="left" if col == "bot" else "right")
+        for r in wr["by_bot"]:
+            if r["players"] == key:
+                t.add_row(r["bot"], str(r["n"]), _rate(r), f"{r['expected']:.0%}")
+        console.print(t)
+    if "cards" in numbers:
+        held = sorted((c for c in numbers["cards"] if c["held"]["n"]), key=lambda c: (-c["held_lift"], c["card"]))
+        if held:
+            t = _new_table("cards held at the end: best and worst win-rate lift")
+            for col in ("card", "kept", "win % [95% CI]", "lift pp", "deployed"):
+                t.add_column(col, justify="left" if col == "card" else "right")
+            pick = held if len(held) <= 10 else held[:5] + held[-5:]
+            for c in pick:
+                t.add_row(c["card"], str(c["kept"]), _rate(c["held"]), _pp(c["held_lift"]), str(c["deployed"]))
+            console.print(t)
+    if "gods" in numbers:
+        t = _new_table("Gods: the player holding it")
+        for col in ("god", "held", "invoked", "win % [95% CI]", "lift pp", "VP held / not"):
+            t.add_column(col, justify="left" if col == "god" else "right")
+        for r in numbers["gods"]:
+            vp = f"{r['held_mean_vp'] or 0:.1f} / {r['not_held_mean_vp'] or 0:.1f}"
+            lift = _pp(r["held_lift"])
+            t.add_row(r["god"], str(r["held"]["n"]), str(r["invoked"]), _rate(r["held"]), lift, vp)
+        console.print(t)
+    if "outposts" in numbers:
+        t = _new_table("Outposts: the final controller")
+        for col in ("outpost", "in play", "win % [95% CI]", "lift pp", "uncontrolled"):
+            t.add_column(col, justify="left" if col == "outpost" else "right")
+        for r in numbers["outposts"]:
+            lift = _pp(r["controller_lift"])
+            t.add_row(r["outpost"], f"{(r['in_play_rate'] or 0):.0%}", _rate(r["controller_win"]), lift,
+                      str(r["final_uncontrolled"]))
+        console.print(t)
+    lengths = [r for r in numbers["length"]["stats"] if r["measure"] == "decisions" and r["n"]]
+    console.print("mean decisions per game: " + ", ".join(f"{r['players']}"
+                  f"{'' if r['players'] == 'all' else 'p'} {r['mean']:.0f}" for r in lengths))
+
+
+__all__ = ["analyze_command", "parse_player_counts", "print_summary"]
