@@ -103,33 +103,6 @@ class Collection:
                 "cpu_seconds_playing": round(play, 3)}
 
 
-def prepare(backend: str, address: str | None, workers: int) -> None:
-    """Check the backend and connect it (e.g. to a Ray cluster) before any game starts.
-
-    Uses :func:`redtable.sim.parallel.prepare_backend` when it exists; raises ``ValueError``
-    naming what is allowed.
-    """
-    import inspect
-
-    from . import parallel
-
-    prep = getattr(parallel, "prepare_backend", None)
-    if prep is None:
-        if backend not in parallel.BACKENDS:
-            raise ValueError(f"unknown backend {backend!r}; known backends: {', '.join(parallel.BACKENDS)}")
-        if address is not None:
-            raise ValueError(f"--address is not supported by backend {backend!r}")
-        return
-    try:
-        params = inspect.signature(prep).parameters
-    except (TypeError, ValueError):  # pragma: no cover - a builtin or C callable
-        params = {}
-    if "workers" in params:
-        prep(backend, address, workers=workers)
-    else:
-        prep(backend, address)
-
-
 def collect(game: str, player_counts: Sequence[int], games: int, seed: int, bots: Sequence[str] | None = None,
             options: dict | None = None, *, workers: int = 1, backend: str = "local",
             progress: Callable[[int], None] | None = None) -> Collection:
@@ -583,5 +556,5 @@ def _outposts(ok: list[dict]) -> list[dict]:
     return out
 
 
-__all__ = ["AnalyzeTask", "Collection", "RN_ROWS", "SCHEMA", "analyze", "collect", "describe", "prepare",
+__all__ = ["AnalyzeTask", "Collection", "RN_ROWS", "SCHEMA", "analyze", "collect", "describe",
            "quantile", "raw_rows"]

@@ -15,7 +15,7 @@ from typing import Optional
 import typer
 
 from ..cliutil import check_game as _check_game, fail as _fail, parse_options as _parse_options
-from .commands import _check_setup, _check_workers, _progress, _split_bots
+from .commands import _check_setup, _check_workers, _progress, _split_bots, connect_backend
 
 BACKEND_HELP = "where games run: local (processes on this machine) or a registered backend such as ray"
 ADDRESS_HELP = "cluster to join with --backend ray (auto, host:port or ray://host:10001)"
@@ -67,8 +67,7 @@ def analyze_command(
 
     Win rates by seat, turn-order position, house (Red Rising) and bot, with 95% Wilson intervals (a tie for first is a shared win, 1/k each); score distributions per scorepad row; each card's deploys, kept copies and win correlation (Red Rising); each God's and Outpost's effect (Red North); game length. Game i at P players is game i of `redtable simulate GAME -p P -s SEED`. The numbers (report.json) are the same for the same seed and settings, whatever --workers.
     """
-    from ..core import RedtableError
-    from .analyze import analyze, collect, prepare, raw_rows
+    from .analyze import analyze, collect, raw_rows
     from .report import MissingDependency, require_matplotlib, write_report
 
     _check_game(game)
@@ -84,10 +83,7 @@ def analyze_command(
         require_matplotlib()
     except MissingDependency as e:
         _fail(str(e))
-    try:
-        prepare(backend, address, n_workers)
-    except (ValueError, RedtableError) as e:
-        _fail(str(e))
+    connect_backend(backend, address, n_workers)
     out_dir = out if out is not None else Path(f"analysis-{game}-{seed}")
     total = games * len(counts)
     with _progress(f"{game} analysis x{total}", total) as progress_cb:

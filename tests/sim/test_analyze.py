@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from redtable.cli import app
 from redtable.core import make_game
 from redtable.sim import analyze as an
-from redtable.sim.analyze import analyze, collect, describe, prepare, quantile, raw_rows
+from redtable.sim.analyze import analyze, collect, describe, quantile, raw_rows
 from redtable.sim.report import MissingDependency, dumps_numbers, require_matplotlib, write_report
 from redtable.sim.simulate import play_one
 
@@ -251,21 +251,12 @@ def test_missing_matplotlib_is_a_clear_error(monkeypatch, tmp_path):
     assert not (tmp_path / "x").exists()
 
 
-def test_prepare_uses_parallel_prepare_backend_when_there(monkeypatch):
-    from redtable.sim import parallel
-
-    calls = []
-
-    def fake(name, address=None, workers=None):
-        calls.append((name, address, workers))
-
-    monkeypatch.setattr(parallel, "prepare_backend", fake, raising=False)
-    prepare("local", None, 3)
-    assert calls == [("local", None, 3)]
-    monkeypatch.delattr(parallel, "prepare_backend", raising=False)
-    prepare("local", None, 1)
-    with pytest.raises(ValueError, match="local"):
-        prepare("nosuch", None, 1)
+def test_a_bad_backend_is_refused_before_any_game(tmp_path):
+    r = runner.invoke(app, ["analyze", "red-north", "-n", "2", "--backend", "nosuch", "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "known backends: local, ray" in r.stderr
+    r = runner.invoke(app, ["analyze", "red-north", "-n", "2", "--address", "auto", "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "needs --backend ray" in r.stderr
+    assert not (tmp_path / "x").exists()
 
 
 # ----------------------------------------------------------------------------- command line

@@ -10,7 +10,9 @@ from typer.testing import CliRunner
 
 from redtable.cli import app
 from redtable.sim import parallel
+from redtable.sim.analyze import analyze, collect
 from redtable.sim.parallel import prepare_backend, run_games
+from redtable.sim.report import dumps_numbers
 from redtable.sim.simulate import simulate
 from redtable.sim.tournament import tournament
 
@@ -86,6 +88,11 @@ def test_ray_backend_matches_the_local_backend():
         here = runner.invoke(app, args)
         assert on_ray.exit_code == 0, on_ray.output
         assert _stable(json.loads(on_ray.output)) == _stable(json.loads(here.output))
+        analyses = []
+        for backend in ("ray", "local"):
+            col = collect("red-rising", [2, 3], 4, 8, ["heuristic", "random"], workers=2, backend=backend)
+            analyses.append(dumps_numbers(analyze(col)))
+        assert analyses[0] == analyses[1]
         sim = ["simulate", "red-north", "-p", "2", "-n", "5", "--json", "-w", "2"]
         assert _stable(json.loads(runner.invoke(app, sim + ["--backend", "ray"]).output)) == \
             _stable(json.loads(runner.invoke(app, sim).output))
