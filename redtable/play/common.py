@@ -81,7 +81,12 @@ class Renderer:
 
     def option_rows(self, state: State, d: Decision) -> list[tuple[str, str]]:
         """One (label, details) pair of markup per option, in option order."""
-        return [(esc(state.describe(o)), "") for o in d.options]
+        view = state.view(d.player)
+        return [self.option_row(state, d, view, o) for o in d.options]
+
+    def option_row(self, state: State, d: Decision, view: dict, option: str) -> tuple[str, str]:
+        """The (label, details) markup of one option; ``view`` is the decider's view."""
+        return esc(state.describe(option)), ""
 
     def aliases(self, state: State, d: Decision, option: str) -> list[str]:
         """Extra words (lower case) a player may type to pick ``option``."""

@@ -231,11 +231,7 @@ class RedNorthRenderer(Renderer):
             return "Hel: choose a discarded Raider or Jarl and where it goes in your Party (face-up)."
         return esc(k)
 
-    def option_rows(self, state: State, d: Decision) -> list[tuple[str, str]]:
-        v = state.view(d.player)
-        return [self._option(state, d, v, o) for o in d.options]
-
-    def _option(self, state: State, d: Decision, v: dict, o: str) -> tuple[str, str]:
+    def option_row(self, state: State, d: Decision, v: dict, o: str) -> tuple[str, str]:
         k = d.kind
         party = v["seats"][d.player]["party"]
 
@@ -304,7 +300,7 @@ class RedNorthRenderer(Renderer):
     def public_move(self, state: State, d: Decision, action: str) -> str | None:
         if d.kind == "deploy":
             return None
-        label, _ = self._option(state, d, state.view(None), action)
+        label, _ = self.option_row(state, d, state.view(None), action)
         return label
 
     def hidden_move(self, d: Decision) -> str:

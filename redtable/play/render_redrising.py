@@ -295,14 +295,7 @@ class RedRisingRenderer(Renderer):
         bits = ", ".join(f"{esc(key)}: {esc(val)}" for key, val in c.items() if key != "card")
         return f"{esc(k.replace('_', ' ').capitalize())}" + (f" — {src}" if src else "") + (f" ({bits})" if bits else "")
 
-    def option_rows(self, state: State, d: Decision) -> list[tuple[str, str]]:
-        v = state.view(d.player)
-        rows = []
-        for o in d.options:
-            rows.append(self._option(state, d, v, o))
-        return rows
-
-    def _option(self, state: State, d: Decision, v: dict, o: str) -> tuple[str, str]:
+    def option_row(self, state: State, d: Decision, v: dict, o: str) -> tuple[str, str]:
         k = d.kind
         if o in BY_SLUG:
             return card_markup(o), card_text_markup(o)
@@ -366,7 +359,7 @@ class RedRisingRenderer(Renderer):
         if d.kind not in PUBLIC_KINDS:
             return None
         v = state.view(None)  # what everybody sees: face-down cards stay anonymous
-        label, _ = self._option(state, d, v, action)
+        label, _ = self.option_row(state, d, v, action)
         return label
 
     def hidden_move(self, d: Decision) -> str:
