@@ -6,6 +6,8 @@ decision; its children are keyed by action strings. Each iteration
 1. *determinizes*: ``state.resample(me, rng)`` deals every card the bot cannot see at
    random, consistently with what it has seen (:class:`~.common.CanonicalRng` makes the
    deal depend on the information set and the seed only), and re-seeds future chance;
+   the determinization is marked ``for_search()`` (it may skip what only a real game
+   needs, such as the event log; play is unchanged);
 2. *selects* down the tree with the determinization's legal actions only: among the
    children available here, the one with the best UCB value for the player who decides
    at that node (multi-player: each edge's statistics are from the mover's perspective),
@@ -138,6 +140,7 @@ class ISMCTSBot(Bot):
         log = math.log
         sqrt = math.sqrt
         below = rng.below
+        getrandbits = rng._r.getrandbits
         evaluator = self.evaluator
         utilities = evaluator.utilities
         stop_kind = evaluator.stop_kind
@@ -152,7 +155,7 @@ class ISMCTSBot(Bot):
                 break
             if deadline is not None and (done & 7) == 0 and time.perf_counter() >= deadline and done:
                 break
-            det = state.resample(me, rng)
+            det = state.resample(me, rng).for_search()
             node = root
             path = []
             # --- selection and expansion
@@ -197,14 +200,26 @@ class ISMCTSBot(Bot):
             dd = det.decision()
             if dd is not None:
                 if random_playout:
+                    # the hottest loop: bound methods, and ``below(n)`` inlined (the same
+                    # numbers: CanonicalRng.below is random.Random.randrange)
+                    decision = det.decision
+                    apply = det.apply
                     steps = 0
                     while dd is not None:
                         if horizon and steps >= horizon and dd.kind == stop_kind:
                             break
                         opts = dd.options
-                        det.apply(opts[below(len(opts))] if len(opts) > 1 else opts[0])
+                        n = len(opts)
+                        if n > 1:
+                            k = n.bit_length()
+                            r = getrandbits(k)
+                            while r >= n:
+                                r = getrandbits(k)
+                            apply(opts[r])
+                        else:
+                            apply(opts[0])
                         steps += 1
-                        dd = det.decision()
+                        dd = decision()
                 elif greedy_playout:
                     steps = 0
                     while dd is not None and dd.kind != stop_kind and steps < cutoff:

@@ -149,6 +149,13 @@ class State(ABC):
         """A state equal on all ``player`` knows, with everything hidden re-dealt (for search bots)."""
         raise NotImplementedError(f"{type(self).__name__} does not support resampling yet")
 
+    def for_search(self) -> "State":
+        """Mark this state, a search bot's own determinization (from :meth:`resample`,
+        never the real game), as a search copy and return it: from now on it and its
+        clones may skip work that only a real game needs, such as recording the event
+        log. Play is unchanged (same decisions, chance, scores). Default: nothing to skip."""
+        return self
+
     def describe(self, action: Action) -> str:
         """A short human description of an option of the current decision."""
         return action

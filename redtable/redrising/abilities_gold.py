@@ -29,7 +29,7 @@ from ..core import Decision
 from .abilities import deploy
 from .board import INSTITUTE, LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES, LUNA
 from .cards import BLUE, BY_SLUG, GOLD, RED, SLUG
-from .effects import SCOPES, TEXT, cond, filter_text, matches, names_text, render, scope_positions
+from .effects import SCOPES, TEXT, cond, filter_text, matches, names_text, render, render_cached, scope_positions
 from .engine import BLOCK_STEAL_BANISH, YES_NO, RRState, op
 
 
@@ -108,7 +108,7 @@ def _gold_gain_banished(st: RRState, node, ctx, answer):
         opts = tuple(SLUG[c] for c in st.banished if matches(st, c, filt, ctx))
         if not opts:
             return None
-        return Decision(p, "choose_banished", opts, {"card": SLUG[ctx["src"]], "text": render(node)})
+        return Decision(p, "choose_banished", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
     card = BY_SLUG[answer]
     st.banished.remove(card)
     st.take_to_hand(p, card, "banished")
@@ -322,7 +322,7 @@ def _gold_reveal_instead(st: RRState, node, ctx, answer):
         st.push(default, ctx)
         return None
     if answer is None:
-        return Decision(p, "may", YES_NO, {"card": SLUG[ctx["src"]], "text": render(node)})
+        return Decision(p, "may", YES_NO, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
     if answer == "yes":
         card = held[0]
         st.log("reveal", player=p, card=SLUG[card], source="hand")

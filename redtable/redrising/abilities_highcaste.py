@@ -20,7 +20,8 @@ from .cards import (
     BLUE, BROWN, BY_SLUG, COLOR, COLOR_NAMES, COLOR_OF_NAME, COPPER, GOLD, GRAY, GREEN, NAME,
     OBSIDIAN, ORANGE, PINK, RED, SILVER, SLUG, VALUE, VIOLET, WHITE, YELLOW,
 )
-from .effects import TEXT, cond, filter_text, gainable, holds, matches, render, render_cond, scope_positions
+from .effects import (TEXT, cond, filter_text, gainable, holds, matches, render, render_cached, render_cond,
+                      scope_positions)
 from .engine import OPS, YES_NO, RRState, op, seat_id, seat_of
 
 H = "highcaste_"
@@ -532,7 +533,7 @@ def _choose_banished(st: RRState, node, ctx, answer):
             return None
         if optional:
             opts += ("none",)
-        return Decision(ctx["p"], "choose_banished", opts, {"card": SLUG[ctx["src"]], "text": render(node)})
+        return Decision(ctx["p"], "choose_banished", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
     if answer == "none":
         return None
     nodes = [then]
@@ -595,7 +596,7 @@ def _choose_hand(st: RRState, node, ctx, answer):
         return None
     if answer is None:
         return Decision(p, "choose_hand", opts + (("none",) if optional else ()),
-                        {"card": SLUG[ctx["src"]], "text": render(node)})
+                        {"card": SLUG[ctx["src"]], "text": render_cached(node)})
     if answer == "none":
         return None
     st.push(then, dict(ctx, c=BY_SLUG[answer]))
@@ -620,7 +621,7 @@ def _swap(st: RRState, node, ctx, answer):
     if not opts or not st.deck:
         return None
     if answer is None:
-        return Decision(p, "banish_from_hand", opts, {"card": SLUG[ctx["src"]], "text": render(node)})
+        return Decision(p, "banish_from_hand", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
     c = BY_SLUG[answer]
     st.hands[p].remove(c)
     st.banish(c, p, "hand")

@@ -19,7 +19,8 @@ from .cards import (
     BLUE, BROWN, BY_SLUG, COLOR, COLOR_NAMES, COPPER, GOLD, GRAY, GREEN, OBSIDIAN, ORANGE,
     PINK, RED, SILVER, SLUG, VIOLET, WHITE, YELLOW,
 )
-from .effects import TEXT, colors_text, cond, filter_text, matches, pos_id, parse_pos, render, scope_positions
+from .effects import (TEXT, colors_text, cond, filter_text, matches, parse_pos, pos_id, render, render_cached,
+                      scope_positions)
 from .engine import RRState, op, seat_id, seat_of
 
 card = BY_SLUG.__getitem__
@@ -187,7 +188,7 @@ def _may_banish_from_hand(st: RRState, node, ctx, answer):
         return None
     if answer is None:
         return Decision(p, "banish_from_hand", tuple(SLUG[c] for c in fits) + ("none",),
-                        {"card": SLUG[ctx["src"]], "text": render(node)})
+                        {"card": SLUG[ctx["src"]], "text": render_cached(node)})
     if answer == "none":
         return None
     c = BY_SLUG[answer]
@@ -417,7 +418,7 @@ def _move_card(st: RRState, node, ctx, answer):
                      if matches(st, st.locs[l][i], filt, ctx) and destinations(st, st.locs[l][i], dest, ctx))
         if not opts:
             return None
-        return Decision(ctx["p"], "choose_card", opts, {"card": SLUG[ctx["src"]], "text": render(node)})
+        return Decision(ctx["p"], "choose_card", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
     l, i = parse_pos(answer)
     st.push(("lowcaste_move_c", dest, then), dict(ctx, c=st.locs[l][i]))
     return None
@@ -477,7 +478,7 @@ def _choose_topmost(st: RRState, node, ctx, answer):
                     break
         if not opts:
             return None
-        return Decision(ctx["p"], "choose_card", tuple(opts), {"card": SLUG[ctx["src"]], "text": render(node)})
+        return Decision(ctx["p"], "choose_card", tuple(opts), {"card": SLUG[ctx["src"]], "text": render_cached(node)})
     l, i = parse_pos(answer)
     st.push(then, dict(ctx, c=st.locs[l][i]))
     return None

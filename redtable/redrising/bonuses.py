@@ -312,15 +312,29 @@ class N(Sel):
 class Or(Sel):
     """Any of several selectors: "Victra, The Howlers, or a Red"."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "_fast")
 
     def __init__(self, *items: Sel) -> None:
         self.items = tuple(items)
+        # colours and names only (the usual case): (colour mask, names) for a quick match
+        self._fast: tuple[int, frozenset[int]] | None = None
+        if all(type(s) in (C, N) for s in self.items):
+            m = 0
+            names: set[int] = set()
+            for s in self.items:
+                if type(s) is C:
+                    m |= s._mask
+                else:
+                    names.update(s.names)
+            self._fast = (m, frozenset(names))
 
     def parts(self) -> tuple[Sel, ...]:
         return self.items
 
     def match(self, mask: int, name: int) -> bool:
+        fast = self._fast
+        if fast is not None:
+            return bool(mask & fast[0]) or name in fast[1]
         return any(s.match(mask, name) for s in self.items)
 
     def mask(self) -> int:
@@ -433,9 +447,15 @@ class InHand(Qty):
         self.including_self = including_self
 
     def value(self, h: Hand, i: int, b: Board) -> int:
-        match = self.sel.match
+        sel = self.sel
+        if type(sel) is C:  # (the usual case, inlined) cards of some colours
+            m = sel._mask
+            if self.including_self:
+                return sum([1 for x in h.masks if x & m])
+            return sum([1 for j, x in enumerate(h.masks) if x & m and j != i])
+        match = sel.match
         idx = range(len(h.cards)) if self.including_self else _others(h, i)
-        if self.sel.names_only():
+        if sel.names_only():
             return len({h.names[j] for j in idx if match(h.masks[j], h.names[j])})
         return sum(1 for j in idx if match(h.masks[j], h.names[j]))
 
@@ -651,6 +671,19 @@ def _count(sel: Sel, h: Hand, i: int) -> int:
 
 
 def _any(sel: Sel, h: Hand, i: int) -> bool:
+    t = type(sel)
+    if t is C:  # (the usual cases, inlined) a colour...
+        m = sel._mask
+        for j, x in enumerate(h.masks):
+            if x & m and j != i:
+                return True
+        return False
+    if t is N:  # ... or names
+        ns = sel.names
+        for j, x in enumerate(h.names):
+            if x in ns and j != i:
+                return True
+        return False
     match = sel.match
     masks, names = h.masks, h.names
     for j in range(len(masks)):

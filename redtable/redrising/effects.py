@@ -52,6 +52,22 @@ def render(node: tuple) -> str:
     return TEXT[node[0]](node)
 
 
+_RENDERED: dict[int, tuple[tuple, str]] = {}
+
+
+def render_cached(node: tuple) -> str:
+    """:func:`render`, remembered per node object (a decision's context text, built on
+    every offer of the decision). The node is kept with its text, so its id stays its own."""
+    hit = _RENDERED.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    text = TEXT[node[0]](node)
+    if len(_RENDERED) >= 20000:
+        _RENDERED.clear()
+    _RENDERED[id(node)] = (node, text)
+    return text
+
+
 def render_cond(c: tuple) -> str:
     return COND_TEXT[c[0]](c)
 
@@ -79,8 +95,8 @@ def cap(s: str) -> str:
 # ---------------------------------------------------------------------------- card filters
 # A filter is a tuple of (kind, arg) clauses, all of which must hold.
 def matches(st: RRState, card: int, filt: tuple, ctx: dict) -> bool:
+    col = -1 if card in st.facedown else COLOR[card]  # st.color(card)
     for kind, arg in filt:
-        col = st.color(card)
         if kind == "color":
             if col not in arg:
                 return False
@@ -125,7 +141,12 @@ def filter_text(filt: tuple, article: bool = True) -> str:
     return words
 
 
+_POS_IDS = tuple(tuple(f"{LOCATION_NAMES[loc]}:{idx}" for idx in range(128)) for loc in range(4))
+
+
 def pos_id(loc: int, idx: int) -> str:
+    if 0 <= idx < 128:
+        return _POS_IDS[loc][idx]
     return f"{LOCATION_NAMES[loc]}:{idx}"
 
 
@@ -191,7 +212,7 @@ def _may(st: RRState, node, ctx, answer):
     if possible is not None and not holds(st, possible, ctx):
         return None
     if answer is None:
-        return Decision(ctx["p"], "may", YES_NO, {"card": SLUG[ctx["src"]], "text": render(node[1])})
+        return Decision(ctx["p"], "may", YES_NO, {"card": SLUG[ctx["src"]], "text": render_cached(node[1])})
     if answer == "yes":
         then = node[3] if len(node) > 3 else None
         st.push_all([node[1]] + ([then] if then is not None else []), ctx)
@@ -385,13 +406,14 @@ def _choose_card(st: RRState, node, ctx, answer):
     _, scope, filt, then, optional = node[:5]
     to_gain = len(node) > 5 and node[5]
     if answer is None:
-        opts = tuple(pos_id(l, i) for l, i in scope_positions(st, scope, ctx)
-                     if matches(st, st.locs[l][i], filt, ctx) and (not to_gain or gainable(st, st.locs[l][i])))
+        locs = st.locs
+        opts = tuple([pos_id(l, i) for l, i in scope_positions(st, scope, ctx)
+                      if matches(st, locs[l][i], filt, ctx) and (not to_gain or gainable(st, locs[l][i]))])
         if not opts:
             return None
         if optional:
             opts += ("none",)
-        return Decision(ctx["p"], "choose_card", opts, {"card": SLUG[ctx["src"]], "text": render(node)})
+        return Decision(ctx["p"], "choose_card", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
     if answer == "none":
         return None
     l, i = parse_pos(answer)

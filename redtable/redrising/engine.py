@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..core import Decision, Event, Rng, State
+from ..core import Decision, Event, IllegalAction, Rng, State
 from .board import (
     APOLLO, CERES, DIANA, DIE_FACES, FLEET_MAX, HAND_SIZE, HOUSE_JUPITER, HOUSE_MARS,
     HOUSE_NAMES, INFLUENCE_TOKENS, INSTITUTE, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME,
@@ -145,7 +145,7 @@ class RRState(State):
         return st
 
     def clone(self) -> "RRState":
-        st = RRState.__new__(RRState)
+        st = object.__new__(type(self))  # a search copy's clones stay search copies
         st.game, st.n, st.rng = self.game, self.n, self.rng.clone()
         st.houses, st.first, st.variant, st.start_hand = self.houses, self.first, self.variant, self.start_hand
         st.hands = [h[:] for h in self.hands]
@@ -181,12 +181,14 @@ class RRState(State):
 
     def run(self) -> None:
         stack = self.stack
+        pop = stack.pop
         while stack:
-            frame = stack.pop()
-            d = frame[0](self, frame[1], frame[2], None)
+            handler, node, ctx = frame = pop()
+            d = handler(self, node, ctx, None)
             if d is not None:
-                if len(d.options) == 1:  # a forced choice is taken at once
-                    frame[0](self, frame[1], frame[2], d.options[0])
+                opts = d[2]
+                if len(opts) == 1:  # a forced choice is taken at once
+                    handler(self, node, ctx, opts[0])
                     continue
                 stack.append(frame)
                 self.dec = d
@@ -196,14 +198,53 @@ class RRState(State):
     def decision(self) -> Decision | None:
         return self.dec
 
+    def apply(self, action: str) -> None:
+        """:meth:`State.apply` (same checks), inlined: it is the search's hottest call."""
+        d = self.dec
+        if d is None or action not in d[2]:
+            raise IllegalAction(action, () if d is None else d.options,
+                                None if d is None else d.player, "" if d is None else d.kind)
+        self.history.append(action)
+        stack = self.stack
+        pop = stack.pop
+        handler, node, ctx = pop()
+        handler(self, node, ctx, action)
+        while stack:  # self.run(), inlined
+            handler, node, ctx = frame = pop()
+            d = handler(self, node, ctx, None)
+            if d is not None:
+                opts = d[2]
+                if len(opts) == 1:  # a forced choice is taken at once
+                    handler(self, node, ctx, opts[0])
+                    continue
+                stack.append(frame)
+                self.dec = d
+                return
+        self.dec = None
+
     def _apply(self, action: str) -> None:
-        frame = self.stack.pop()
-        frame[0](self, frame[1], frame[2], action)
+        handler, node, ctx = self.stack.pop()
+        handler(self, node, ctx, action)
         self.run()
 
     # ------------------------------------------------------------------ log
+    #: True on search copies (:meth:`for_search`), which keep no event log: hot code may
+    #: skip building an event's data with ``if not st.quiet: st.log(...)``.
+    quiet = False
+
     def log(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
         self.events.append(Event(kind, data, to))
+
+    def for_search(self) -> "RRState":
+        """This state (a determinization) as a search copy: from now on it and its clones
+        keep no event log (only the "points" events the scoring reads). Nothing else
+        changes: a search copy plays exactly as the original would."""
+        self.__class__ = SearchRRState
+        if self.phase == "play":  # "points" come from end-of-game abilities only
+            self.events = []
+        else:
+            self.events = [e for e in self.events if e.kind == "points"]
+        return self
 
     # ------------------------------------------------------------------ queries
     @property
@@ -244,12 +285,19 @@ class RRState(State):
     def check_end(self) -> None:
         if self.end_triggered:
             return
-        per_player = [(self.helium[p] >= THRESHOLD) + (self.influence[p] >= THRESHOLD)
-                      + (self.fleet[p] >= THRESHOLD) for p in range(self.n)]
-        helium = any(h >= THRESHOLD for h in self.helium)
-        influence = any(i >= THRESHOLD for i in self.influence)
-        fleet = any(f >= THRESHOLD for f in self.fleet)
-        if (helium and influence and fleet) or max(per_player) >= 2:
+        hel, inf, fle = self.helium, self.influence, self.fleet
+        helium = max(hel) >= THRESHOLD
+        influence = max(inf) >= THRESHOLD
+        fleet = max(fle) >= THRESHOLD
+        if not (helium or influence or fleet):
+            return  # (the usual case) nothing reached the threshold yet
+        two = False  # a player reached it on two tracks
+        if not (helium and influence and fleet):
+            for p in range(self.n):
+                if (hel[p] >= THRESHOLD) + (inf[p] >= THRESHOLD) + (fle[p] >= THRESHOLD) >= 2:
+                    two = True
+                    break
+        if (helium and influence and fleet) or two:
             self.end_triggered = True
             self.log("end_triggered", player=self.turn_stack[-1].player if self.turn_stack else None,
                      helium=self.helium[:], influence=self.influence[:], fleet=self.fleet[:])
@@ -258,7 +306,8 @@ class RRState(State):
         moved = min(steps, FLEET_MAX - self.fleet[p])
         if moved > 0:
             self.fleet[p] += moved
-            self.log("fleet", player=p, delta=moved, fleet=self.fleet[p])
+            if not self.quiet:
+                self.log("fleet", player=p, delta=moved, fleet=self.fleet[p])
             self.check_end()
         return moved
 
@@ -272,7 +321,8 @@ class RRState(State):
     def gain_helium(self, p: int, amount: int = 1) -> int:
         if amount > 0:
             self.helium[p] += amount
-            self.log("helium", player=p, delta=amount, helium=self.helium[p])
+            if not self.quiet:
+                self.log("helium", player=p, delta=amount, helium=self.helium[p])
             self.check_end()
         return amount
 
@@ -287,7 +337,8 @@ class RRState(State):
         placed = min(amount, INFLUENCE_TOKENS - self.influence[p])
         if placed > 0:
             self.influence[p] += placed
-            self.log("influence", player=p, delta=placed, influence=self.influence[p])
+            if not self.quiet:
+                self.log("influence", player=p, delta=placed, influence=self.influence[p])
             self.check_end()
         return placed
 
@@ -322,6 +373,8 @@ class RRState(State):
                 if q != p:
                     k.discard(card)
         self.known[p].add(card)
+        if self.quiet:
+            return
         if was_face_down:
             self.log("gain", player=p, source=source, face_down=True)
             self.log("gain_seen", to=(p,), player=p, card=SLUG[card], source=source)
@@ -337,7 +390,8 @@ class RRState(State):
         self.banished.append(card)
         for k in self.known:
             k.add(card)
-        self.log("banish", player=by, card=SLUG[card], source=source)
+        if not self.quiet:
+            self.log("banish", player=by, card=SLUG[card], source=source)
 
     def remove_from_hand(self, p: int, card: int) -> None:
         self.hands[p].remove(card)
@@ -351,7 +405,8 @@ class RRState(State):
         if not self.deck:
             return -1
         card = self.deck[-1]
-        self.log("reveal", card=SLUG[card], source="deck")
+        if not self.quiet:
+            self.log("reveal", card=SLUG[card], source="deck")
         for k in self.known:
             k.add(card)
         return card
@@ -374,11 +429,13 @@ class RRState(State):
             for q, k in enumerate(self.known):
                 if q != knower:
                     k.discard(card)
-            self.log(how, player=p, location=LOCATION_NAMES[loc], face_down=True, bottom=bottom)
+            if not self.quiet:
+                self.log(how, player=p, location=LOCATION_NAMES[loc], face_down=True, bottom=bottom)
         else:
             for k in self.known:
                 k.add(card)
-            self.log(how, player=p, card=SLUG[card], location=LOCATION_NAMES[loc], bottom=bottom)
+            if not self.quiet:
+                self.log(how, player=p, card=SLUG[card], location=LOCATION_NAMES[loc], bottom=bottom)
 
     # ------------------------------------------------------------------ information sets
     def resample(self, player: int, rng: Rng) -> "RRState":
@@ -398,17 +455,21 @@ class RRState(State):
                 slots += [(hand, i) for i, c in enumerate(hand) if c not in known]
         deck = st.deck
         slots += [(deck, i) for i, c in enumerate(deck) if c not in known]
-        for loc in st.locs:
-            slots += [(loc, i) for i, c in enumerate(loc) if c in st.facedown and c not in known]
+        facedown = st.facedown
+        if facedown:
+            for loc in st.locs:
+                slots += [(loc, i) for i, c in enumerate(loc) if c in facedown and c not in known]
         old = [place[i] for place, i in slots]
         new = old[:]
         rng.shuffle(new)
-        perm = dict(zip(old, new))
+        moved = {c: d for c, d in zip(old, new) if c != d}  # the permutation, without fixed points
         for (place, i), card in zip(slots, new):
             place[i] = card
-        if st.facedown:
-            st.facedown = {perm.get(c, c): q for c, q in st.facedown.items()}
-        st.known = [{perm.get(c, c) for c in k} for k in st.known]
+        if facedown:
+            st.facedown = {moved.get(c, c): q for c, q in facedown.items()}
+        # known sets: {moved.get(c, c) for c in k}, with set operations
+        st.known = [k.difference(moved) | {moved[c] for c in k.intersection(moved)} if not k.isdisjoint(moved)
+                    else k for k in st.known]
         st.rng = Rng(rng.next64())
         return st
 
@@ -453,6 +514,9 @@ class RRState(State):
         out["hands"] = [[SLUG[c] for c in h] for h in self.hands]
         out["deployed"] = [e.data["card"] for e in self.events if e.kind == "deploy"]
         out["abilities"] = [e.data["card"] for e in self.events if e.kind == "ability_effect"]
+        # the seat behind each entry of "deployed" / "abilities" (same order and length)
+        out["deployed_by"] = [e.data["player"] for e in self.events if e.kind == "deploy"]
+        out["abilities_by"] = [e.data["player"] for e in self.events if e.kind == "ability_effect"]
         return out
 
     def view(self, player: int | None) -> dict[str, Any]:
@@ -510,17 +574,44 @@ class RRState(State):
         return action
 
 
+class SearchRRState(RRState):
+    """A search bot's private copy (:meth:`RRState.for_search`): it logs nothing but the
+    "points" events (end-of-game ability points, read by the scoring). Views, replays and
+    summaries of real games are never built from one."""
+
+    __slots__ = ()
+    quiet = True
+
+    def log(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
+        if kind == "points":
+            self.events.append(Event(kind, data, to))
+
+
 # ====================================================================== turn flow
+_POS_IDS = tuple(tuple(f"{LOCATION_NAMES[loc]}:{idx}" for idx in range(128)) for loc in range(4))  # "mars:3"
+_LOC_OPTIONS = {ex: tuple(LOCATION_NAMES[i] for i in range(4) if i != ex) for ex in range(-1, 4)}
+# the options of a Lead's gain by bits: 1 << location for each location to gain from, 16 for the deck
+_GAIN_OPTIONS = tuple(tuple(LOCATION_NAMES[i] for i in range(4) if bits >> i & 1) + (("deck",) if bits & 16 else ())
+                      for bits in range(32))
+_new_decision = tuple.__new__  # _new_decision(Decision, (...)): a Decision without the NamedTuple's Python __new__
+
+
 def _loc_options(st: RRState, exclude: int = -1, nonempty: bool = False) -> tuple[str, ...]:
-    return tuple(LOCATION_NAMES[i] for i in range(4) if i != exclude and (not nonempty or st.locs[i]))
+    if not nonempty:
+        return _LOC_OPTIONS[exclude] if -1 <= exclude <= 3 else _LOC_OPTIONS[-1]
+    return tuple(LOCATION_NAMES[i] for i in range(4) if i != exclude and st.locs[i])
 
 
 @op("turn_start")
 def _turn_start(st: RRState, node, ctx, answer):
     _, p, counted = node
     st.turn_stack.append(Turn(p, counted))
-    st.log("turn", player=p, out_of_order=not counted, number=st.turns[p] + 1)
-    st.push_all([("action",), ("turn_end",)], {"p": p})
+    if not st.quiet:
+        st.log("turn", player=p, out_of_order=not counted, number=st.turns[p] + 1)
+    ctx = {"p": p}
+    stack = st.stack
+    stack.append((_turn_end, ("turn_end",), ctx))
+    stack.append((_action, ("action",), ctx))
     return None
 
 
@@ -529,19 +620,24 @@ def _action(st: RRState, node, ctx, answer):
     p = ctx["p"]
     if answer is None:
         hand = st.hands[p]
-        opts = tuple(SLUG[c] for c in hand) if hand else ("lead",)
+        opts = tuple([SLUG[c] for c in hand]) if hand else ("lead",)
         if st.deck:
             opts += ("scout",)
-        return Decision(p, "action", opts, {"hint": "deploy a card to Lead, or scout"})
+        return _new_decision(Decision, (p, "action", opts, {"hint": "deploy a card to Lead, or scout"}))
     if answer == "scout":
-        st.push(("scout",), ctx)
+        st.stack.append((_scout, ("scout",), ctx))
     elif answer == "lead":
-        st.log("lead", player=p, empty_hand=True)
-        st.push(("lead_gain",), ctx)
+        if not st.quiet:
+            st.log("lead", player=p, empty_hand=True)
+        st.stack.append((_lead_gain, ("lead_gain",), ctx))
     else:
         card = BY_SLUG[answer]
-        st.log("lead", player=p)  # the card becomes public when it is deployed
-        st.push_all([("deploy", card, "hand", -1), ("lead_gain",)], dict(ctx, lead=True))
+        if not st.quiet:
+            st.log("lead", player=p)  # the card becomes public when it is deployed
+        ctx = dict(ctx, lead=True)
+        stack = st.stack
+        stack.append((_lead_gain, ("lead_gain",), ctx))
+        stack.append((_deploy, ("deploy", card, "hand", -1), ctx))
     return None
 
 
@@ -552,7 +648,7 @@ def _deploy(st: RRState, node, ctx, answer):
     p = ctx["p"]
     if answer is None:
         opts = _loc_options(st, exclude)
-        return Decision(p, "deploy_location", opts, {"card": SLUG[card], "source": source})
+        return _new_decision(Decision, (p, "deploy_location", opts, {"card": SLUG[card], "source": source}))
     loc = LOCATION_OF_NAME[answer]
     if source == "hand":
         st.hands[p].remove(card)
@@ -560,27 +656,46 @@ def _deploy(st: RRState, node, ctx, answer):
         st.deck.pop()
     else:
         st.locs[LOCATION_OF_NAME[source]].remove(card)
-    st.put_on(loc, card, "deploy", p)
-    for k in st.known:
-        k.add(card)
-    st.note_deploy(p, loc)
+    if card in st.facedown:
+        st.put_on(loc, card, "deploy", p)
+        for k in st.known:
+            k.add(card)
+    else:  # st.put_on(loc, card, "deploy", p), inlined
+        st.locs[loc].append(card)
+        for k in st.known:
+            k.add(card)
+        if not st.quiet:
+            st.log("deploy", player=p, card=SLUG[card], location=LOCATION_NAMES[loc], bottom=False)
+    turn = st.turn_stack[-1] if st.turn_stack else None  # st.note_deploy(p, loc), inlined
+    if turn is not None and turn.player == p:
+        if turn.deployed < 0:
+            turn.deployed = loc
+        turn.deployed_mask |= 1 << loc
     ability = DEPLOY.get(card)
     if ability is not None:
-        st.push(("ability", card, ability), {"p": p, "src": card, "loc": loc})
+        if st.quiet:  # (the ability's frame only logs around its effect)
+            st.stack.append((OPS[ability[0]], ability, {"p": p, "src": card, "loc": loc}))
+        else:
+            st.stack.append((_ability, ("ability", card, ability), {"p": p, "src": card, "loc": loc}))
     return None
 
 
 @op("ability")
 def _ability(st: RRState, node, ctx, answer):
     _, card, effect = node
-    st.log("ability", player=ctx["p"], card=SLUG[card])
-    st.push_all([effect, ("ability_end", card, len(st.events), len(st.history))], ctx)
+    stack = st.stack
+    if not st.quiet:
+        st.log("ability", player=ctx["p"], card=SLUG[card])
+        stack.append((_ability_end, ("ability_end", card, len(st.events), len(st.history)), ctx))
+    stack.append((OPS[effect[0]], effect, ctx))
     return None
 
 
 @op("ability_end")
 def _ability_end(st: RRState, node, ctx, answer):
     """Note whether the ability took effect: it changed the game or offered a real choice."""
+    if st.quiet:  # (it only logs)
+        return None
     _, card, n_events, n_history = node
     if len(st.events) > n_events or len(st.history) > n_history:
         st.log("ability_effect", player=ctx["p"], card=SLUG[card])
@@ -590,25 +705,34 @@ def _ability_end(st: RRState, node, ctx, answer):
 @op("lead_gain")
 def _lead_gain(st: RRState, node, ctx, answer):
     p = ctx["p"]
-    turn = st.turn
+    turn = st.turn_stack[-1]
     if turn.ended:
         return None
     if answer is None:
         mask = turn.deployed_mask
-        opts = tuple(LOCATION_NAMES[i] for i in range(4) if not mask >> i & 1 and st.locs[i])
-        if st.deck:
-            opts += ("deck",)
+        l0, l1, l2, l3 = st.locs
+        avail = 16 if st.deck else 0
+        if l0 and not mask & 1:
+            avail |= 1
+        if l1 and not mask & 2:
+            avail |= 2
+        if l2 and not mask & 4:
+            avail |= 4
+        if l3 and not mask & 8:
+            avail |= 8
+        opts = _GAIN_OPTIONS[avail]
         if not opts:
             st.log("nothing_to_gain", player=p)
             return None
-        return Decision(p, "gain", opts, {"deployed": LOCATION_NAMES[turn.deployed] if turn.deployed >= 0 else None})
+        return _new_decision(Decision, (p, "gain", opts, {
+            "deployed": LOCATION_NAMES[turn.deployed] if turn.deployed >= 0 else None}))
     if answer == "deck":
         st.take_to_hand(p, st.deck.pop(), "deck")
-        st.push(("die",), ctx)
+        st.stack.append((_die, ("die",), ctx))
     else:
         loc = LOCATION_OF_NAME[answer]
         st.take_to_hand(p, st.locs[loc].pop(), answer)
-        st.push(("bonus", loc), ctx)
+        st.stack.append((_bonus, _BONUS_NODES[loc], ctx))
     return None
 
 
@@ -617,10 +741,10 @@ def _scout(st: RRState, node, ctx, answer):
     p = ctx["p"]
     if answer is None:
         card = st.reveal_top()
-        return Decision(p, "scout_location", _loc_options(st), {"card": SLUG[card]})
+        return _new_decision(Decision, (p, "scout_location", _LOC_OPTIONS[-1], {"card": SLUG[card]}))
     loc = LOCATION_OF_NAME[answer]
     st.put_on(loc, st.deck.pop(), "place", p)
-    st.push(("bonus", loc), ctx)
+    st.stack.append((_bonus, _BONUS_NODES[loc], ctx))
     return None
 
 
@@ -643,16 +767,20 @@ def _turn_end(st: RRState, node, ctx, answer):
             st.push(("end_game",), {"p": st.first})
     else:
         nxt = (p + 1) % st.n
-        st.push(("turn_start", nxt, True), {"p": nxt})
+        st.stack.append((_turn_start, ("turn_start", nxt, True), {"p": nxt}))
     return None
 
 
 # ====================================================================== bonuses
+_BONUS_NODES = tuple(("bonus", loc) for loc in range(4))
+
+
 @op("bonus")
 def _bonus(st: RRState, node, ctx, answer):
     loc = node[1]
     p = ctx["p"]
-    st.log("bonus", player=p, location=LOCATION_NAMES[loc])
+    if not st.quiet:
+        st.log("bonus", player=p, location=LOCATION_NAMES[loc])
     if loc == JUPITER:
         st.advance(p)
     elif loc == MARS:
@@ -667,8 +795,9 @@ def _bonus(st: RRState, node, ctx, answer):
 @op("die")
 def _die(st: RRState, node, ctx, answer):
     face = DIE_FACES[st.rng.below(6)]
-    st.log("die", player=ctx["p"], face=face)
-    st.push(("die_face", face), ctx)
+    if not st.quiet:
+        st.log("die", player=ctx["p"], face=face)
+    st.stack.append((_die_face, ("die_face", face), ctx))
     return None
 
 
@@ -727,8 +856,9 @@ def _gain_sovereign(st: RRState, node, ctx, answer):
                 st.push(BLOCK_SOVEREIGN[card], {"p": holder, "src": card})
                 return None
     st.sovereign = p
-    st.log("sovereign", player=p, taken_from=holder if holder >= 0 and holder != p else None)
-    st.push(("house",), {"p": p})
+    if not st.quiet:
+        st.log("sovereign", player=p, taken_from=holder if holder >= 0 and holder != p else None)
+    st.stack.append((_house, ("house",), {"p": p}))
     return None
 
 
@@ -736,7 +866,8 @@ def _gain_sovereign(st: RRState, node, ctx, answer):
 def _house(st: RRState, node, ctx, answer):
     p = ctx["p"]
     h = st.houses[p]
-    st.log("house_ability", player=p, house=HOUSE_NAMES[h])
+    if not st.quiet:
+        st.log("house_ability", player=p, house=HOUSE_NAMES[h])
     if h == APOLLO:
         st.push(("place_top", -1), ctx)
     elif h == CERES:
@@ -756,7 +887,12 @@ def _house(st: RRState, node, ctx, answer):
 def _ceres_banish_location(st: RRState, node, ctx, answer):
     p = ctx["p"]
     if answer is None:
-        opts = tuple(f"{LOCATION_NAMES[i]}:{j}" for i in range(4) for j in range(len(st.locs[i])))
+        l0, l1, l2, l3 = st.locs
+        if len(l0) < 128 and len(l1) < 128 and len(l2) < 128 and len(l3) < 128:
+            opts = (_POS_IDS[0][:len(l0)] + _POS_IDS[1][:len(l1)] + _POS_IDS[2][:len(l2)]
+                    + _POS_IDS[3][:len(l3)])
+        else:
+            opts = tuple(f"{LOCATION_NAMES[i]}:{j}" for i in range(4) for j in range(len(st.locs[i])))
         return Decision(p, "banish_from_location", opts, {"house": "ceres"}) if opts else None
     name, _, j = answer.partition(":")
     card = st.locs[LOCATION_OF_NAME[name]].pop(int(j))

@@ -28,6 +28,7 @@ names are interchangeable, so only multisets of choices are tried for them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import Iterator, Sequence
 
@@ -103,18 +104,26 @@ def influence_points(tokens: Sequence[int], neutral: int = 0) -> list[int]:
     return [t * rate.get(t, 0) for t in tokens]
 
 
-def _board(pos: FinalPosition, k: int) -> Board:
-    me = pos.players[k]
-    opp = [p for j, p in enumerate(pos.players) if j != k]
+def _shared_board(pos: FinalPosition) -> tuple:
+    """The parts of every player's :class:`Board` that do not depend on the player."""
     down = pos.face_down_on_locations
     tops = tuple((VALUE[loc[-1]], loc[-1] in down) if loc else None for loc in pos.locations)
+    if down:
+        location_masks = tuple(0 if c in down else _MASK[c] for loc in pos.locations for c in loc)
+    else:
+        location_masks = tuple(_MASK[c] for loc in pos.locations for c in loc)
+    return tops, location_masks, tuple(_MASK[c] for c in pos.banished)
+
+
+def _board(pos: FinalPosition, k: int, shared: tuple | None = None) -> Board:
+    me = pos.players[k]
+    opp = [p for j, p in enumerate(pos.players) if j != k]
+    tops, location_masks, banished_masks = shared if shared is not None else _shared_board(pos)
     return Board(
-        fleet=me.fleet, helium=me.helium, influence=me.influence, sovereign=me.sovereign,
-        opp_fleet=tuple(p.fleet for p in opp), opp_helium=tuple(p.helium for p in opp),
-        opp_influence=tuple(p.influence for p in opp), neutral_influence=pos.neutral_influence,
-        location_masks=tuple(0 if c in down else 1 << COLOR[c] for loc in pos.locations for c in loc),
-        tops=tops,
-        banished_masks=tuple(1 << COLOR[c] for c in pos.banished),
+        me.fleet, me.helium, me.influence, me.sovereign,
+        tuple([p.fleet for p in opp]), tuple([p.helium for p in opp]),
+        tuple([p.influence for p in opp]), pos.neutral_influence,
+        location_masks, tops, banished_masks,
     )
 
 
@@ -132,8 +141,14 @@ class _Best:
 
 
 _LETTERS_BY_NAME = tuple(initial(n) for n in range(NUM_CARDS))
+_MASK = tuple(1 << COLOR[c] for c in range(NUM_CARDS))
+# per card: its bonus clauses with what each reads (computed once)
+_CLAUSES = tuple(tuple((cl, cl.refs()) for cl in BONUSES[c]) for c in range(NUM_CARDS))
+# cards that may choose: Grays (an extra colour) and Oranges (another name)
+_CHOOSER = tuple(COLOR[c] in (GRAY, ORANGE) for c in range(NUM_CARDS))
 
 
+@lru_cache(maxsize=1024)
 def _fresh_letters(referenced: frozenset[int]) -> frozenset[str]:
     return frozenset(_LETTERS_BY_NAME[n] for n in range(NUM_CARDS) if n not in referenced)
 
@@ -214,23 +229,39 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
     """
     cards = list(player.hand)
     down = player.face_down
-    base_masks = [0 if c in down else 1 << COLOR[c] for c in cards]
+    base_masks = [0 if c in down else _MASK[c] for c in cards] if down else [_MASK[c] for c in cards]
     base_names = list(cards)
-    fixed_colors, fixed_names = _check_choices(player)
-    for j, c in enumerate(cards):
-        color = fixed_colors.get(c)
-        if color is not None and color not in (GRAY, COLORLESS):
-            base_masks[j] |= 1 << color
-        target = fixed_names.get(c)
-        if target is not None:
-            base_names[j] = target
+    if player.as_color or player.as_name:
+        fixed_colors, fixed_names = _check_choices(player)
+        for j, c in enumerate(cards):
+            color = fixed_colors.get(c)
+            if color is not None and color not in (GRAY, COLORLESS):
+                base_masks[j] |= 1 << color
+            target = fixed_names.get(c)
+            if target is not None:
+                base_names[j] = target
+    else:
+        fixed_colors = fixed_names = {}
 
-    hand_refs = Refs()
     ignore = 0
     for c in cards:
-        hand_refs |= REFS[c]
         ignore |= IGNORES[c]
-    named = hand_refs.names
+    if not any([_CHOOSER[c] for c in cards]):
+        # (the usual case) no Gray or Orange: nothing to choose
+        masks_t, names_t = tuple(base_masks), tuple(base_names)
+        bonuses = hand_bonuses(Hand(tuple(cards), masks_t, names_t), board)
+        return _Best(sum([VALUE[c] for c in cards]) + sum(bonuses), bonuses, masks_t, names_t)
+
+    h_colors, named, distinct, initials = 0, frozenset(), False, False
+    for c in cards:
+        r = REFS[c]
+        h_colors |= r.colors
+        if r.names:
+            named = named | r.names
+        distinct = distinct or r.distinct
+        initials = initials or r.initials
+    # (what the search below reads of the hand's Refs: colours, names, distinct, initials)
+    hand_refs = Refs(colors=h_colors, names=named, distinct=distinct, initials=initials)
 
     # Grays that choose a colour, Oranges that choose a name; interchangeable ones pooled.
     # With a first-letter bonus (Codebreaker), an Orange whose own name nobody looks for
@@ -262,44 +293,71 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
 
     # clauses by what they read
     static, by_color, by_name, mixed = [], [], [], []
+    any_grays, any_oranges = bool(grays), bool(oranges)
     for j, c in enumerate(cards):
-        for cl in BONUSES[c]:
-            r = cl.refs()
-            reads_color = bool(grays) and bool(r.colors or r.all_colors or (r.negative and ignore and j in grays))
-            reads_name = bool(oranges) and bool(r.names or r.initials)
+        for cl, r in _CLAUSES[c]:
+            reads_color = any_grays and bool(r.colors or r.all_colors or (r.negative and ignore and j in grays))
+            reads_name = any_oranges and bool(r.names or r.initials)
             (mixed if reads_color and reads_name else by_color if reads_color else
              by_name if reads_name else static).append((j, cl))
 
+    work = Hand(cards_t, (), (), fresh_letters)  # one Hand for every total() (clauses keep nothing)
+
     def total(clauses: list, masks: tuple[int, ...], names: tuple[int, ...]) -> int:
-        h = Hand(cards_t, masks, names, fresh_letters)
+        work.masks = masks
+        work.names = names
         out = 0
         for j, cl in clauses:
-            v = cl.value(h, j, board)
+            v = cl.value(work, j, board)
             if v < 0 and ignore & masks[j]:
                 v = 0
             out += v
         return out
 
     base_masks_t, base_names_t = tuple(base_masks), tuple(base_names)
+    # Where no clause reads a kind of choice, every assignment of it scores the same and
+    # the first one (option 0 everywhere) changes the fewest cards: it is the best.
+    skip_colors = not by_color and not mixed
+    skip_names = not by_name and not mixed
+    if skip_colors and skip_names:
+        names = list(base_names)
+        if orange_pool and pool_name_opts[0] is not None:
+            for j in orange_pool:
+                names[j] = pool_name_opts[0]
+        masks_t, names_t = base_masks_t, tuple(names)
+        h = Hand(cards_t, masks_t, names_t, fresh_letters)
+        bonuses = hand_bonuses(h, board)
+        return _Best(sum([VALUE[c] for c in cards]) + sum(bonuses), bonuses, masks_t, names_t)
     color_space = []   # (points of the colour-only clauses, cards changed, masks)
     for choice in _assignments(color_opts, gray_pool, gray_solo):
+        if skip_colors:
+            color_space.append((0, 0, base_masks_t))
+            break
         masks = list(base_masks)
         for j, o in zip(grays, choice):
             masks[j] |= color_opts[o]
         masks_t = tuple(masks)
-        color_space.append((total(by_color, masks_t, base_names_t), sum(1 for o in choice if o), masks_t))
+        color_space.append((total(by_color, masks_t, base_names_t), len(choice) - choice.count(0), masks_t))
     name_space = []    # (points of the name-only clauses, cards changed, names)
     npool = len(orange_pool)
     for choice in _assignments(name_opts, orange_pool, orange_solo):
         if npool and max(choice[:npool]) >= len(pool_name_opts):
             continue
+        if skip_names:  # the first choice only (see above)
+            names = list(base_names)
+            for k, (j, o) in enumerate(zip(oranges, choice)):
+                opt = (pool_name_opts if k < npool else name_opts)[o]
+                if opt is not None:
+                    names[j] = opt
+            name_space.append((0, 0, tuple(names)))
+            break
         names = list(base_names)
         for k, (j, o) in enumerate(zip(oranges, choice)):
             opt = (pool_name_opts if k < npool else name_opts)[o]
             if opt is not None:
                 names[j] = opt
         names_t = tuple(names)
-        name_space.append((total(by_name, base_masks_t, names_t), sum(1 for o in choice if o), names_t))
+        name_space.append((total(by_name, base_masks_t, names_t), len(choice) - choice.count(0), names_t))
 
     key = lambda item: (-item[0], item[1])  # noqa: E731  most points, then fewest changes
     color_space.sort(key=key)
@@ -361,13 +419,13 @@ def _materialise_fresh(cards: Sequence[int], names: tuple[int, ...], referenced:
     return out
 
 
-def _score_player(pos: FinalPosition, k: int, influence: int) -> PlayerScore:
+def _score_player(pos: FinalPosition, k: int, influence: int, shared: tuple | None = None) -> PlayerScore:
     p = pos.players[k]
     if not 0 <= p.fleet < len(FLEET_VP):
         raise ValueError(f"player {k}: fleet position must be 0-10, got {p.fleet!r}")
     if p.helium < 0 or p.influence < 0:
         raise ValueError(f"player {k}: helium and influence must be >= 0")
-    board = _board(pos, k)
+    board = _board(pos, k, shared)
     best = _best_cards(p, board)
     names = list(best.names)
     if FRESH in names:
@@ -401,7 +459,8 @@ def _score_player(pos: FinalPosition, k: int, influence: int) -> PlayerScore:
 def score_position(pos: FinalPosition) -> list[PlayerScore]:
     """The scorepad of every player, in seat order."""
     infl = influence_points([p.influence for p in pos.players], pos.neutral_influence)
-    return [_score_player(pos, k, infl[k]) for k in range(len(pos.players))]
+    shared = _shared_board(pos)
+    return [_score_player(pos, k, infl[k], shared) for k in range(len(pos.players))]
 
 
 def winners(pos: FinalPosition, scores: list[PlayerScore]) -> list[int]:
