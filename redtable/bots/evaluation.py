@@ -15,7 +15,10 @@ An :class:`Evaluator` turns a determinization (a resampled state, never the real
 
 from __future__ import annotations
 
-from ..core import InvalidOptions
+from typing import Any
+
+from ..core import InvalidOptions, State
+from .base import Bot
 from .common import softmax_utilities
 from .eval_rednorth import RNEval
 from .eval_redrising import RREval
@@ -106,3 +109,36 @@ def evaluator_for(game_name: str | None, **kw) -> Evaluator:
     if cls is None:
         raise InvalidOptions(f"no evaluation for game {game_name!r}; known: {', '.join(EVALUATORS)}")
     return cls(**kw)
+
+
+class EvaluatingBot(Bot):
+    """A bot that judges positions with its game's :class:`Evaluator` and whose tuning
+    depends on the game: ``GAME_DEFAULTS[game]`` maps a parameter to its default, used
+    (as ``self.<parameter>_``) wherever the bot was not given a value for it.
+
+    The game is known only once the bot sees a state (unless given as ``game``), so
+    :meth:`_setup` runs at each decision and does its work again only for a new game.
+    """
+
+    GAME_DEFAULTS: dict[str, dict[str, Any]] = {}
+    FALLBACK: dict[str, Any] = {}
+
+    def _init_evaluation(self, game: str | None, evaluator: Evaluator | None,
+                         eval_options: dict | None) -> None:
+        self.game = game
+        self.evaluator = evaluator
+        self.eval_options = eval_options or {}
+        self._fixed_evaluator = evaluator is not None
+        self._set_for: str | None = None
+
+    def _setup(self, state: State) -> None:
+        """Evaluation and defaults for the game being played (the first time, or a new game)."""
+        name = self.game or state.game.name
+        if name == self._set_for:
+            return
+        self._set_for = name
+        if not self._fixed_evaluator:
+            self.evaluator = evaluator_for(name, **self.eval_options)
+        for key, default in self.GAME_DEFAULTS.get(name, self.FALLBACK).items():
+            given = getattr(self, key)
+            setattr(self, key + "_", default if given is None else given)

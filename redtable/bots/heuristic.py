@@ -17,46 +17,27 @@ therefore valued as the bot will see it once drawn.
 from __future__ import annotations
 
 from ..core import Action, State
-from .base import Bot
 from .common import CanonicalRng, seed_of
-from .evaluation import Evaluator, evaluator_for
+from .evaluation import EvaluatingBot, Evaluator
 
-DEFAULTS = {
-    # game: (determinizations, positions per option, opponent weight)
-    "red-rising": (2, 60, 0.0),
-    "red-north": (8, 40, 1.0),
-}
-
-
-class HeuristicBot(Bot):
+class HeuristicBot(EvaluatingBot):
     name = "heuristic"
+    # per game: determinizations, positions looked at per option, opponent weight
+    GAME_DEFAULTS = {
+        "red-rising": {"samples": 2, "budget": 60, "opp_weight": 0.0},
+        "red-north": {"samples": 8, "budget": 40, "opp_weight": 1.0},
+    }
+    FALLBACK = {"samples": 4, "budget": 40, "opp_weight": 0.5}
 
     def __init__(self, seed: int = 0, game: str | None = None, samples: int | None = None,
                  budget: int | None = None, opp_weight: float | None = None,
                  evaluator: Evaluator | None = None, eval_options: dict | None = None) -> None:
         self.seed = seed
-        self.game = game
         self.samples = samples
         self.budget = budget
         self.opp_weight = opp_weight
-        self.evaluator = evaluator
-        self.eval_options = eval_options or {}
-        self._fixed_evaluator = evaluator is not None
-        self._set_for: str | None = None
+        self._init_evaluation(game, evaluator, eval_options)
         self.decisions = 0
-
-    def _setup(self, state: State) -> None:
-        """Evaluation and defaults for the game being played (the first time, or a new game)."""
-        name = self.game or state.game.name
-        if name == self._set_for:
-            return
-        self._set_for = name
-        if not self._fixed_evaluator:
-            self.evaluator = evaluator_for(name, **self.eval_options)
-        k, b, w = DEFAULTS.get(name, (4, 40, 0.5))
-        self.samples_ = k if self.samples is None else self.samples
-        self.budget_ = b if self.budget is None else self.budget
-        self.opp_weight_ = w if self.opp_weight is None else self.opp_weight
 
     def objective(self, det, p: int) -> float:
         return self.evaluator.value(det, p, self.opp_weight_)

@@ -47,9 +47,8 @@ import math
 import time
 
 from ..core import Action, State
-from .base import Bot
 from .common import CanonicalRng, seed_of
-from .evaluation import Evaluator, evaluator_for
+from .evaluation import EvaluatingBot, Evaluator
 
 
 class Node:
@@ -64,15 +63,14 @@ class Node:
 
 PLAYOUTS = ("cutoff", "greedy", "random")
 
-# per game: exploration constant, playout, cutoff (decisions of a greedy/cutoff playout)
-DEFAULTS = {
-    "red-rising": {"c": 0.7, "playout": "random", "cutoff": 12},  # cutoff: greedy/cutoff modes
-    "red-north": {"c": 0.7, "playout": "random", "cutoff": 8},
-}
-
-
-class ISMCTSBot(Bot):
+class ISMCTSBot(EvaluatingBot):
     name = "ismcts"
+    # per game: exploration constant, playout, cutoff (decisions of a greedy/cutoff playout)
+    GAME_DEFAULTS = {
+        "red-rising": {"c": 0.7, "playout": "random", "cutoff": 12},
+        "red-north": {"c": 0.7, "playout": "random", "cutoff": 8},
+    }
+    FALLBACK = {"c": 0.7, "playout": "random", "cutoff": 0}
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  game: str | None = None, c: float | None = None, playout: str | None = None,
@@ -85,31 +83,14 @@ class ISMCTSBot(Bot):
         self.seed = seed
         self.iterations = iterations
         self.seconds = seconds
-        self.game = game
         self.c = c
         self.playout = playout
         self.cutoff = cutoff
         self.horizon = horizon
-        self.evaluator = evaluator
-        self._fixed_evaluator = evaluator is not None
-        self._set_for: str | None = None
-        self.eval_options = eval_options or {}
+        self._init_evaluation(game, evaluator, eval_options)
         self.decisions = 0
         self.last_iterations = 0
         self.last_root: Node | None = None
-
-    def _setup(self, state: State) -> None:
-        """Evaluation and defaults for the game being played (the first time, or a new game)."""
-        name = self.game or state.game.name
-        if name == self._set_for:
-            return
-        self._set_for = name
-        if not self._fixed_evaluator:
-            self.evaluator = evaluator_for(name, **self.eval_options)
-        d = DEFAULTS.get(name, {"c": 0.7, "playout": "random", "cutoff": 0})
-        self.c_ = d["c"] if self.c is None else self.c
-        self.playout_ = d["playout"] if self.playout is None else self.playout
-        self.cutoff_ = d["cutoff"] if self.cutoff is None else self.cutoff
 
     # ------------------------------------------------------------------ search
     def choose(self, state: State) -> Action:
