@@ -10,27 +10,46 @@ Speed (default)::
 Target: >= 1,000 ISMCTS iterations/s per core in a 4-player Red Rising mid-game.
 
 Strength (``--strength``): N games of one bot spec against another, seats rotated
-(game i puts bot A in seat i mod players, every other seat is bot B), seeds 0..N-1::
-
-    python bench/bench_bots.py --strength --game red-north --players 2 \\
-        --a ismcts:1s --b heuristic --games 400
-    python bench/bench_bots.py --strength --game red-rising --players 4 \\
-        --a ismcts:1s --b heuristic --games 400
-    python bench/bench_bots.py --strength --game red-rising --players 4 \\
-        --a heuristic --b random --games 100
-    python bench/bench_bots.py --strength --game red-north --players 2 \\
-        --a ismcts:300it --b heuristic --games 100 --workers 2
-
-It prints bot A's win rate (win share: a shared victory counts 1/k) with a 95% Wilson
+(game i puts bot A in seat i mod players, every other seat is bot B), seeds 0..N-1. It
+prints bot A's win rate (win share: a shared victory counts 1/k) with a 95% Wilson
 interval, the parity rate (1/players), and the mean scores of A and of the B seats.
+Search budgets are given in iterations so that a result does not depend on how busy the
+machine was: on this machine's cores one second is about 1,000 iterations in 4-player Red
+Rising and about 7,000 in 2-player Red North (the speed table below).
 
-Measured (2 cores shared with other jobs; A vs B, ``--workers 2``):
+The strength table (400 games each; the README shows it)::
+
+    python bench/bench_bots.py --strength --game red-north --players 2 --a heuristic --b random --games 400
+    python bench/bench_bots.py --strength --game red-rising --players 4 --a heuristic --b random --games 400
+    redtable tournament red-north --players 2 --bots ismcts:1000it,heuristic --games 400 --seed 1 --workers 1 --json
+    python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:250it --b heuristic --games 400 --workers 2
+
+====================  ================================  =====  =====  ============  ============  ===========
+game                  A vs B                            games  A win  95% Wilson    parity        mean A / B
+====================  ================================  =====  =====  ============  ============  ===========
+red-north 2p          heuristic vs random                 400  0.868  0.831-0.897   0.500         11.4 / 5.6
+red-rising 4p         heuristic vs 3 random               400  0.797  0.755-0.834   0.250         252.5 / 172.8
+red-north 2p          ismcts:1000it vs heuristic          400  0.843  0.804-0.875   0.500         10.1 / 7.9
+red-rising 4p         ismcts:250it vs 3 heuristic         400  0.583  0.534-0.630   0.250         282.9 / 240.2
+====================  ================================  =====  =====  ============  ============  ===========
+
+ismcts:1000it took 0.14 s per Red North decision, ismcts:250it about 0.23 s per Red
+Rising decision: the 400-game rows are at a quarter or less of the one-second budget.
+At the full one second per decision (``ismcts:7000it`` in Red North, ``ismcts:1000it`` in
+Red Rising) the samples are smaller (a game of 4p Red Rising then takes a minute of
+search per ISMCTS seat)::
+
+    python bench/bench_bots.py --strength --game red-north --players 2 --a ismcts:7000it --b heuristic --games 70
+    python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:1000it --b heuristic --games 36
+
+ONE_SECOND_ROWS
+
+Earlier exploration of the playout policies (time budgets, fewer games, 2 cores shared
+with other jobs, before the engine speed-ups below):
 
 ====================  ==========================================  =====  =====  ============  ==========
 game                  A vs B                                      games  A win  95% Wilson    mean A / B
 ====================  ==========================================  =====  =====  ============  ==========
-red-north 2p          heuristic vs random                           100  0.840  0.756-0.899   11.4 / 5.8
-red-rising 4p         heuristic vs random                            80  0.738  0.632-0.821   242 / 176
 red-north 2p          ismcts:1s vs heuristic                         40  0.875  0.739-0.945   10.3 / 7.5
 red-north 2p          ismcts:0.1s vs heuristic (random playout)      80  0.738  0.632-0.821    9.4 / 8.2
 red-north 2p          ismcts:0.1s:playout=cutoff vs heuristic        80  0.600  0.490-0.700    9.3 / 7.8

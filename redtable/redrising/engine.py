@@ -20,8 +20,8 @@ from typing import Any, Callable
 from ..core import Decision, Event, IllegalAction, Rng, State
 from .board import (
     APOLLO, CERES, DIANA, DIE_FACES, FLEET_MAX, HAND_SIZE, HOUSE_JUPITER, HOUSE_MARS,
-    HOUSE_NAMES, INFLUENCE_TOKENS, INSTITUTE, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME,
-    LUNA, MARS, MINERVA, NEUTRAL_INFLUENCE_2P, THRESHOLD,
+    HOUSE_NAMES, INFLUENCE_TOKENS, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME,
+    LUNA, MARS, NEUTRAL_INFLUENCE_2P, THRESHOLD,
 )
 from .cards import BY_SLUG, COLOR, COLOR_NAMES, NAME, NUM_CARDS, SLUG, VALUE
 
@@ -205,22 +205,7 @@ class RRState(State):
             raise IllegalAction(action, () if d is None else d.options,
                                 None if d is None else d.player, "" if d is None else d.kind)
         self.history.append(action)
-        stack = self.stack
-        pop = stack.pop
-        handler, node, ctx = pop()
-        handler(self, node, ctx, action)
-        while stack:  # self.run(), inlined
-            handler, node, ctx = frame = pop()
-            d = handler(self, node, ctx, None)
-            if d is not None:
-                opts = d[2]
-                if len(opts) == 1:  # a forced choice is taken at once
-                    handler(self, node, ctx, opts[0])
-                    continue
-                stack.append(frame)
-                self.dec = d
-                return
-        self.dec = None
+        self._apply(action)
 
     def _apply(self, action: str) -> None:
         handler, node, ctx = self.stack.pop()

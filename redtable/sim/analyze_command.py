@@ -139,21 +139,15 @@ def print_summary(numbers: dict, run: dict | None = None) -> None:
         t.add_row(str(k), *[_rate(rows[i]) if i in rows else "" for i in range(most)])
     console.print(t)
     key = "all" if len(s["player_counts"]) > 1 else s["player_counts"][0]
-    if "by_house" in wr:
-        t = _new_table(f"win rate by house ({key} players)")
-        for col in ("house", "n", "win % [95% CI]", "fair share"):
-            t.add_column(col, justify="left" if col == "house" else "right")
-        for r in wr["by_house"]:
+    for what in ("house", "bot"):
+        if f"by_{what}" not in wr:
+            continue
+        t = _new_table(f"win rate by {what} ({key} players)")
+        for col in (what, "n", "win % [95% CI]", "fair share"):
+            t.add_column(col, justify="left" if col == what else "right")
+        for r in wr[f"by_{what}"]:
             if r["players"] == key:
-                t.add_row(r["house"], str(r["n"]), _rate(r), f"{r['expected']:.0%}")
-        console.print(t)
-    if "by_bot" in wr:
-        t = _new_table(f"win rate by bot ({key} players)")
-        for col in ("bot", "n", "win % [95% CI]", "fair share"):
-            t.add_column(col, justify="left" if col == "bot" else "right")
-        for r in wr["by_bot"]:
-            if r["players"] == key:
-                t.add_row(r["bot"], str(r["n"]), _rate(r), f"{r['expected']:.0%}")
+                t.add_row(r[what], str(r["n"]), _rate(r), f"{r['expected']:.0%}")
         console.print(t)
     if "cards" in numbers:
         held = sorted((c for c in numbers["cards"] if c["held"]["n"]), key=lambda c: (-c["held_lift"], c["card"]))
