@@ -42,7 +42,12 @@ search per ISMCTS seat)::
     python bench/bench_bots.py --strength --game red-north --players 2 --a ismcts:7000it --b heuristic --games 70
     python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:1000it --b heuristic --games 36
 
-ONE_SECOND_ROWS
+====================  ================================  =====  =====  ============  ============  ===========
+game                  A vs B                            games  A win  95% Wilson    parity        mean A / B
+====================  ================================  =====  =====  ============  ============  ===========
+red-north 2p          ismcts:7000it vs heuristic           70  0.814  0.708-0.888   0.500         10.1 / 8.0
+red-rising 4p         ismcts:1000it vs 3 heuristic         36  0.583  0.422-0.729   0.250         277.4 / 232.0
+====================  ================================  =====  =====  ============  ============  ===========
 
 Earlier exploration of the playout policies (time budgets, fewer games, 2 cores shared
 with other jobs, before the engine speed-ups below):
