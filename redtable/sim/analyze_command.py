@@ -15,10 +15,8 @@ from typing import Optional
 import typer
 
 from ..cliutil import check_game as _check_game, fail as _fail, parse_options as _parse_options
-from .commands import _check_setup, _check_workers, _progress, _split_bots, connect_backend
-
-BACKEND_HELP = "where games run: local (processes on this machine) or a registered backend such as ray"
-ADDRESS_HELP = "cluster to join with --backend ray (auto, host:port or ray://host:10001)"
+from .commands import ADDRESS, BACKEND, BOTS, GAME_OPTIONS, WORKERS, _check_setup, _check_workers, _progress, \
+    _split_bots, connect_backend
 
 
 def parse_player_counts(text: Optional[str], game: str) -> list[int]:
@@ -52,16 +50,14 @@ def analyze_command(
     games: int = typer.Option(100, "--games", "-n", help="games at EACH player count"),
     players: Optional[str] = typer.Option(None, "--players", "-p", help="player counts: 4, 2,3,4 or 2-4 "
                                           "(default: every count the game allows)"),
-    bots: Optional[str] = typer.Option(None, "--bots", help="comma-separated bots per seat, repeated "
-                                       "cyclically over the seats (default random)"),
+    bots: Optional[str] = BOTS,
     seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole run"),
     out: Optional[Path] = typer.Option(None, "--out", help="report directory "
                                        "(default: analysis-GAME-SEED)"),
-    option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="processes to play on "
-                                          "(default: all cores); results do not depend on it"),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
+    option: list[str] = GAME_OPTIONS,
+    workers: Optional[int] = WORKERS,
+    backend: str = BACKEND,
+    address: Optional[str] = ADDRESS,
 ) -> None:
     """Play GAMES games at each player count and write a balance report (HTML, PNG, CSV, JSON).
 

@@ -20,8 +20,16 @@ import typer
 from ..core import RedtableError
 from ..cliutil import check_game as _check_game, fail as _fail, parse_options as _parse_options
 
-BACKEND_HELP = "where games run: local (processes on this machine) or ray (a Ray cluster)"
-ADDRESS_HELP = "Ray cluster to join (auto, host:port or ray://host:10001); default: start a local Ray"
+# Options the simulation commands (simulate, tournament, analyze) share.
+BOTS = typer.Option(None, "--bots", help="comma-separated bots per seat, repeated cyclically over the "
+                    "seats (default random)")
+GAME_OPTIONS = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)")
+WORKERS = typer.Option(None, "--workers", "-w", help="processes to play on (default: all cores); "
+                       "results do not depend on it")
+BACKEND = typer.Option("local", "--backend", help="where games run: local (processes on this machine) "
+                       "or ray (a Ray cluster)")
+ADDRESS = typer.Option(None, "--address", help="Ray cluster to join (auto, host:port or "
+                       "ray://host:10001); default: start a local Ray")
 
 
 def _split_bots(bots: Optional[str]) -> list[str] | None:
@@ -100,13 +108,11 @@ def simulate_command(
     seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole run"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     save_games: Optional[Path] = typer.Option(None, "--save-games", help="write one JSON log per game here"),
-    bots: Optional[str] = typer.Option(None, "--bots", help="comma-separated bots per seat, repeated "
-                                       "cyclically over the seats (default random)"),
-    option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="processes to play on "
-                                          "(default: all cores); results do not depend on it"),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
+    bots: Optional[str] = BOTS,
+    option: list[str] = GAME_OPTIONS,
+    workers: Optional[int] = WORKERS,
+    backend: str = BACKEND,
+    address: Optional[str] = ADDRESS,
 ) -> None:
     """Play GAMES games with bots and print statistics."""
     from .simulate import simulate as run
@@ -149,12 +155,11 @@ def tournament_command(
     budget: Optional[str] = typer.Option(None, "--budget", help="search budget per decision for search "
                                          "bots without one in their spec: seconds (0.5s) or iterations (2000it)"),
     seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole tournament"),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="processes to play on "
-                                          "(default: all cores); results do not depend on it"),
-    option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
+    workers: Optional[int] = WORKERS,
+    option: list[str] = GAME_OPTIONS,
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
+    backend: str = BACKEND,
+    address: Optional[str] = ADDRESS,
 ) -> None:
     """Bots play GAMES games against each other with rotated seats: win rate, Elo, score, time per bot.
 
