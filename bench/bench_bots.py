@@ -40,13 +40,17 @@ Red Rising) the samples are smaller (a game of 4p Red Rising then takes a minute
 search per ISMCTS seat)::
 
     python bench/bench_bots.py --strength --game red-north --players 2 --a ismcts:7000it --b heuristic --games 70
+    python bench/bench_bots.py --strength --game red-north --players 2 --a ismcts:7000it --b heuristic --games 40 --start 70
     python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:1000it --b heuristic --games 36
+    python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:1000it --b heuristic --games 16 --start 36
+
+(each pair of runs is one sample of consecutive seeds, pooled below)
 
 ====================  ================================  =====  =====  ============  ============  ===========
 game                  A vs B                            games  A win  95% Wilson    parity        mean A / B
 ====================  ================================  =====  =====  ============  ============  ===========
-red-north 2p          ismcts:7000it vs heuristic           70  0.814  0.708-0.888   0.500         10.1 / 8.0
-red-rising 4p         ismcts:1000it vs 3 heuristic         36  0.583  0.422-0.729   0.250         277.4 / 232.0
+red-north 2p          ismcts:7000it vs heuristic          110  0.855  0.777-0.908   0.500         10.3 / 7.9
+red-rising 4p         ismcts:1000it vs 3 heuristic         52  0.673  0.538-0.785   0.250         282.6 / 231.8
 ====================  ================================  =====  =====  ============  ============  ===========
 
 Earlier exploration of the playout policies (time budgets, fewer games, 2 cores shared
