@@ -573,7 +573,6 @@ class SearchRRState(RRState):
 
 
 # ====================================================================== turn flow
-_POS_IDS = tuple(tuple(f"{LOCATION_NAMES[loc]}:{idx}" for idx in range(128)) for loc in range(4))  # "mars:3"
 _LOC_OPTIONS = {ex: tuple(LOCATION_NAMES[i] for i in range(4) if i != ex) for ex in range(-1, 4)}
 # the options of a Lead's gain by bits: 1 << location for each location to gain from, 16 for the deck
 _GAIN_OPTIONS = tuple(tuple(LOCATION_NAMES[i] for i in range(4) if bits >> i & 1) + (("deck",) if bits & 16 else ())
@@ -641,27 +640,14 @@ def _deploy(st: RRState, node, ctx, answer):
         st.deck.pop()
     else:
         st.locs[LOCATION_OF_NAME[source]].remove(card)
-    if card in st.facedown:
-        st.put_on(loc, card, "deploy", p)
+    st.put_on(loc, card, "deploy", p)
+    if card in st.facedown:  # put_on kept it hidden from the others; a deployed card is public
         for k in st.known:
             k.add(card)
-    else:  # st.put_on(loc, card, "deploy", p), inlined
-        st.locs[loc].append(card)
-        for k in st.known:
-            k.add(card)
-        if not st.quiet:
-            st.log("deploy", player=p, card=SLUG[card], location=LOCATION_NAMES[loc], bottom=False)
-    turn = st.turn_stack[-1] if st.turn_stack else None  # st.note_deploy(p, loc), inlined
-    if turn is not None and turn.player == p:
-        if turn.deployed < 0:
-            turn.deployed = loc
-        turn.deployed_mask |= 1 << loc
+    st.note_deploy(p, loc)
     ability = DEPLOY.get(card)
     if ability is not None:
-        if st.quiet:  # (the ability's frame only logs around its effect)
-            st.stack.append((OPS[ability[0]], ability, {"p": p, "src": card, "loc": loc}))
-        else:
-            st.stack.append((_ability, ("ability", card, ability), {"p": p, "src": card, "loc": loc}))
+        st.stack.append((_ability, ("ability", card, ability), {"p": p, "src": card, "loc": loc}))
     return None
 
 
@@ -678,9 +664,8 @@ def _ability(st: RRState, node, ctx, answer):
 
 @op("ability_end")
 def _ability_end(st: RRState, node, ctx, answer):
-    """Note whether the ability took effect: it changed the game or offered a real choice."""
-    if st.quiet:  # (it only logs)
-        return None
+    """Note whether the ability took effect: it changed the game or offered a real choice
+    (never on a search copy: :func:`_ability` does not push it there)."""
     _, card, n_events, n_history = node
     if len(st.events) > n_events or len(st.history) > n_history:
         st.log("ability_effect", player=ctx["p"], card=SLUG[card])
@@ -695,16 +680,10 @@ def _lead_gain(st: RRState, node, ctx, answer):
         return None
     if answer is None:
         mask = turn.deployed_mask
-        l0, l1, l2, l3 = st.locs
         avail = 16 if st.deck else 0
-        if l0 and not mask & 1:
-            avail |= 1
-        if l1 and not mask & 2:
-            avail |= 2
-        if l2 and not mask & 4:
-            avail |= 4
-        if l3 and not mask & 8:
-            avail |= 8
+        for i, cards in enumerate(st.locs):
+            if cards and not mask >> i & 1:
+                avail |= 1 << i
         opts = _GAIN_OPTIONS[avail]
         if not opts:
             st.log("nothing_to_gain", player=p)
@@ -872,12 +851,7 @@ def _house(st: RRState, node, ctx, answer):
 def _ceres_banish_location(st: RRState, node, ctx, answer):
     p = ctx["p"]
     if answer is None:
-        l0, l1, l2, l3 = st.locs
-        if len(l0) < 128 and len(l1) < 128 and len(l2) < 128 and len(l3) < 128:
-            opts = (_POS_IDS[0][:len(l0)] + _POS_IDS[1][:len(l1)] + _POS_IDS[2][:len(l2)]
-                    + _POS_IDS[3][:len(l3)])
-        else:
-            opts = tuple(f"{LOCATION_NAMES[i]}:{j}" for i in range(4) for j in range(len(st.locs[i])))
+        opts = tuple(f"{LOCATION_NAMES[i]}:{j}" for i in range(4) for j in range(len(st.locs[i])))
         return Decision(p, "banish_from_location", opts, {"house": "ceres"}) if opts else None
     name, _, j = answer.partition(":")
     card = st.locs[LOCATION_OF_NAME[name]].pop(int(j))
