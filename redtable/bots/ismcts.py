@@ -121,7 +121,7 @@ class ISMCTSBot(EvaluatingBot):
         log = math.log
         sqrt = math.sqrt
         below = rng.below
-        getrandbits = rng._r.getrandbits
+        getrandbits = rng.getrandbits
         evaluator = self.evaluator
         utilities = evaluator.utilities
         stop_kind = evaluator.stop_kind
