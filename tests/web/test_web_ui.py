@@ -281,9 +281,19 @@ def test_keyboard_only_decision(live, new_page):
     page = new_page(label="keys: ")
     create_in_lobby(page, live.base, "red-rising", ["random"], name="Kim")
     gid = game_id(page)
-    # our own turn (not, say, a block asked in the bot's first turn)
-    page.wait_for_function("() => { const s = window.__session && window.__session.snap; "
-                           "return s && s.decision && s.decision.player === s.seat && s.decision.kind === 'action'; }")
+    # our own turn: a decision asked of us in the bot's turn first (a block, say; the lobby
+    # deals a random game) is answered through the session, not the keyboard
+    for _ in range(20):
+        page.wait_for_function("() => { const s = window.__session && window.__session.snap; "
+                               "return s && s.decision && s.decision.player === s.seat; }")
+        snap = page.evaluate("({kind: window.__session.snap.decision.kind, version: window.__session.snap.version})")
+        if snap["kind"] == "action":
+            break
+        page.evaluate("(() => { const d = window.__session.snap.decision; "
+                      "window.__session.decide(d.options[d.options.length - 1]); })()")
+        page.wait_for_function(f"() => window.__session.snap.version > {snap['version']}")
+    else:
+        raise AssertionError("our turn never came")
     page.wait_for_function(READY)
     before = server_state(live, gid)["version"]
     for _ in range(80):
