@@ -7,6 +7,7 @@ A speed-up that changes no behaviour must leave every fingerprint identical::
     python bench/fingerprint_engine.py --compare /tmp/fp_before.json /tmp/fp_after.json
 
     python bench/fingerprint_engine.py --quick --out F.json           # fewer seeds / positions
+    python bench/fingerprint_engine.py --block-windows --out F.json   # also games with block_windows on
 
 Fingerprints:
 
@@ -24,6 +25,9 @@ Fingerprints:
 * ``ismcts_games``: complete games with every seat ``ismcts:100it`` (Red Rising 4p and
   2p, Red North 2p): scores and action-list hash;
 * ``heuristic_games``: a couple of complete heuristic-bot games (Red Rising 4p, Red North 2p).
+* ``block_windows`` (only with ``--block-windows``, so that the default output stays
+  comparable with older files): random-bot Red Rising games with the ``block_windows``
+  option on (4p and 3p), fingerprinted like ``random``.
 """
 
 from __future__ import annotations
@@ -50,10 +54,10 @@ def events_json(st) -> list:
     return [e.to_json() if isinstance(e, Event) else repr(e) for e in st.events]
 
 
-def random_game(game_name: str, players: int, seed: int, variant: bool = False) -> dict:
-    if variant:
+def random_game(game_name: str, players: int, seed: int, variant: bool = False, windows: bool = False) -> dict:
+    if variant or windows:
         from redtable.redrising.game import RedRising
-        game = RedRising(players, multiplayer_variant=True)
+        game = RedRising(players, multiplayer_variant=variant, block_windows=windows)
     else:
         game = make_game(game_name, players)
     st = game.new_initial_state(seed)
@@ -129,7 +133,7 @@ def bot_game(game_name: str, players: int, spec: str, seed: int) -> dict:
             "actions": h(st.history)}
 
 
-def fingerprint(quick: bool) -> dict:
+def fingerprint(quick: bool, windows: bool = False) -> dict:
     t0 = time.perf_counter()
     n = 40 if quick else 200
     fp: dict = {"random": {}}
@@ -157,6 +161,9 @@ def fingerprint(quick: bool) -> dict:
         "rr4": [bot_game("red-rising", 4, "heuristic", 3)],
         "rn2": [bot_game("red-north", 2, "heuristic", 3)],
     }
+    if windows:
+        fp["block_windows"] = {f"rr{players}": [random_game("red-rising", players, s, windows=True)
+                                               for s in range(n if players == 4 else 20)] for players in (4, 3)}
     print(f"total {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return fp
 
@@ -184,6 +191,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", help="write the fingerprints to this JSON file")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--block-windows", action="store_true", help="also fingerprint games with block_windows on")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two fingerprint files")
     args = ap.parse_args()
     if args.compare:
@@ -191,7 +199,7 @@ def main() -> None:
         n = compare(a, b)
         print("identical" if n == 0 else f"{n} differences")
         sys.exit(1 if n else 0)
-    fp = fingerprint(args.quick)
+    fp = fingerprint(args.quick, args.block_windows)
     text = json.dumps(fp, sort_keys=True, indent=1)
     if args.out:
         Path(args.out).write_text(text)

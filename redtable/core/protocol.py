@@ -160,6 +160,32 @@ class State(ABC):
         """A short human description of an option of the current decision."""
         return action
 
+    def idle_window(self) -> Action | None:
+        """If the pending decision is a block window that its decider cannot use (the only
+        option is to decline), the declining action; else None.
+
+        Games that ask every seat that might block, holding a blocker or not (so that being
+        asked tells nothing), return here the action a front end or server answers for the
+        seat after a human-like delay. Default: the game has no such windows."""
+        return None
+
+    def arm_hidden(self, player: int) -> list[str] | None:
+        """Turn this state, a throwaway clone, into a tripwire for what ``player`` may not know.
+
+        Every container holding information hidden from ``player`` (the deck's order, other
+        seats' hands, face-down cards, anything a re-deal for ``player`` could change) is
+        replaced by a tripwire (:class:`HiddenList`, :class:`HiddenDict`, :class:`HiddenSet`
+        or a game's own): reading hidden contents records a line in the returned list and
+        raises :class:`HiddenRead`. Facts the game makes public (hand and deck sizes,
+        face-up cards, cards ``player`` saw) stay readable, and writes that reveal nothing
+        (putting a card somewhere) are allowed. Play from the armed state is unchanged
+        until a tripwire fires; it is meant only to test one decision (``apply``, then
+        ``decision()``), never for real play.
+
+        Returns the (empty) list of trips, which fills as tripwires fire; or None when the
+        game cannot arm itself (the default): nothing can be proved about it."""
+        return None
+
     # --- results -------------------------------------------------------------------------
     @abstractmethod
     def scores(self) -> list[float]:
@@ -179,6 +205,368 @@ class State(ABC):
     def summary(self) -> dict[str, Any]:
         """JSON facts about a finished game for statistics (scores, winners, game extras)."""
         return {"scores": self.scores(), "winners": self.winners(), "decisions": len(self.history)}
+
+
+# ====================================================================== tripwires
+class HiddenRead(Exception):
+    """A tripwire (:meth:`State.arm_hidden`) saw hidden information being read.
+
+    The read is recorded in the armed state's trip list before this is raised, so code that
+    swallows exceptions cannot hide it."""
+
+
+def _trip(trips: list[str], where: str, what: str) -> None:
+    msg = f"{where}: {what}"
+    trips.append(msg)
+    raise HiddenRead(msg)
+
+
+class HiddenList(list):
+    """A list whose items may be hidden from one player, recording every read of them.
+
+    ``hidden(item)`` says whether an item lying in the list is hidden (None: every item is);
+    ``unknown(x)`` whether the player does not know where ``x`` is (None: nothing is known),
+    for membership questions. ``ordered``: the places of items the player knows are known
+    too (a deck, a row of cards on the table), so reading a visible item by index is free;
+    otherwise (a hand) any read by index counts as soon as one item is hidden.
+
+    Free: ``len`` and truth (sizes must be public where this is used), writes (``append``,
+    ``insert``, ``extend``, item and slice assignment, ``del``, ``clear``, ``reverse``),
+    reading visible items, and asking about an ``x`` the player knows the place of
+    (``in``, ``count``, ``remove``, ``index``). Everything else that exposes contents
+    (iteration, ``list()``/``tuple()``/``sorted()``/``sum()``..., which all iterate,
+    slicing, comparisons, ``+``, ``*``, ``copy``, ``sort``, ``repr``, pickling) trips as
+    soon as a hidden item is there. CPython's fast paths for exact lists do not apply to
+    a subclass, so those built-ins go through the methods below (see tests/core).
+    """
+
+    __slots__ = ("_trips", "_where", "_hidden", "_unknown", "_ordered")
+
+    @classmethod
+    def arm(cls, items, trips: list[str], where: str, hidden=None, unknown=None, ordered: bool = True) -> "HiddenList":
+        h = cls(items)
+        h._trips, h._where, h._hidden, h._unknown, h._ordered = trips, where, hidden, unknown, ordered
+        return h
+
+    def _leaky(self) -> bool:
+        """Whether a hidden item lies here now."""
+        if self._hidden is None:
+            return list.__len__(self) > 0
+        return any(map(self._hidden, list.__iter__(self)))
+
+    def _check_all(self, what: str) -> None:
+        if self._leaky():
+            _trip(self._trips, self._where, what)
+
+    def _check_item(self, v, what: str) -> None:
+        if self._ordered:
+            if self._hidden is None or self._hidden(v):
+                _trip(self._trips, self._where, what)
+        else:
+            self._check_all(what)
+
+    def _check_about(self, x, what: str) -> None:
+        if (self._unknown is None or self._unknown(x)) and self._leaky():
+            _trip(self._trips, self._where, what)
+
+    def __getitem__(self, i):
+        v = list.__getitem__(self, i)
+        if isinstance(i, slice):
+            if v and (not self._ordered or self._hidden is None or any(map(self._hidden, v))):
+                self._check_all("slice")
+        else:
+            self._check_item(v, "item")
+        return v
+
+    def pop(self, i: int = -1):
+        self._check_item(list.__getitem__(self, i), "pop")
+        return list.pop(self, i)
+
+    def __contains__(self, x) -> bool:
+        self._check_about(x, "in")
+        return list.__contains__(self, x)
+
+    def count(self, x) -> int:
+        self._check_about(x, "count")
+        return list.count(self, x)
+
+    def remove(self, x) -> None:
+        self._check_about(x, "remove")
+        list.remove(self, x)
+
+    def index(self, x, *args) -> int:
+        if self._ordered:
+            self._check_about(x, "index")
+        else:
+            self._check_all("index")
+        return list.index(self, x, *args)
+
+    def __iter__(self):
+        self._check_all("iteration")
+        return list.__iter__(self)
+
+    def __reversed__(self):
+        self._check_all("reversed")
+        return list.__reversed__(self)
+
+    def _compare(self, other, op):
+        self._check_all("comparison")
+        if isinstance(other, HiddenList):
+            other._check_all("comparison")
+        return op(self, other)
+
+    def __eq__(self, other):
+        return self._compare(other, list.__eq__)
+
+    def __ne__(self, other):
+        return self._compare(other, list.__ne__)
+
+    def __lt__(self, other):
+        return self._compare(other, list.__lt__)
+
+    def __le__(self, other):
+        return self._compare(other, list.__le__)
+
+    def __gt__(self, other):
+        return self._compare(other, list.__gt__)
+
+    def __ge__(self, other):
+        return self._compare(other, list.__ge__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other):
+        return self._compare(other, list.__add__)
+
+    def __radd__(self, other):
+        self._check_all("concatenation")
+        return NotImplemented  # nothing hidden: the plain list's concatenation may copy us
+
+    def __mul__(self, n):
+        self._check_all("repetition")
+        return list.__mul__(self, n)
+
+    __rmul__ = __mul__
+
+    def __imul__(self, n):  # a write: repeats in place, reads nothing out
+        return list.__imul__(self, n)
+
+    def copy(self):
+        self._check_all("copy")
+        return list.copy(self)
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        self._check_all("copy")
+        return list(list.__iter__(self))
+
+    def __reduce_ex__(self, protocol):
+        self._check_all("pickling")
+        return (list, (list(list.__iter__(self)),))
+
+    def sort(self, *args, **kwargs) -> None:
+        self._check_all("sort")
+        list.sort(self, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        self._check_all("repr")
+        return list.__repr__(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return format(self.__repr__(), spec)
+
+
+class HiddenDict(dict):
+    """A dict whose keys may be hidden from one player (``unknown(key)``: the player does not
+    know that key's whereabouts), recording every read that could expose one.
+
+    Free: asking about a key the player knows (``in``, ``[]``, ``get``, ``pop``,
+    ``setdefault``, ``del``), ``len`` and truth, writes (item assignment, ``update``,
+    ``clear``). Iteration, ``keys``/``values``/``items``, ``dict()``/``{**d}``/``update``
+    from it (CPython takes its slow path, through ``keys()``, for a subclass with its own
+    ``__iter__``), comparisons, ``|``, ``copy``, ``popitem``, ``repr`` and pickling trip as
+    soon as a hidden key is there, as does asking about a key the player does not know.
+    """
+
+    __slots__ = ("_trips", "_where", "_unknown")
+
+    @classmethod
+    def arm(cls, items, trips: list[str], where: str, unknown) -> "HiddenDict":
+        h = cls(items)
+        h._trips, h._where, h._unknown = trips, where, unknown
+        return h
+
+    def _leaky(self) -> bool:
+        return any(map(self._unknown, dict.__iter__(self)))
+
+    def _check_all(self, what: str) -> None:
+        if self._leaky():
+            _trip(self._trips, self._where, what)
+
+    def _check_key(self, k, what: str) -> None:
+        if self._unknown(k) and self._leaky():
+            _trip(self._trips, self._where, what)
+
+    def __contains__(self, k) -> bool:
+        self._check_key(k, "in")
+        return dict.__contains__(self, k)
+
+    def __getitem__(self, k):
+        self._check_key(k, "item")
+        return dict.__getitem__(self, k)
+
+    def get(self, k, default=None):
+        self._check_key(k, "get")
+        return dict.get(self, k, default)
+
+    def pop(self, k, *default):
+        self._check_key(k, "pop")
+        return dict.pop(self, k, *default)
+
+    def setdefault(self, k, default=None):
+        self._check_key(k, "setdefault")
+        return dict.setdefault(self, k, default)
+
+    def __delitem__(self, k) -> None:
+        self._check_key(k, "del")
+        dict.__delitem__(self, k)
+
+    def __iter__(self):
+        self._check_all("iteration")
+        return dict.__iter__(self)
+
+    def __reversed__(self):
+        self._check_all("reversed")
+        return dict.__reversed__(self)
+
+    def keys(self):
+        self._check_all("keys")
+        return dict.keys(self)
+
+    def values(self):
+        self._check_all("values")
+        return dict.values(self)
+
+    def items(self):
+        self._check_all("items")
+        return dict.items(self)
+
+    def popitem(self):
+        self._check_all("popitem")
+        return dict.popitem(self)
+
+    def copy(self):
+        self._check_all("copy")
+        return dict.copy(self)
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce_ex__(self, protocol):
+        self._check_all("pickling")
+        return (dict, (dict.copy(self),))
+
+    def _compare(self, other, op):
+        self._check_all("comparison")
+        if isinstance(other, HiddenDict):
+            other._check_all("comparison")
+        return op(self, other)
+
+    def __eq__(self, other):
+        return self._compare(other, dict.__eq__)
+
+    def __ne__(self, other):
+        return self._compare(other, dict.__ne__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __or__(self, other):
+        return self._compare(other, dict.__or__)
+
+    def __ror__(self, other):
+        self._check_all("union")
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        self._check_all("repr")
+        return dict.__repr__(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return format(self.__repr__(), spec)
+
+
+class HiddenSet:
+    """Stands for a set whose whole contents are hidden from the player (not a ``set``
+    subclass: CPython's set operations read another set's table directly).
+
+    Writes are free (``add``, ``discard``, ``update``, ``difference_update``, ``clear``);
+    every read (``in``, ``len``, truth, iteration, comparisons, set algebra, any other
+    method) trips. ``data`` is the set itself, for the game's own bookkeeping."""
+
+    __slots__ = ("data", "_trips", "_where")
+
+    def __init__(self, data: set, trips: list[str], where: str) -> None:
+        self.data, self._trips, self._where = data, trips, where
+
+    def add(self, x) -> None:
+        self.data.add(x)
+
+    def discard(self, x) -> None:
+        self.data.discard(x)
+
+    def update(self, *others) -> None:
+        self.data.update(*others)
+
+    def difference_update(self, *others) -> None:
+        self.data.difference_update(*others)
+
+    def clear(self) -> None:
+        self.data.clear()
+
+    def _read(self, what: str):
+        _trip(self._trips, self._where, what)
+
+    def __getattr__(self, name: str):
+        self._read(name)
+
+    def __contains__(self, x) -> bool:
+        self._read("in")
+
+    def __iter__(self):
+        self._read("iteration")
+
+    def __len__(self) -> int:
+        self._read("len")
+
+    def __bool__(self) -> bool:
+        self._read("truth")
+
+    def __eq__(self, other):
+        self._read("comparison")
+
+    __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __eq__
+    __hash__ = None  # type: ignore[assignment]
+
+    def __or__(self, other):
+        self._read("set algebra")
+
+    __ror__ = __and__ = __rand__ = __sub__ = __rsub__ = __xor__ = __rxor__ = __or__
+
+    def __repr__(self) -> str:
+        self._read("repr")
+        return ""
+
+    def __reduce_ex__(self, protocol):
+        self._read("pickling")
 
 
 def check_option(name: str, value: Any, allowed: tuple) -> None:

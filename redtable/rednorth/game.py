@@ -24,7 +24,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from ..core import Decision, Event, Game, InvalidOptions, Rng, State, check_option
+from ..core import Decision, Event, Game, HiddenList, InvalidOptions, Rng, State, check_option
 from .actions import (
     ACTION_TEXT, CARD_END, CARD_END_OF, CARD_POS, CARD_POS_OF, ENDS, GIVE, GIVE_OF, GOD_HEAD, HEL_KINDS,
     INSPIRE, INVOKE, KEEP, LEFT, OP_INSPIRE, OP_INVOKE, OP_PASS, OP_PROMOTE, OP_REINFORCE, OP_WITHDRAW,
@@ -769,6 +769,25 @@ class RedNorthState(State):
         s._dec = None
         return s
 
+    def arm_hidden(self, player: int) -> list[str] | None:
+        """:meth:`State.arm_hidden`: tripwires on all that ``player`` may not know.
+
+        Armed: the deck (every card hidden; its size is public), every other seat's hand (a
+        count per kind, every count hidden, even of cards publicly known to be among them),
+        and every other seat's Party (a face-down slot is hidden, glory and all; a face-up
+        one is public, as are the Party's size and slot order). The public ``known`` counts,
+        hand sizes, Muster Groups, discard pile and tokens stay plain. While another seat
+        places the card Freya drew (a plain int), nothing can be armed: None."""
+        if self.phase == FREYA_END and self.actor != player:
+            return None
+        trips: list[str] = []
+        self.deck = HiddenList.arm(self.deck, trips, "deck")
+        self.hands = [h if q == player else HiddenList.arm(h, trips, f"hand of p{q}")
+                      for q, h in enumerate(self.hands)]
+        self.parties = [x if q == player else HiddenList.arm(x, trips, f"Party of p{q}", _face_down)
+                        for q, x in enumerate(self.parties)]
+        return trips
+
     # ---------------------------------------------------------------------- views
     def view(self, player: int | None) -> dict[str, Any]:
         P = self.P
@@ -897,6 +916,10 @@ class RedNorthState(State):
 
 
 KINDS_OF = {k.slug: k.kind for k in KINDS}
+
+
+def _face_down(slot: int) -> bool:
+    return not slot & UP
 
 
 def _seat(x: int) -> int | None:

@@ -29,7 +29,8 @@ from ..core import Decision
 from .abilities import deploy
 from .board import INSTITUTE, LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES, LUNA
 from .cards import BLUE, BY_SLUG, GOLD, RED, SLUG
-from .effects import SCOPES, TEXT, cond, filter_text, matches, names_text, render, render_cached, scope_positions
+from .effects import (SAME_CARD_STEPS, SCOPES, TEXT, cond, filter_text, gain_blocked, matches, names_text, render,
+                      render_cached, scope_positions)
 from .engine import BLOCK_STEAL_BANISH, YES_NO, RRState, op
 
 
@@ -55,6 +56,7 @@ def _gold_note_c(st: RRState, node, ctx, answer):
 
 
 TEXT["gold_note_c"] = lambda node: render(node[1])
+SAME_CARD_STEPS.add("gold_note_c")
 
 
 def _c_color(st: RRState, ctx: dict) -> int:
@@ -70,9 +72,10 @@ cond("gold_c_not_color", lambda c: f"that card is not {filter_text((('color', c[
 @op("gold_bottom_of")
 def _gold_bottom_of(st: RRState, node, ctx, answer):
     """node = ("gold_bottom_of", location, then): bind the bottom card of a named location
-    (skipped when the location is empty or its bottom card is the source card)."""
+    (skipped when the location is empty or its bottom card is the source card, and when
+    ``then`` would gain that card while it may not be gained now)."""
     loc = st.locs[node[1]]
-    if loc and loc[0] != ctx.get("src"):
+    if loc and loc[0] != ctx.get("src") and not gain_blocked(st, loc[0], node[2]):
         st.push(node[2], dict(ctx, c=loc[0]))
     return None
 
@@ -314,11 +317,12 @@ cond("gold_picked_named", lambda c: "you select the named card")(
 @op("gold_reveal_instead")
 def _gold_reveal_instead(st: RRState, node, ctx, answer):
     """node = ("gold_reveal_instead", cards, instead, default): if you hold one of ``cards``
-    you may reveal it (it stays in your hand) to run ``instead``; otherwise ``default`` runs."""
+    you may reveal it (it stays in your hand) to run ``instead``; otherwise ``default`` runs.
+    Not offered when ``instead`` would gain the bound card while it may not be gained now."""
     _, cards, instead, default = node
     p = ctx["p"]
     held = [c for c in st.hands[p] if c in cards]
-    if not held:
+    if not held or ("c" in ctx and gain_blocked(st, ctx["c"], instead)):
         st.push(default, ctx)
         return None
     if answer is None:

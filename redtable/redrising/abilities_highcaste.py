@@ -22,7 +22,7 @@ from .cards import (
 )
 from .effects import (TEXT, cond, filter_text, gainable, holds, matches, render, render_cached, render_cond,
                       scope_positions)
-from .engine import OPS, YES_NO, RRState, op, seat_id, seat_of
+from .engine import YES_NO, RRState, op, seat_id, seat_of
 
 H = "highcaste_"
 
@@ -292,16 +292,6 @@ TEXT[H + "steal_helium_most"] = lambda node: ("Steal 1 Helium from the opponent 
 
 
 # ---------------------------------------------------------------------------- board cards
-@op(H + "choose_card")
-def _choose_card(st: RRState, node, ctx, answer):
-    """Like ``choose_card`` (same node shape), for cards to gain: a card that may not be
-    gained now (Loan Shark during a turn out of order) is not offered."""
-    return OPS["choose_card"](st, ("choose_card",) + tuple(node[1:5]) + (True,), ctx, answer)
-
-
-TEXT[H + "choose_card"] = lambda node: TEXT["choose_card"](("choose_card",) + tuple(node[1:]))
-
-
 @op(H + "reveal_under")
 def _reveal_under(st: RRState, node, ctx, answer):
     """node = (reveal_under, 2): reveal the deck's top 2 cards and place them directly
@@ -675,7 +665,7 @@ def _loan_shark(st: RRState, node, ctx, answer):
     if answer == "yes":
         st.log("loan_shark", player=q, lender=p, paid=2, out_of_order_turn=True)
         st.gain_helium(p, st.lose_helium(q, 2))
-        st.push((H + "oot_turn", q), {"p": q})
+        st.push(("turn_start", q, False), {"p": q})  # the engine's uncounted turn (see gainable)
     else:
         st.log("loan_shark", player=q, lender=p, paid=min(1, st.helium[q]), out_of_order_turn=False)
         st.gain_helium(p, st.lose_helium(q, 1))
@@ -685,48 +675,6 @@ def _loan_shark(st: RRState, node, ctx, answer):
 TEXT[H + "loan_shark"] = lambda node: (
     "They may give you 2 Helium to immediately take 1 turn out of order (but may not gain this card) "
     "before you finish your turn. Otherwise they must give you 1 Helium.")
-
-
-@op(H + "oot_turn")
-def _oot_turn(st: RRState, node, ctx, answer):
-    """A turn out of order: the engine's uncounted turn, whose Lead may not gain Loan Shark."""
-    q = node[1]
-    before = len(st.stack)
-    OPS["turn_start"](st, ("turn_start", q, False), {"p": q}, None)
-    _swap_frames(st, before, "action", H + "oot_action")
-    return None
-
-
-def _swap_frames(st: RRState, before: int, old: str, new: str) -> None:
-    """Replace frames pushed since ``before`` whose node is (old,) with (new,)."""
-    for i in range(before, len(st.stack)):
-        _, node, fctx = st.stack[i]
-        if node == (old,):
-            st.stack[i] = (OPS[new], (new,), fctx)
-
-
-@op(H + "oot_action")
-def _oot_action(st: RRState, node, ctx, answer):
-    before = len(st.stack)
-    d = OPS["action"](st, ("action",), ctx, answer)
-    if d is None:
-        _swap_frames(st, before, "lead_gain", H + "oot_lead_gain")
-    return d
-
-
-@op(H + "oot_lead_gain")
-def _oot_lead_gain(st: RRState, node, ctx, answer):
-    if answer is not None:
-        return OPS["lead_gain"](st, ("lead_gain",), ctx, answer)
-    d = OPS["lead_gain"](st, ("lead_gain",), ctx, None)
-    if d is None:
-        return None
-    opts = tuple(o for o in d.options
-                 if o == "deck" or gainable(st, st.locs[LOCATION_OF_NAME[o]][-1]))
-    if not opts:
-        st.log("nothing_to_gain", player=ctx["p"])
-        return None
-    return Decision(d.player, d.kind, opts, d.context)
 
 
 # ====================================================================== the cards
@@ -758,7 +706,7 @@ deploy("codebreaker", ("note_under", ("seq",
     (H + "deck_bottom", ("unless", ("c_color", (GOLD, SILVER)), ("gain_c",))),
     ("unless", ("src_on_color", (GOLD, SILVER)), ("banish_self",)))))
 deploy("dataport-specialist", ("if", ("deployed_on", (JUPITER,)), REVEAL_UNDER))
-deploy("developer", (H + "choose_card", "this", (("other", True),), ("seq", ("gain_c",), ("end_turn",)), True))
+deploy("developer", ("choose_card", "this", (("other", True),), ("seq", ("gain_c",), ("end_turn",)), True))
 deploy("firewall-expert", (H + "facedown_others", 3))
 deploy("hacker", ("top_of_deck", (H + "choose_one", ("banish", ("banish_c",)), ("place", (H + "place_c", "another")))))
 end_of_game("hacker", ("top_of_deck", (H + "bind_value", ("points", "value"))))
@@ -773,10 +721,10 @@ def _may_trade(effect: tuple, possible: tuple, then: tuple | None = None) -> tup
 
 
 deploy("banker", _may_trade(
-    (H + "pay", 3, (H + "choose_card", "this", (("other", True),), ("gain_c",), False)),
+    (H + "pay", 3, ("choose_card", "this", (("other", True),), ("gain_c",), False)),
     ((H + "at_least", "helium", 3), (H + "any_card", "this", (("other", True),))),
     ("banish_self",)))
-end_of_game("banker", ("may", (H + "pay", 3, (H + "choose_card", "any_top", (), ("gain_c",), False)),
+end_of_game("banker", ("may", (H + "pay", 3, ("choose_card", "any_top", (), ("gain_c",), False)),
                        (H + "all", (H + "at_least", "helium", 3), (H + "any_card", "any_top", ()))))
 deploy("ceo", _may_trade(("regress", 1), ((H + "at_least", "fleet", 1),), ("helium", 2)))
 deploy("investor", ("choose_color", (SILVER,), (H + "count_gain", "here", "bound", "helium")))

@@ -1360,14 +1360,18 @@ def refs(card: int) -> Refs:
     return REFS[card]
 
 
-def bonus_clauses_text(card: int) -> list[str]:
-    """The card's bonus, one sentence per clause, rendered from the encoding."""
+def bonus_clauses_text(card: int, lang: str = "en") -> list[str]:
+    """The card's bonus, one sentence per clause, rendered from the encoding (in English,
+    or "uk"/"pl" through :mod:`redtable.redrising.lang`)."""
+    if lang != "en":
+        from .lang.bonuses_text import bonus_clauses_text as in_lang
+        return in_lang(card, lang)
     return [cl.text(card) for cl in BONUSES[card]]
 
 
-def bonus_text(card: int) -> str:
+def bonus_text(card: int, lang: str = "en") -> str:
     """The card's end-game bonus as rules text, rendered from the encoding ("" if none)."""
-    return " ".join(bonus_clauses_text(card))
+    return " ".join(bonus_clauses_text(card, lang))
 
 
 def hand_bonuses(h: Hand, b: Board) -> list[int]:

@@ -24,7 +24,7 @@ from typing import Any, Callable
 from ..core import Decision
 from .board import LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES
 from .cards import BY_SLUG, COLOR, COLOR_NAMES, COLOR_OF_NAME, GOLD, NAME, SLUG, VALUE
-from .engine import OPS, YES_NO, RRState, op, seat_id, seat_of
+from .engine import OPS, YES_NO, RRState, gainable, op, seat_id, seat_of
 
 # ---------------------------------------------------------------------------- text
 TEXT: dict[str, Callable[[tuple], str]] = {}
@@ -47,9 +47,13 @@ def cond(name: str, render: Callable[[tuple], str]):
     return deco
 
 
-def render(node: tuple) -> str:
-    """English rules text of an effect node."""
-    return TEXT[node[0]](node)
+def render(node: tuple, lang: str = "en") -> str:
+    """Rules text of an effect node: English (``TEXT``), or "uk"/"pl" (rendered from the same
+    node by :mod:`redtable.redrising.lang`)."""
+    if lang == "en":
+        return TEXT[node[0]](node)
+    from .lang import render as render_in
+    return render_in(node, lang)
 
 
 _RENDERED: dict[int, tuple[tuple, str]] = {}
@@ -211,6 +215,8 @@ def _may(st: RRState, node, ctx, answer):
     possible = node[2] if len(node) > 2 else None
     if possible is not None and not holds(st, possible, ctx):
         return None
+    if "c" in ctx and gain_blocked(st, ctx["c"], node[1]):
+        return None
     if answer is None:
         return Decision(ctx["p"], "may", YES_NO, {"card": SLUG[ctx["src"]], "text": render_cached(node[1])})
     if answer == "yes":
@@ -331,8 +337,33 @@ TEXT["regain_self"] = lambda node: "Regain this card."
 
 
 # ---------------------------------------------------------------------------- binding cards
+# Steps that run their first item on the same bound card (card modules add their own), and
+# steps that gain the bound card: ("seq", ("gain_c",), ...) starts by gaining that card.
+SAME_CARD_STEPS = {"seq"}
+GAIN_STEPS = {"gain_c"}
+
+
+def gains_c(effect: tuple) -> bool:
+    """Whether ``effect`` starts by gaining the bound card."""
+    while effect[0] in SAME_CARD_STEPS:
+        effect = effect[1]
+    return effect[0] in GAIN_STEPS
+
+
+def gain_blocked(st: RRState, card: int, effect: tuple) -> bool:
+    """Whether ``effect`` would gain ``card`` while it may not be gained now (:func:`gainable`).
+
+    The abilities' gains of a bound card are checked here (the Lead's gain step checks
+    :func:`gainable` itself): a choice does not offer that card, an ability whose gain it is
+    is impossible and is ignored whole ("Gain X. Banish this unless ..." leaves the card
+    deployed), an optional gain ("you may gain it", "reveal ... to instead gain") is not offered.
+    """
+    return not gainable(st, card) and gains_c(effect)
+
+
 def _bind_card(st: RRState, ctx: dict, card: int, then: tuple) -> None:
-    st.push(then, dict(ctx, c=card))
+    if not gain_blocked(st, card, then):
+        st.push(then, dict(ctx, c=card))
 
 
 @op("under")
@@ -398,17 +429,16 @@ def scope_positions(st: RRState, scope: str, ctx: dict) -> list[tuple[int, int]]
 
 @op("choose_card")
 def _choose_card(st: RRState, node, ctx, answer):
-    """node = ("choose_card", scope, filter, then, optional[, to_gain]): pick a matching card on the board.
+    """node = ("choose_card", scope, filter, then, optional): pick a matching card on the board.
 
-    Nothing matching: the step is skipped. ``optional`` adds a "none" option; ``to_gain``
-    leaves out cards that may not be gained now (see :func:`gainable`).
+    Nothing matching: the step is skipped. ``optional`` adds a "none" option. A card that
+    ``then`` would gain while it may not be gained now is not offered (:func:`gain_blocked`).
     """
-    _, scope, filt, then, optional = node[:5]
-    to_gain = len(node) > 5 and node[5]
+    _, scope, filt, then, optional = node
     if answer is None:
         locs = st.locs
         opts = tuple([pos_id(l, i) for l, i in scope_positions(st, scope, ctx)
-                      if matches(st, locs[l][i], filt, ctx) and (not to_gain or gainable(st, locs[l][i]))])
+                      if matches(st, locs[l][i], filt, ctx) and (gainable(st, locs[l][i]) or not gains_c(then))])
         if not opts:
             return None
         if optional:
@@ -433,14 +463,6 @@ def _choose_card_text(node):
 
 
 # ---------------------------------------------------------------------------- acting on the bound card
-LOAN_SHARK = BY_SLUG["loan-shark"]
-
-
-def gainable(st: RRState, card: int) -> bool:
-    """Loan Shark may not be gained during a turn out of order (the only uncounted turns)."""
-    return not (card == LOAN_SHARK and st.turn_stack and not st.turn.counted)
-
-
 @op("gain_c")
 def _gain_c(st: RRState, node, ctx, answer):
     card = ctx["c"]

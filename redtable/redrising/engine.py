@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..core import Decision, Event, IllegalAction, Rng, State
+from ..core import Decision, Event, HiddenDict, HiddenList, HiddenRead, HiddenSet, IllegalAction, Rng, State
 from .board import (
     APOLLO, CERES, DIANA, DIE_FACES, FLEET_MAX, HAND_SIZE, HOUSE_JUPITER, HOUSE_MARS,
     HOUSE_NAMES, INFLUENCE_TOKENS, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME,
@@ -34,6 +34,11 @@ END_OF_GAME: dict[int, tuple] = {}
 BLOCK_STEAL_BANISH: set[int] = set()   # Judge, Pax au Telemanus, The Howlers
 BLOCK_SOVEREIGN: dict[int, tuple] = {}  # Martyr, Justice -> what happens after blocking
 
+#: Decisions where a seat may reveal a blocker. With the ``block_windows`` option a seat
+#: holding none is asked too, with the single option "no" (never taken on its behalf).
+WINDOW_KINDS = frozenset(("block", "block_sovereign"))
+NO_ONLY = ("no",)
+
 
 def op(name: str) -> Callable[[Handler], Handler]:
     """Register a step handler under ``name`` (the first item of an effect node)."""
@@ -48,6 +53,14 @@ def op(name: str) -> Callable[[Handler], Handler]:
 
 
 YES_NO = ("yes", "no")
+
+LOAN_SHARK = BY_SLUG["loan-shark"]
+
+
+def gainable(st: "RRState", card: int) -> bool:
+    """Whether ``card`` may be gained now. Loan Shark may not be gained during a turn out of
+    order (the only uncounted turns): no gain of that turn offers or takes it."""
+    return card != LOAN_SHARK or not st.turn_stack or st.turn_stack[-1].counted
 
 
 def seat_id(p: int) -> str:
@@ -187,7 +200,7 @@ class RRState(State):
             d = handler(self, node, ctx, None)
             if d is not None:
                 opts = d[2]
-                if len(opts) == 1:  # a forced choice is taken at once
+                if len(opts) == 1 and d[1] not in WINDOW_KINDS:  # a forced choice is taken at once
                     handler(self, node, ctx, opts[0])
                     continue
                 stack.append(frame)
@@ -246,6 +259,28 @@ class RRState(State):
         if self.variant:
             opps = [q for q in opps if len(self.hands[q]) > self.start_hand[q]]
         return opps
+
+    def may_hold(self, q: int, cards) -> bool:
+        """Whether, for all the other seats can tell, ``q`` might hold one of ``cards``: their
+        hand is not empty and not every such card lies face up on a location or banished.
+        Reads public facts only (hand size, the board, the banished pile)."""
+        if not self.hands[q]:
+            return False
+        for c in cards:
+            if c in self.banished:
+                continue
+            if any(c in loc for loc in self.locs) and c not in self.facedown:
+                continue
+            return True
+        return False
+
+    def idle_window(self) -> str | None:
+        """The pending decision is a block window its decider cannot use ("no" is the only
+        option, see the ``block_windows`` option): return "no", else None."""
+        d = self.dec
+        if d is not None and d[1] in WINDOW_KINDS and d[2] == NO_ONLY:
+            return "no"
+        return None
 
     def right_of(self, p: int) -> int:
         return (p - 1) % self.n
@@ -458,6 +493,47 @@ class RRState(State):
         st.rng = Rng(rng.next64())
         return st
 
+    def arm_hidden(self, player: int) -> list[str]:
+        """:meth:`State.arm_hidden`: tripwires on all that ``player`` may not know.
+
+        ``player`` surely knows where a card is when it is in their own hand, face up on a
+        location, banished, or a card their ``known`` set names on the deck or face down
+        (one they saw there). A card in another seat's hand never counts as surely known,
+        even one ``player`` once saw go there (a steal may have moved it since, unseen).
+
+        Armed: every other seat's hand (every card hidden; its size is public), the deck and
+        each location (a card is hidden unless surely known or face up there; sizes and
+        places are public), the face-down map (``facedown``: asking about a card not surely
+        known), the other seats' ``known`` sets (write-only), and every pending frame of the
+        turn program whose node or context holds a card not surely known or a choice
+        ``player`` did not see (running it trips)."""
+        trips: list[str] = []
+        others: set[int] = set()
+        for q in range(self.n):
+            if q != player:
+                others.update(self.hands[q])
+        sure = frozenset(self.known[player].difference(others))
+
+        def not_sure(c) -> bool:
+            return c not in sure
+
+        fd = HiddenDict.arm(self.facedown, trips, "face-down cards", not_sure)
+        raw_facedown = dict.__contains__
+
+        def hidden_on_board(c) -> bool:
+            return raw_facedown(fd, c) and c not in sure
+
+        _arm_frames(self.stack, player, sure, trips)
+        self.facedown = fd
+        self.hands = [h if q == player else HiddenList.arm(h, trips, f"hand of p{q}", None, not_sure, False)
+                      for q, h in enumerate(self.hands)]
+        self.deck = HiddenList.arm(self.deck, trips, "deck", not_sure, not_sure, True)
+        self.locs = [HiddenList.arm(loc, trips, LOCATION_NAMES[i], hidden_on_board, not_sure, True)
+                     for i, loc in enumerate(self.locs)]
+        self.known = [k if q == player else HiddenSet(k, trips, f"what p{q} knows")
+                      for q, k in enumerate(self.known)]
+        return trips
+
     # ------------------------------------------------------------------ protocol
     def scores(self) -> list[float]:
         return [float(s.total) for s in self.final] if self.final else [0.0] * self.n
@@ -572,6 +648,66 @@ class SearchRRState(RRState):
             self.events.append(Event(kind, data, to))
 
 
+# ====================================================================== tripwires (arm_hidden)
+# What a turn program frame may hold, for RRState.arm_hidden: context keys holding public
+# facts (seats, locations, choices every seat saw logged, colours as they lay on the board),
+# keys holding a card or a tuple of cards (public when surely known), choices of the acting
+# seat that no event tells the others (public to that seat only), and the node items that
+# are cards. Any other key makes the frame hidden: a new key must be classified here.
+_CTX_PUBLIC = frozenset(("p", "q", "loc", "lead", "dest", "origin", "colors", "gold_count", "under_color", "c_col"))
+_CTX_CARD = frozenset(("c", "src"))
+_CTX_CARDS = frozenset(("looked", "shown"))
+_CTX_OWN_CHOICE = frozenset(("color",))  # choose_color: not logged
+_NODE_CARD = {"deploy": 1, "ability": 1, "ability_end": 1}
+_NODE_CARDS = {"lowcaste_to_bottom": 1}
+
+
+def _arm_frames(stack: list, player: int, sure: frozenset, trips: list[str]) -> None:
+    """Replace each pending frame that holds something hidden from ``player`` by one whose
+    step trips when it runs."""
+    for i, (_, node, ctx) in enumerate(stack):
+        if _frame_public(node, ctx, player, sure):
+            continue
+
+        def tripped(st, node, ctx, answer, _name=node[0]):
+            trips.append(f"turn program: step {_name!r} holds hidden information")
+            raise HiddenRead(trips[-1])
+
+        stack[i] = (tripped, node, ctx)
+
+
+def _frame_public(node: tuple, ctx: dict, player: int, sure: frozenset) -> bool:
+    """Whether nothing in a frame is hidden from ``player`` (``sure``: the cards whose place
+    they surely know)."""
+    i = _NODE_CARD.get(node[0])
+    if i is not None and node[i] not in sure:
+        return False
+    i = _NODE_CARDS.get(node[0])
+    if i is not None and not sure.issuperset(node[i]):
+        return False
+    for k, v in ctx.items():
+        if k in _CTX_PUBLIC:
+            continue
+        if k in _CTX_CARD:
+            if v not in sure:
+                return False
+        elif k in _CTX_CARDS:
+            if not sure.issuperset(v):
+                return False
+        elif k == "value":  # a bound card's value
+            if ctx.get("c") not in sure or v != VALUE[ctx["c"]]:
+                return False
+        elif k == "named":  # Roque: seen by the two players involved only
+            if player != ctx.get("p") and player != ctx.get("q"):
+                return False
+        elif k in _CTX_OWN_CHOICE:
+            if player != ctx.get("p"):
+                return False
+        else:
+            return False
+    return True
+
+
 # ====================================================================== turn flow
 _LOC_OPTIONS = {ex: tuple(LOCATION_NAMES[i] for i in range(4) if i != ex) for ex in range(-1, 4)}
 # the options of a Lead's gain by bits: 1 << location for each location to gain from, 16 for the deck
@@ -684,6 +820,10 @@ def _lead_gain(st: RRState, node, ctx, answer):
         for i, cards in enumerate(st.locs):
             if cards and not mask >> i & 1:
                 avail |= 1 << i
+        if not turn.counted:  # a turn out of order: a top card that may not be gained is no option
+            for i, cards in enumerate(st.locs):
+                if avail >> i & 1 and not gainable(st, cards[-1]):
+                    avail &= ~(1 << i)
         opts = _GAIN_OPTIONS[avail]
         if not opts:
             st.log("nothing_to_gain", player=p)
@@ -806,8 +946,13 @@ def _place_top(st: RRState, node, ctx, answer):
 def _gain_sovereign(st: RRState, node, ctx, answer):
     p = ctx["p"]
     holder = st.sovereign
-    if holder >= 0 and holder != p:
+    # block_windows: a holder who may hold a blocker for all the others can tell is asked
+    # even holding none (the answer "no" comes back here and falls through, as a declined
+    # block does); one who surely holds none is not asked, and their hand is not read
+    if holder >= 0 and holder != p and (not st.game.block_windows or st.may_hold(holder, BLOCK_SOVEREIGN)):
         blockers = [c for c in st.hands[holder] if c in BLOCK_SOVEREIGN]
+        if not blockers and answer is None and st.game.block_windows:
+            return Decision(holder, "block_sovereign", NO_ONLY, {"attacker": p})
         if blockers:
             if answer is None:
                 return Decision(holder, "block_sovereign", tuple(f"block:{SLUG[c]}" for c in blockers) + ("no",),
@@ -884,7 +1029,19 @@ def _attempt(st: RRState, node, ctx, answer):
     _, key, effect = node
     q = ctx[key]
     p = ctx["p"]
-    blockers = [c for c in st.hands[q] if c in BLOCK_STEAL_BANISH] if q != p else []
+    if q == p:
+        blockers = []
+    elif not st.game.block_windows:
+        blockers = [c for c in st.hands[q] if c in BLOCK_STEAL_BANISH]
+    elif st.may_hold(q, BLOCK_STEAL_BANISH):
+        # block_windows: asked all the same (same kind, same context) even holding no
+        # blocker, with only "no" to say; the answer "no" comes back here and runs the
+        # effect, as a declined block does. A target who surely holds none is not asked.
+        blockers = [c for c in st.hands[q] if c in BLOCK_STEAL_BANISH]
+        if not blockers and answer is None:
+            return Decision(q, "block", NO_ONLY, {"attacker": p, "card": SLUG[ctx["src"]] if "src" in ctx else None})
+    else:
+        blockers = []
     if not blockers:
         st.push(effect, ctx)
         return None

@@ -16,6 +16,13 @@ class RedRising(Game):
     ``multiplayer_variant``: the publisher's official variant, where abilities that make an
     opponent banish or be stolen from may only target players holding more cards than
     their starting hand.
+
+    ``block_windows``: blocks without tells. An opponent who, for all the others can tell,
+    might hold a blocker (Judge, Pax au Telemanus, The Howlers against a steal or banish;
+    Martyr, Justice against taking the Sovereign token) is always asked, with the same
+    decision kind and context: holding no blocker, their only option is ``"no"``. Without it
+    (the printed game's habit at a table of bots) only a seat holding a blocker is asked, so
+    the prompt itself tells the table they hold one.
     """
 
     name = "red-rising"
@@ -23,14 +30,17 @@ class RedRising(Game):
     min_players = 2
     max_players = 6
 
-    def __init__(self, players: int = 4, multiplayer_variant: bool = False) -> None:
+    def __init__(self, players: int = 4, multiplayer_variant: bool = False, block_windows: bool = False) -> None:
         super().__init__(players)
-        if not isinstance(multiplayer_variant, bool):
-            raise InvalidOptions(f"option 'multiplayer_variant' must be true or false, got {multiplayer_variant!r}")
+        for name, value in (("multiplayer_variant", multiplayer_variant), ("block_windows", block_windows)):
+            if not isinstance(value, bool):
+                raise InvalidOptions(f"option {name!r} must be true or false, got {value!r}")
         self.multiplayer_variant = multiplayer_variant
+        self.block_windows = block_windows
 
     def options(self) -> dict[str, Any]:
-        return {"players": self.players, "multiplayer_variant": self.multiplayer_variant}
+        return {"players": self.players, "multiplayer_variant": self.multiplayer_variant,
+                "block_windows": self.block_windows}
 
     def new_initial_state(self, seed: int) -> RRState:
         return RRState.new(self, seed)

@@ -26,16 +26,16 @@ def scenario(players: int = 2, *, hands: dict[int, list[str]] | None = None,
              influence: list[int] | None = None, sovereign: int = -1, current: int = 0,
              first: int = 0, neutral: int | None = None, seed: int = 0,
              variant: bool = False, facedown: dict[str, int] | None = None,
-             rest: str = "deck") -> RRState:
+             rest: str = "deck", block_windows: bool = False) -> RRState:
     """A position where ``current`` is about to take a turn.
 
     ``locations`` lists cards bottom to top; ``deck_top`` lists the deck from the top down.
     ``rest`` says where the cards not named go: under the deck top ("deck") or to the
-    banished pile ("banished", for an exhausted deck).
+    banished pile ("banished", for an exhausted deck). ``block_windows``: the game option.
     """
     from .game import RedRising
 
-    game = RedRising(players, multiplayer_variant=variant)
+    game = RedRising(players, multiplayer_variant=variant, block_windows=block_windows)
     st = RRState.__new__(RRState)
     st.game, st.n, st.rng, st.variant = game, players, Rng(seed), variant
     hs = houses or [h for h in ("diana", "jupiter", "mars", "minerva", "apollo", "ceres")][:players]
@@ -76,9 +76,10 @@ def scenario(players: int = 2, *, hands: dict[int, list[str]] | None = None,
     st.final_winners = None
     st.phase = "play"
     st.first = first
-    for p in range(players):
-        for c in st.hands[p]:
-            st.known[p].add(c)
+    public = {c for loc in st.locs for c in loc if c not in st.facedown} | set(st.banished)
+    for p in range(players):  # as in a real game: your hand, face-up and banished cards, what you placed face down
+        st.known[p] |= public
+        st.known[p].update(c for c, q in st.facedown.items() if q == p)
     st.push(("turn_start", current, True), {"p": current})
     st.run()
     return st

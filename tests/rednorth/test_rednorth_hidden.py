@@ -115,3 +115,43 @@ def test_resample_never_puts_a_jarl_under_loki_glory():
         assert r.view(1) == s.view(1)
         seen.add(r.parties[0][0] & 15)
     assert seen == {0, 1}  # red from the Party or green from the deck: both are possible
+
+
+def test_no_block_windows_and_arming_hides_the_others_cards():
+    """Red North has no reveal-to-block windows (State.idle_window is None throughout); its
+    arm_hidden trips on the deck, the other seats' hands and their face-down Party cards."""
+    from redtable.core import HiddenList, HiddenRead
+
+    s = RedNorth(3).new_initial_state(5)
+    rng = Rng(5)
+    armed = 0
+    while s.decision() is not None:
+        assert s.idle_window() is None
+        p = s.decision().player
+        t = s.clone()
+        trips = t.arm_hidden(p)
+        assert trips == [] and type(t.hands[p]) is list and type(t.parties[p]) is list
+        for q in range(3):
+            if q != p:
+                assert isinstance(t.hands[q], HiddenList) and len(t.hands[q]) == len(s.hands[q])
+                hidden = [i for i, x in enumerate(s.parties[q]) if not x & 16]
+                for i, x in enumerate(s.parties[q]):
+                    if i not in hidden:
+                        assert t.parties[q][i] == x  # face up: public
+                if hidden:
+                    try:
+                        t.parties[q][hidden[0]]
+                    except HiddenRead:
+                        armed += 1
+                    else:
+                        raise AssertionError("a face-down card was read freely")
+        if s.deck:
+            try:
+                t.deck[-1]
+            except HiddenRead:
+                pass
+            else:
+                raise AssertionError("the deck was read freely")
+        d = s.decision()
+        s.apply(d.options[rng.below(len(d.options))])
+    assert armed
