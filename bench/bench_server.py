@@ -93,9 +93,10 @@ class BenchGame:
 
     async def run_seat(self, seat: int, ready: asyncio.Event, all_ready: asyncio.Event) -> None:
         b = self.bench
-        url = f"{b.ws_base}/api/games/{self.id}/ws?token={self.tokens[seat]}"
+        url = f"{b.ws_base}/api/games/{self.id}/ws"
         async with connect(url, compression="deflate" if b.deflate else None, max_size=2**24,
                            open_timeout=60, ping_interval=None) as ws:
+            await ws.send(orjson.dumps({"type": "auth", "token": self.tokens[seat]}).decode())
             self.socks.append(ws)
             ready.set()
             pending: asyncio.Task | None = None
@@ -171,8 +172,11 @@ class Bench:
     async def new_game(self) -> BenchGame:
         a = self.args
         async with self.sem:
+            # a throughput benchmark: the players answer at once, so no block windows to wait for
+            options = {"block_windows": False} if a.game == "red-rising" else {}
             r = await self.http.post("/api/games", json={
-                "game": a.game, "seats": [{"type": "human", "name": f"p{i}"} for i in range(a.players)]})
+                "game": a.game, "options": options,
+                "seats": [{"type": "human", "name": f"p{i}"} for i in range(a.players)]})
             r.raise_for_status()
             info = r.json()
             tokens = []
@@ -266,7 +270,8 @@ class Bench:
             async with sem:
                 logs = []
                 for seat in range(g.players):
-                    r = await self.http.get(f"/api/games/{g.id}/log", params={"token": g.tokens[seat]})
+                    r = await self.http.get(f"/api/games/{g.id}/log",
+                                            headers={"Authorization": f"Bearer {g.tokens[seat]}"})
                     r.raise_for_status()
                     logs.append(r.json())
             steps = logs[0]["steps"]
@@ -296,8 +301,9 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen, str, dict]
     port = free_port()
     tmp = tempfile.mkdtemp(prefix="redtable-bench-")
     db = args.db or f"sqlite:///{tmp}/bench.db"
+    # every simulated player is this one address: the per-client limits are scaled out of the way
     cmd = [sys.executable, "-m", "redtable.server", "--port", str(port), "--db", db, "--log-level", "warning",
-           "--ws-deflate" if args.deflate else "--no-ws-deflate"]
+           "--rate-scale", "100000", "--ws-deflate" if args.deflate else "--no-ws-deflate"]
     info = {"db_url": db.split("@")[-1] if "@" in db else db}
     if args.db and args.db.startswith("postgres"):
         schema = f"bench_{uuid.uuid4().hex[:10]}"

@@ -1,7 +1,7 @@
 """The HTTP + WebSocket API (FastAPI). ``create_app(db=...)`` builds it; ``redtable serve`` runs it.
 
-See ``docs/server.md`` for the protocol; the OpenAPI schema is served at ``/openapi.json``
-(interactive docs at ``/docs``).
+See ``docs/server.md`` for the protocol and ``docs/security.md`` for the limits; the
+OpenAPI schema is served at ``/openapi.json`` (``/docs`` only with ``docs=True``).
 """
 
 from __future__ import annotations
@@ -16,33 +16,39 @@ import orjson
 from fastapi import FastAPI, Path as PathParam, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ..core import GAMES, game_class
-from .errors import ApiError, missing_token
-from .live import MAX_SEED, Conn, Hub, _dumps
+from .botpool import PRESETS
+from .conn import Conn
+from .edge import BodyTooLarge, Edge, RateGate
+from .errors import ApiError, internal_error, missing_token, token_in_url
+from .limits import Limits, rate_limited
+from .live import MAX_SEED, Hub, _dumps, sha
 from .store import DEFAULT_DB, Store, run_blocking
+from .validate import NAME_MAX, clip
 
 log = logging.getLogger("redtable.server")
 
 WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-BOT_SPECS = ["random", "heuristic", "ismcts", "ismcts:0.2s", "ismcts:1s", "ismcts:2000it"]
 
 DESCRIPTION = """\
 Play Red Rising and Red North online: create a game (humans and bots), join a seat with its
 invite, read the game as a seat or a spectator, decide, undo, read the log and replay it.
 
-**Seat tokens**: `POST /api/games/{id}/join` exchanges a seat's invite for its token. Send it as
-`Authorization: Bearer <token>` (or `?token=`). Without a token you are a spectator.
+**Seat tokens**: `POST /api/games/{id}/join` exchanges a seat's invite for a token for this
+device (every device gets its own; `POST /api/games/{id}/sign-out-others` revokes the others).
+Send it as `Authorization: Bearer <token>`; tokens never go in a URL (`?token=` is refused).
+Without a token you are a spectator.
 
 **Versions**: every accepted decision or undo increments the game's `version`. A decision
 or undo must quote the version the client saw; any other is refused (`stale_version`), so
 nothing is ever applied twice.
 
-**Live play**: WebSocket `/api/games/{id}/ws?token=<token>` (no token: spectator). The
-server sends `state` (a full snapshot: on connect, after an undo, on `sync`), `update`
+**Live play**: WebSocket `/api/games/{id}/ws`; the first message is
+`{"type": "auth", "token": "<token>"}` (`"token": null`: a spectator). The server sends `state` (a full snapshot: on connect, after an undo, on `sync`), `update`
 (after every decision: the seat's new view, the pending decision, the new events it may
 see), `accepted` (your decision or undo was committed), `presence`, `pong` and `error`.
 Clients send `{"type": "decide", "action": "...", "version": 7, "id": any}`,
@@ -61,43 +67,50 @@ class JSON(Response):
 
 
 # ---------------------------------------------------------------------- request bodies
-class SeatSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+# Strict models: a JSON string is never taken for a number or a boolean ("undo": "yes" is
+# refused), unknown fields are refused, and every string and list is bounded.
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SeatSpec(Strict):
     type: Literal["human", "bot"] = Field("human", description="a person (joins with the invite) or a bot")
-    bot: str | None = Field(None, max_length=64, description="bot spec for a bot seat (default random): "
-                            "random, heuristic, ismcts, ismcts:0.2s, ismcts:2000it")
-    name: str | None = Field(None, max_length=40, description="display name")
+    bot: str | None = Field(None, max_length=32, description="a bot seat's preset (default random): "
+                            + ", ".join(PRESETS))
+    name: str | None = Field(None, max_length=4 * NAME_MAX,
+                             description=f"display name: 1-{NAME_MAX} printable characters, no bot's label")
 
 
-class CreateGame(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+class CreateGame(Strict):
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [{
         "game": "red-rising", "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}],
         "options": {"multiplayer_variant": False}, "undo": True}]})
-    game: StrictStr = Field(..., description="red-rising (2-6 seats) or red-north (2-4 seats)")
+    game: StrictStr = Field(..., max_length=32, description="red-rising (2-6 seats) or red-north (2-4 seats)")
     seats: list[SeatSpec] = Field(..., min_length=1, max_length=8, description="one entry per seat, in seat order")
     options: dict[str, Any] = Field(default_factory=dict, description="game options, e.g. multiplayer_variant "
-                                    "(red-rising) or outpost_points (red-north)")
-    seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED, description="fixes the shuffles and dice "
-                                   "(default: random, kept secret until the game is over)")
-    undo: bool = Field(False, description="all seats allow undoing one's own last decision when it used no "
-                       "chance and revealed no hidden information")
+                                    "or block_windows (red-rising) or outpost_points (red-north); each of its "
+                                    "default's type")
+    seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED, description="fixes the shuffles and dice; allowed "
+                                   "only where at most one person plays (the game then says "
+                                   "seed_chosen_by_creator: true). Default: random, committed to by "
+                                   "seed_commitment and revealed in the finished game's record")
+    undo: StrictBool = Field(False, description="all seats may undo their own last decision when it used no "
+                             "chance, revealed nothing hidden and kept the turn")
     bot_delay: float = Field(0.0, ge=0, le=10, description="seconds a bot waits before each decision")
 
 
-class JoinRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class JoinRequest(Strict):
     invite: StrictStr = Field(..., min_length=1, max_length=100, description="the seat's invite code")
-    name: StrictStr | None = Field(None, max_length=40, description="display name")
+    name: StrictStr | None = Field(None, max_length=4 * NAME_MAX,
+                                   description="display name (changes only before the first decision)")
 
 
-class DecisionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    action: StrictStr = Field(..., description="one of the pending decision's options")
+class DecisionRequest(Strict):
+    action: StrictStr = Field(..., max_length=200, description="one of the pending decision's options")
     version: StrictInt = Field(..., description="the game version this decision was made on")
 
 
-class UndoRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class UndoRequest(Strict):
     version: StrictInt = Field(..., description="the game version the client saw")
 
 
@@ -142,6 +155,9 @@ class GameInfo(BaseModel):
     undo: bool
     bot_delay: float
     created_at: float
+    seed_chosen_by_creator: bool = Field(..., description="the creator chose the seed (so may know the deal)")
+    seed_commitment: str | None = Field(None, description='sha256 hex of "<seed>:<salt>"; the finished '
+                                        "game's record reveals both")
 
 
 class GameCreated(GameInfo):
@@ -150,13 +166,14 @@ class GameCreated(GameInfo):
     url: str
     ws_url: str
     seats: list[CreatedSeat]
+    creator_key: str = Field(..., description="secret: lets the creator re-issue an invite nobody has used")
     seed: int | None = Field(None, description="echoed only when the creator chose it")
 
 
 class Joined(BaseModel):
     game_id: str
     seat: int
-    token: str = Field(..., description="the seat's secret token")
+    token: str = Field(..., description="this device's secret token for the seat")
     name: str | None
     url: str
     ws_url: str
@@ -232,6 +249,8 @@ class GameSummary(BaseModel):
     finished_at: float | None
     steps: int
     seats: list[dict[str, Any]]
+    seed_chosen_by_creator: bool
+    seed_commitment: str | None
 
 
 class Title(BaseModel):
@@ -240,27 +259,84 @@ class Title(BaseModel):
     min_players: int
     max_players: int
     options: dict[str, Any]
+    bots: list[str] = Field(..., description="the bot presets a seat may have")
 
 
-ERRORS = {400: {"model": ErrorBody}, 401: {"model": ErrorBody}, 403: {"model": ErrorBody},
-          404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody},
-          503: {"model": ErrorBody}}
+class NewInvite(BaseModel):
+    game_id: str
+    seat: int
+    invite: str = Field(..., description="secret: the seat's new invite (the old one no longer works)")
+    invite_url: str
+    signed_out: int | None = Field(None, description="devices signed out")
 
 
-def _token(request: Request, token: str | None) -> str | None:
+ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)}
+
+
+def client_of(conn: Request | WebSocket, limits: Limits) -> str:
+    """The address a request comes from; behind a trusted proxy, the last one it appended."""
+    return scope_client(conn.scope, limits)
+
+
+def scope_client(scope: dict, limits: Limits) -> str:
+    if limits.trust_proxy:
+        for name, value in scope.get("headers", ()):
+            if name == b"x-forwarded-for":
+                return value.decode("latin-1").rsplit(",", 1)[-1].strip()[:64]
+    c = scope.get("client")
+    return c[0] if c else "unknown"
+
+
+def rate_kind(method: str, path: str) -> str | None:
+    """Which per-client bucket an HTTP request spends (checked before its body is read)."""
+    if not path.startswith("/api/"):
+        return None
+    if method == "POST":
+        if path == "/api/games":
+            return "create"
+        if path.endswith("/decisions") or path.endswith("/undo"):
+            return "decide"
+        if path.endswith("/join") or path.endswith("/sign-out-others") or path.endswith("/invite"):
+            return "join"
+        if path.startswith("/api/web/score/"):
+            return "heavy"
+        return "read"
+    if path.endswith("/record"):
+        return "heavy"
+    return "read"
+
+
+def _token(request: Request) -> str | None:
+    """The seat token: ``Authorization: Bearer`` (or ``X-Seat-Token``); never from the URL."""
+    if "token" in request.query_params:
+        raise token_in_url()
     auth = request.headers.get("authorization")
     if auth and auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return request.headers.get("x-seat-token") or token
+        return auth[7:].strip() or None
+    return request.headers.get("x-seat-token") or None
 
 
 # ---------------------------------------------------------------------- the app
 def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: str = "normal",
                idle_seconds: float = 900.0, web_dir: str | Path | None = None,
-               store: Store | None = None, gc_freeze: bool = False) -> FastAPI:
-    """The app. ``gc_freeze``: the server process's garbage-collector policy (see ``Hub._gc_policy``)."""
+               store: Store | None = None, gc_freeze: bool = False, limits: Limits | None = None,
+               bot_pool: Any = None, docs: bool = False, allow_chosen_seeds: bool = False,
+               window_median: float = 2.5) -> FastAPI:
+    """The app.
+
+    ``gc_freeze``: the server process's garbage-collector policy (see ``Hub._gc_policy``).
+    ``limits``: sizes, rates and counts per client (``docs/security.md``). ``bot_pool``: a
+    :class:`~redtable.server.botpool.BotPool` (default: one sized to the machine).
+    ``docs``: serve the interactive API docs at ``/docs`` (they load their scripts from a
+    CDN, outside this server's Content-Security-Policy; off by default). ``allow_chosen_seeds``
+    (tests only): accept a seed for games of several people. ``window_median``: seconds, the
+    median wait before the server declines a block window for a seat that cannot block,
+    until people's own answers are known (tests shorten it).
+    """
     store = store or Store(db, schema=schema, sqlite_sync=sqlite_sync)
-    hub = Hub(store, idle_seconds=idle_seconds, gc_freeze=gc_freeze)
+    limits = limits or Limits()
+    hub = Hub(store, idle_seconds=idle_seconds, gc_freeze=gc_freeze, limits=limits, bot_pool=bot_pool,
+              allow_chosen_seeds=allow_chosen_seeds, window_median=window_median)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -270,36 +346,51 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
         finally:
             await hub.stop()
 
-    app = FastAPI(title="redtable", version="1", description=DESCRIPTION, lifespan=lifespan,
-                  default_response_class=JSON)
+    app = FastAPI(title="redtable", version="2", description=DESCRIPTION, lifespan=lifespan,
+                  default_response_class=JSON, docs_url="/docs" if docs else None, redoc_url=None)
     app.state.hub = hub
     app.state.store = store
+    app.add_middleware(RateGate, classify=rate_kind, client=lambda scope: scope_client(scope, limits),
+                       try_take=hub.limiter.try_take)
+    app.add_middleware(Edge, limit=limits.body_bytes)  # outermost: its headers go on the 429s too
+
+    def client(request: Request) -> str:
+        return client_of(request, limits)
+
 
     # -------------------------------------------------------------- errors
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError):
-        return JSON(exc.body(), status_code=exc.status)
+        return JSON(exc.body(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSON({"error": code, "message": str(exc.detail)}, status_code=exc.status_code)
+        if isinstance(exc.__cause__, BodyTooLarge):
+            return JSON({"error": "too_large", "message": f"the request body may be at most {limits.body_bytes} "
+                         "bytes", "limit": limits.body_bytes}, status_code=413)
+        code = {404: "not_found", 405: "method_not_allowed", 400: "malformed"}.get(exc.status_code, "http_error")
+        return JSON({"error": code, "message": clip(str(exc.detail))[1:-1]}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception):
+        rid = request.scope.get("state", {}).get("request_id") or "-"
+        return JSON(internal_error(rid).body(), status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError):
-        problems = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-                    for e in exc.errors()]
+        # the message names where and what; it never echoes the input (pydantic's "input")
+        problems = [{"loc": [x[:40] if isinstance(x, str) else x for x in list(e.get("loc", ()))[:6]],
+                     "msg": str(e.get("msg", ""))[:200], "type": str(e.get("type", ""))[:40]}
+                    for e in exc.errors()[:10]]
         where = "; ".join(f"{'.'.join(map(str, p['loc']))}: {p['msg']}" for p in problems)
-        body: dict[str, Any] = {"error": "malformed", "message": f"malformed request: {where}", "problems": problems}
+        body: dict[str, Any] = {"error": "malformed", "message": f"malformed request: {where}"[:600],
+                                "problems": problems}
         gid = request.path_params.get("game_id")
-        if gid is not None:
-            try:
-                game = await hub.get(gid)
-            except ApiError as e:
-                return JSON(e.body(), status_code=e.status)
+        game = hub.games.get(gid) if isinstance(gid, str) else None  # memory only: a refusal queries nothing
+        if game is not None:
             body["version"] = game.version
             try:
-                seat = game.seat_of_token(_token(request, request.query_params.get("token")))
+                seat = game.seat_of_token(_token(request))
             except ApiError:
                 seat = None
             d = game.state.decision()
@@ -308,8 +399,8 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
                 body["decision"] = d.to_json()
         return JSON(body, status_code=422)
 
-    def seat_of(game, request: Request, token: str | None, required: bool = False) -> int | None:
-        tok = _token(request, token)
+    def seat_of(game, request: Request, required: bool = False) -> int | None:
+        tok = _token(request)
         if not tok:
             if required:
                 raise missing_token()
@@ -327,125 +418,197 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
 
     @app.get("/api/titles", tags=["meta"], response_model=list[Title])
     async def titles():
-        """The games this server runs, their player counts and default options; the bot specs."""
+        """The games this server runs, their player counts and default options; the bot presets."""
         out = []
         for name in GAMES:
             cls = game_class(name)
             opts = cls(players=cls.min_players).options()
             opts.pop("players", None)
             out.append({"name": name, "title": cls.title, "min_players": cls.min_players,
-                        "max_players": cls.max_players, "options": opts, "bots": BOT_SPECS})
+                        "max_players": cls.max_players, "options": opts, "bots": list(PRESETS)})
         return JSON(out)
 
     # -------------------------------------------------------------- games
     @app.get("/api/games", tags=["games"], response_model=list[GameSummary])
-    async def list_games(status: Literal["active", "finished"] | None = None,
-                         limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)):
+    async def list_games(request: Request, status: Literal["active", "finished"] | None = None,
+                         limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0, le=1_000_000)):
         """Games stored on this server, newest first (public facts only)."""
         return JSON(await run_blocking(store.list_games, status, limit, offset))
 
     @app.post("/api/games", tags=["games"], status_code=201, response_model=GameCreated, responses=ERRORS)
-    async def create_game(body: CreateGame):
-        """Create a game. The answer carries each human seat's secret invite (shown once)."""
+    async def create_game(request: Request, body: CreateGame):
+        """Create a game. The answer carries each human seat's secret invite and the creator's key (shown once)."""
         out = await asyncio.shield(asyncio.ensure_future(hub.create(
-            body.game, [s.model_dump() for s in body.seats], body.options, body.seed, body.undo, body.bot_delay)))
+            body.game, [s.model_dump() for s in body.seats], body.options, body.seed, body.undo, body.bot_delay,
+            client(request))))
         return JSON(out, status_code=201)
 
     @app.get("/api/games/{game_id}", tags=["games"], response_model=GameState, responses=ERRORS)
-    async def read_game(request: Request, game_id: str, token: str | None = None,
+    async def read_game(request: Request, game_id: str,
                         events: bool = Query(True, description="include the events this seat may see")):
         """The game as a seat (with its token) or as a spectator (without)."""
         game = await hub.get(game_id)
-        seat = seat_of(game, request, token)
+        seat = seat_of(game, request)
         return JSON(game.snapshot(seat, events=events))
 
     @app.post("/api/games/{game_id}/join", tags=["seats"], response_model=Joined, responses=ERRORS)
-    async def join(game_id: str, body: JoinRequest):
-        """Take the seat an invite is for; answers its token (joining again answers the same token)."""
+    async def join(request: Request, game_id: str, body: JoinRequest):
+        """Take the seat an invite is for: a new token for this device (each device its own)."""
         game = await hub.get(game_id)
         return JSON(await asyncio.shield(asyncio.ensure_future(hub.join(game, body.invite, body.name))))
 
+    @app.post("/api/games/{game_id}/sign-out-others", tags=["seats"], response_model=NewInvite, responses=ERRORS)
+    async def sign_out_others(request: Request, game_id: str):
+        """Revoke every other device's token of your seat; your seat gets a new invite (the old link dies)."""
+        game = await hub.get(game_id)
+        seat = seat_of(game, request, required=True)
+        return JSON(await asyncio.shield(asyncio.ensure_future(hub.sign_out_others(game, seat, _token(request)))))
+
+    @app.post("/api/games/{game_id}/seats/{seat}/invite", tags=["seats"], response_model=NewInvite,
+              responses=ERRORS)
+    async def reissue_invite(request: Request, game_id: str, seat: int = PathParam(..., ge=0, le=7)):
+        """The creator (``Authorization: Bearer <creator_key>``) replaces the invite of a seat nobody took."""
+        game = await hub.get(game_id)
+        return JSON(await asyncio.shield(asyncio.ensure_future(hub.reissue_invite(game, seat, _token(request)))))
+
     @app.post("/api/games/{game_id}/decisions", tags=["play"], response_model=GameUpdate, responses=ERRORS)
-    async def decide(request: Request, game_id: str, body: DecisionRequest, token: str | None = None):
+    async def decide(request: Request, game_id: str, body: DecisionRequest):
         """Decide the pending decision (your seat's token; the version you saw)."""
         game = await hub.get(game_id)
-        seat = seat_of(game, request, token, required=True)
+        seat = seat_of(game, request, required=True)
         return JSON(await hub.decide(game, seat, body.action, body.version))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], response_model=GameState, responses=ERRORS)
-    async def undo(request: Request, game_id: str, body: UndoRequest, token: str | None = None):
+    async def undo(request: Request, game_id: str, body: UndoRequest):
         """Take back your own last decision (if the game allows undo and the undo rule does)."""
         game = await hub.get(game_id)
-        seat = seat_of(game, request, token, required=True)
+        seat = seat_of(game, request, required=True)
         return JSON(await hub.undo(game, seat, body.version))
 
     @app.get("/api/games/{game_id}/log", tags=["replay"], response_model=GameLog, responses=ERRORS)
-    async def game_log(request: Request, game_id: str, token: str | None = None):
+    async def game_log(request: Request, game_id: str):
         """The log step by step: who decided and the events the reader may see (own actions only)."""
         game = await hub.get(game_id)
-        return JSON(hub.log_for(game, seat_of(game, request, token)))
+        seat = seat_of(game, request)
+        return JSON(await hub.off_loop(hub.log_for, game, seat))
 
     @app.get("/api/games/{game_id}/replay/{step}", tags=["replay"], response_model=ReplayStep, responses=ERRORS)
-    async def replay_step(request: Request, game_id: str, step: int = PathParam(..., ge=0),
-                          token: str | None = None):
+    async def replay_step(request: Request, game_id: str, step: int = PathParam(..., ge=0, le=1_000_000)):
         """The game as the reader saw it after ``step`` decisions (0: the setup)."""
         game = await hub.get(game_id)
-        return JSON(hub.replay_step(game, seat_of(game, request, token), step))
+        return JSON(await hub.replay_step(game, seat_of(game, request), step))
 
     @app.get("/api/games/{game_id}/record", tags=["replay"], responses=ERRORS)
-    async def record(game_id: str):
-        """A finished game's full record (seed, options, every decision, every event): `redtable replay` reads it."""
+    async def record(request: Request, game_id: str):
+        """A finished game's full record (seed, salt, options, every decision, every event): `redtable replay`
+        reads it, and sha256 of "<seed>:<salt>" is the seed_commitment published at creation."""
         game = await hub.get(game_id)
-        return JSON(hub.record(game))
+        return JSON(await hub.record(game))
 
     # -------------------------------------------------------------- live
     @app.websocket("/api/games/{game_id}/ws")
-    async def live(websocket: WebSocket, game_id: str, token: str | None = None):
+    async def live(websocket: WebSocket, game_id: str):
+        who = client_of(websocket, limits)
         await websocket.accept()
-        try:
-            game = await hub.get(game_id)
-            seat = game.seat_of_token(token)
-        except ApiError as e:
-            await websocket.send_text(_dumps({"type": "error", **e.body()}))
-            await websocket.close(code=4004 if e.status == 404 else 4003)
-            return
 
-        async def close() -> None:
+        async def refuse(err: ApiError, code: int) -> None:
             try:
-                await websocket.close(code=4008, reason="too slow or closed by the server")
-            except Exception:  # noqa: BLE001
+                await websocket.send_text(_dumps({"type": "error", **err.body()}))
+                await websocket.close(code=code)
+            except Exception:  # noqa: BLE001  (already gone)
                 pass
 
-        conn = Conn(seat, websocket.send_text, close)
-        hub.attach(game, conn)
-        pump = asyncio.create_task(_pump(conn))
+        if "token" in websocket.query_params:
+            return await refuse(token_in_url(), 4001)
+        wait = hub.limiter.try_take(who, "ws_connect")
+        if wait > 0 or hub.sockets[who] >= limits.sockets_per_client:
+            return await refuse(rate_limited("ws_connect", wait, "WebSockets"), 4029)
+        hub.sockets[who] += 1
+        conn: Conn | None = None
+        game = None
         try:
-            while not conn.closed:
-                msg = await websocket.receive()
-                if msg["type"] == "websocket.disconnect":
-                    break
-                raw = msg.get("text")
-                await hub.handle(game, conn, raw if raw is not None else msg.get("bytes"))
+            try:  # the auth message first, then the game: a client always gets its answer after sending it
+                first = await asyncio.wait_for(websocket.receive(), limits.ws_auth_seconds)
+                if first["type"] == "websocket.disconnect":
+                    return
+                raw = first.get("text") if first.get("text") is not None else first.get("bytes")
+                if raw is None or len(raw) > 4096:
+                    raise ApiError(400, "auth_required", 'the first message is {"type": "auth", "token": "..."} '
+                                   '(or "token": null to watch)')
+                try:
+                    msg = orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    msg = None
+                if not isinstance(msg, dict) or msg.get("type") != "auth":
+                    raise ApiError(400, "auth_required", 'the first message is {"type": "auth", "token": "..."} '
+                                   '(or "token": null to watch)')
+                token = msg.get("token")
+                if token is not None and not isinstance(token, str):
+                    raise ApiError(400, "malformed", "'token' must be a string or null")
+                game = await hub.get(game_id)
+                seat = game.seat_of_token(token)
+                if seat is None and hub.spectators(game) >= limits.spectators_per_game:
+                    raise ApiError(429, "too_many_spectators", f"this game has its {limits.spectators_per_game} "
+                                   "spectators; try again later", retry_after=30)
+            except asyncio.TimeoutError:
+                return await refuse(ApiError(408, "auth_required", "no auth message in "
+                                             f"{limits.ws_auth_seconds:g} s"), 4000)
+            except ApiError as e:
+                return await refuse(e, {404: 4004, 429: 4029, 400: 4000}.get(e.status, 4003))
+
+            async def send(text: str) -> None:
+                await websocket.send_text(text)
+
+            conn = Conn(seat, send, client=who, limit=limits.send_queue_bytes,
+                        token_hash=sha(token) if token else None)
+            hub.attach(game, conn)
+
+            async def reader() -> None:
+                while not conn.closed:
+                    msg = await websocket.receive()
+                    if msg["type"] == "websocket.disconnect":
+                        return
+                    raw = msg.get("text")
+                    await hub.handle(game, conn, raw if raw is not None else msg.get("bytes"))
+
+            tasks = [asyncio.create_task(reader()), asyncio.create_task(conn.pump()),
+                     asyncio.create_task(conn.ended.wait())]
+            try:
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for t in tasks:
+                    t.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+            if conn.closed:
+                async def goodbye() -> None:
+                    if conn.final is not None:
+                        await websocket.send_text(conn.final)
+                    await websocket.close(code=conn.close_code, reason=conn.close_reason[:120])
+
+                try:  # a client that does not read may never take the close frame: do not wait for it
+                    await asyncio.wait_for(goodbye(), 1.0)
+                except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+                    pass
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            hub.detach(game, conn)
-            if not pump.done():
-                try:
-                    await asyncio.wait_for(pump, 1.0)
-                except (asyncio.TimeoutError, Exception):  # noqa: BLE001
-                    pump.cancel()
+            hub.sockets[who] -= 1
+            if hub.sockets[who] <= 0:
+                del hub.sockets[who]
+            if conn is not None and game is not None:
+                hub.detach(game, conn)
 
     # -------------------------------------------------------------- web UI
     web = Path(web_dir) if web_dir else WEB_STATIC
 
-    @app.get("/join/{game_id}/{invite}", include_in_schema=False)
-    async def join_page(game_id: str, invite: str):
+    @app.get("/join/{game_id}", include_in_schema=False)
+    async def join_page(game_id: str):
+        """Invite links are ``/join/<game>#<invite>``: the invite stays in the fragment, which browsers
+        never send, so no server or proxy log holds it."""
         index = web / "index.html"
         if index.is_file():
             return FileResponse(index)
-        return JSON({"message": "join with POST /api/games/{game_id}/join",
-                     "request": {"method": "POST", "url": f"/api/games/{game_id}/join", "json": {"invite": invite}}})
+        return JSON({"message": "join with POST /api/games/{game_id}/join and the invite after '#' in the link"})
 
     if web.is_dir():
         from fastapi.staticfiles import StaticFiles
@@ -463,13 +626,6 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
     else:
         @app.get("/", include_in_schema=False)
         async def root():
-            return JSON({"name": "redtable", "api": "/api", "docs": "/docs", "openapi": "/openapi.json"})
+            return JSON({"name": "redtable", "api": "/api", "openapi": "/openapi.json"})
 
     return app
-
-
-async def _pump(conn: Conn) -> None:
-    try:
-        await conn.pump()
-    except Exception:  # noqa: BLE001  (the client went away)
-        conn.closed = True

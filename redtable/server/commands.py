@@ -47,6 +47,14 @@ def serve_command(
                                     help="WebSocket per-message compression (saves bandwidth, costs CPU)"),
     log_level: str = typer.Option("info", "--log-level", help="critical, error, warning, info or debug"),
     access_log: bool = typer.Option(False, "--access-log/--no-access-log", help="log every HTTP request"),
+    rate_scale: float = typer.Option(1.0, "--rate-scale",
+                                     help="multiply every per-client rate and count limit (docs/security.md)"),
+    trust_proxy: bool = typer.Option(False, "--trust-proxy/--no-trust-proxy",
+                                     help="behind a reverse proxy: the client is the last X-Forwarded-For address"),
+    bot_workers: Optional[int] = typer.Option(None, "--bot-workers",
+                                              help="processes for searching bots (default: cores - 1)"),
+    docs: bool = typer.Option(False, "--docs/--no-docs",
+                              help="serve the interactive API docs at /docs (their scripts come from a CDN)"),
 ) -> None:
     """Run the game server: HTTP + WebSocket API (OpenAPI at /docs) and, when present, the web UI at /."""
     if not 0 < port < 65536:
@@ -57,6 +65,10 @@ def serve_command(
         _fail(f"--db-writers must be 1-16, got {db_writers}")
     if idle_minutes <= 0:
         _fail(f"--idle-minutes must be positive, got {idle_minutes}")
+    if not 0 < rate_scale <= 1_000_000:
+        _fail(f"--rate-scale must be above 0 and at most 1000000, got {rate_scale}")
+    if bot_workers is not None and not 1 <= bot_workers <= 64:
+        _fail(f"--bot-workers must be 1-64, got {bot_workers}")
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         _fail(f"--log-level must be critical, error, warning, info or debug, got {log_level!r}")
     try:
@@ -75,7 +87,14 @@ def serve_command(
         store.create_tables()
     except Exception as e:  # noqa: BLE001
         _fail(f"cannot open the database {shown!r}: {str(e).splitlines()[0]}")
-    app = create_app(store=store, idle_seconds=idle_minutes * 60, gc_freeze=True)
+    from .botpool import BotPool
+    from .limits import Limits
+
+    limits = Limits(trust_proxy=trust_proxy)
+    if rate_scale != 1.0:
+        limits = limits.relaxed(rate_scale)
+    app = create_app(store=store, idle_seconds=idle_minutes * 60, gc_freeze=True, limits=limits,
+                     bot_pool=BotPool(bot_workers), docs=docs)
     typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database {store.dialect}", err=True)
     run(app, host, port, log_level=log_level, access_log=access_log, ws_deflate=ws_deflate)
 
@@ -107,11 +126,14 @@ def run(app, host: str, port: int, *, log_level: str = "info", access_log: bool 
         kwargs["loop"] = "uvloop"
     except ImportError:  # pragma: no cover
         pass
-    try:
-        import httptools  # noqa: F401
+    try:  # httptools, with every request head bounded in size and time (httpbounds.py)
+        from .httpbounds import BoundedHttpToolsProtocol
 
-        kwargs["http"] = "httptools"
-    except ImportError:  # pragma: no cover
-        pass
+        kwargs["http"] = BoundedHttpToolsProtocol
+    except ImportError:  # pragma: no cover  (h11 bounds an unfinished head by itself)
+        kwargs["http"] = "h11"
+    limits = getattr(getattr(app.state, "hub", None), "limits", None)
+    ws_max = limits.ws_message_bytes if limits else 64 * 1024
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=access_log, ws="websockets-sansio",
-                ws_per_message_deflate=ws_deflate, timeout_graceful_shutdown=5, backlog=4096, **kwargs)
+                ws_per_message_deflate=ws_deflate, ws_max_size=ws_max, timeout_graceful_shutdown=5, backlog=4096,
+                h11_max_incomplete_event_size=16 * 1024, **kwargs)

@@ -15,19 +15,25 @@ from typing import Any
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, **details: Any) -> None:
+    """A refusal: ``headers`` go on the HTTP response only (``Retry-After`` of a 429)."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
+                 **details: Any) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
         self.details = details
 
     def body(self) -> dict[str, Any]:
         return {"error": self.code, "message": self.message, **self.details}
 
 
-def unknown_game(game_id: str) -> ApiError:
-    return ApiError(404, "unknown_game", f"no game with id {game_id!r}", game_id=game_id)
+def unknown_game(game_id: object) -> ApiError:
+    from .validate import clip
+
+    return ApiError(404, "unknown_game", f"no game with id {clip(game_id, 40)}")
 
 
 def bad_token() -> ApiError:
@@ -35,10 +41,22 @@ def bad_token() -> ApiError:
 
 
 def missing_token() -> ApiError:
-    return ApiError(401, "missing_token",
-                    "this request needs your seat's token: 'Authorization: Bearer <token>' or '?token=<token>'")
+    return ApiError(401, "missing_token", "this request needs your seat's token: 'Authorization: Bearer <token>'")
 
 
-def storage_error(message: str) -> ApiError:
-    return ApiError(503, "storage_unavailable", f"the storage did not confirm the commit ({message}); "
-                    "read the game again before deciding: a decision is never applied twice")
+def token_in_url() -> ApiError:
+    return ApiError(400, "token_in_url", "tokens never travel in URLs (logs keep URLs): send "
+                    "'Authorization: Bearer <token>', or over a WebSocket the first message "
+                    '{"type": "auth", "token": "..."}')
+
+
+def storage_error(request_id: str) -> ApiError:
+    """The storage failed: the client learns that, and a request id to quote; the log has the details."""
+    return ApiError(503, "storage_unavailable", "the storage did not confirm the change; read the game again "
+                    f"before deciding (a decision is never applied twice). Request id {request_id}",
+                    request_id=request_id)
+
+
+def internal_error(request_id: str) -> ApiError:
+    return ApiError(500, "internal_error", f"the server failed on this request; request id {request_id}",
+                    request_id=request_id)

@@ -19,6 +19,7 @@ import hashlib
 import logging
 import secrets
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -27,14 +28,18 @@ import orjson
 
 from ..core import GAMES, IllegalAction, RedtableError, State, make_game
 from ..core.rng import Rng
+from .conn import Conn
 from .errors import ApiError, bad_token, storage_error, unknown_game
-from .store import GameRow, GroupCommitter, SeatRow, Store, run_blocking
+from .fairness import WINDOW_KINDS, HumanDelays, new_salt, seed_commitment
+from .limits import Limits, RateLimiter
+from .store import GameRow, GroupCommitter, SeatRow, Store, TokenRow, run_blocking
 from .undo import undo_check
+from .validate import check_name, clip, valid_game_id
 
 log = logging.getLogger("redtable.server")
 
 MAX_SEED = (1 << 63) - 1
-SEND_QUEUE_LIMIT = 2000  # messages waiting for one slow client before it is dropped (it resyncs)
+SNAPSHOT_EVERY = 16  # replay steps are served from a copy of the state kept every this many steps
 
 
 def _dumps(obj: Any) -> str:
@@ -45,49 +50,14 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def token_for_invite(invite: str) -> str:
-    """A seat's token follows from its invite, so joining again gives the same token back."""
-    return hashlib.sha256(b"redtable-seat-token\0" + invite.encode()).hexdigest()[:43]
+def new_secret() -> str:
+    """A seat token, invite or creator key: 256 random bits (URL-safe text)."""
+    return secrets.token_urlsafe(32)
 
 
-# ---------------------------------------------------------------------- connections
-class Conn:
-    """One WebSocket subscriber: a seat (int) or a spectator (None), with its outgoing queue."""
-
-    __slots__ = ("seat", "queue", "send", "close", "closed")
-
-    def __init__(self, seat: int | None, send: Callable, close: Callable) -> None:
-        self.seat = seat
-        self.queue: asyncio.Queue = asyncio.Queue()
-        self.send = send
-        self.close = close
-        self.closed = False
-
-    def push(self, text: str) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.closed = True
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(text)
-
-    def end(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
-
-    async def pump(self) -> None:
-        """Send queued messages in order until the connection ends."""
-        q = self.queue
-        send = self.send
-        while True:
-            text = await q.get()
-            if text is None:
-                break
-            await send(text)
-        if self.closed:
-            await self.close()
+def request_id() -> str:
+    """A short id a client can quote and the log holds beside the details it was not told."""
+    return secrets.token_hex(6)
 
 
 # ---------------------------------------------------------------------- games
@@ -98,7 +68,6 @@ class Seat:
     bot: str | None
     name: str | None
     invite_hash: str | None
-    token_hash: str | None
     joined_at: float | None
 
     def public(self, connected: bool) -> dict:
@@ -110,7 +79,7 @@ class Seat:
 class LiveGame:
     """A game in memory: its state, its log and who listens."""
 
-    def __init__(self, row: GameRow) -> None:
+    def __init__(self, row: GameRow, limits: Limits | None = None) -> None:
         self.id = row.id
         self.name = row.game
         self.players = row.players
@@ -119,11 +88,22 @@ class LiveGame:
         self.settings = row.settings
         self.undo_allowed = bool(row.settings.get("undo", False))
         self.bot_delay = float(row.settings.get("bot_delay", 0.0))
+        self.salt: str | None = row.settings.get("salt")
+        self.commitment: str | None = row.settings.get("seed_commitment")
+        self.seed_chosen = bool(row.settings.get("seed_chosen_by_creator", False))
+        self.creator_hash: str | None = row.settings.get("creator_hash")
+        self.creator_client: str | None = None  # in memory only: counts against that address's live games
         self.created_at = row.created_at
         self.finished_at = row.finished_at
-        self.seats = [Seat(s.seat, s.kind, s.bot, s.name, s.invite_hash, s.token_hash, s.joined_at)
-                      for s in row.seats]
-        self.by_token = {s.token_hash: s.index for s in self.seats if s.token_hash}
+        from .botpool import legacy_preset
+
+        # a bot stored before presets existed plays as the nearest preset (never an unbounded think)
+        self.seats = [Seat(s.seat, s.kind, legacy_preset(s.bot) if s.kind == "bot" else None, s.name,
+                           s.invite_hash, s.joined_at) for s in row.seats]
+        self.humans = sum(1 for s in self.seats if s.kind == "human")
+        # every device's token (hash -> seat); games from before per-device tokens had one per seat
+        self.by_token = {s.token_hash: s.seat for s in row.seats if s.token_hash}
+        self.by_token.update({t.token_hash: t.seat for t in row.tokens})
         self.by_invite = {s.invite_hash: s.index for s in self.seats if s.invite_hash}
         active = [a for a in row.actions if not a.undone]
         self.rows = row.actions[-1].seq if row.actions else 0
@@ -132,27 +112,38 @@ class LiveGame:
         self.step_seats = [a.seat for a in active]
         self.seqs = [a.seq for a in active]
         self.undoable = [a.undoable for a in active]
-        self.state, self.marks = self.rebuild(self.actions)
+        self.state, self.marks, self.checkpoints = self.rebuild(self.actions)
         self.lock = asyncio.Lock()
         self.conns: list[Conn] = []
-        self.bots: dict[int, Any] = {}
         self.bot_task: asyncio.Task | None = None
+        self.window_task: asyncio.Task | None = None
+        self.asked_at = time.monotonic()  # when the pending decision was announced
+        self.presence_handle: asyncio.TimerHandle | None = None
+        self.presence_seconds = limits.presence_seconds if limits else 0.5
         self.last_active = time.monotonic()
         self.evicted = False
 
     # -------------------------------------------------------------- rebuilding
-    def rebuild(self, actions: list[str]) -> tuple[State, list[int]]:
-        """The state from the seed and ``actions``, and the event count after setup and each step."""
+    def rebuild(self, actions: list[str]) -> tuple[State, list[int], dict[int, State]]:
+        """The state from the seed and ``actions``, the event count after setup and each step,
+        and the states every SNAPSHOT_EVERY steps (replay reads start from them)."""
         game = make_game(self.name, self.players, **self.options)
         state = game.new_initial_state(self.seed)
         marks = [len(state.events)]
-        for a in actions:
+        checkpoints = {0: state.clone()}
+        for i, a in enumerate(actions, 1):
             state.apply(a)
             marks.append(len(state.events))
-        return state, marks
+            if i % SNAPSHOT_EVERY == 0:
+                checkpoints[i] = state.clone()
+        return state, marks, checkpoints
 
-    def state_at(self, step: int) -> State:
-        return self.rebuild(self.actions[:step])[0]
+    def replay_plan(self, step: int) -> tuple[State, list[str]]:
+        """The kept state nearest below ``step`` and the decisions from there (read on the loop)."""
+        base = step - step % SNAPSHOT_EVERY
+        while base not in self.checkpoints:  # pragma: no cover - every multiple is kept
+            base -= SNAPSHOT_EVERY
+        return self.checkpoints[base], self.actions[base:step]
 
     # -------------------------------------------------------------- facts
     @property
@@ -167,9 +158,24 @@ class LiveGame:
     def status(self) -> str:
         return "finished" if self.finished else "active"
 
+    @property
+    def started(self) -> bool:
+        return bool(self.actions)
+
+    @property
+    def block_windows(self) -> bool:
+        return bool(self.options.get("block_windows", False))
+
+    def idle_window(self, state: State | None = None) -> str | None:
+        """The declining action of a block window its decider cannot use (the server answers it)."""
+        fn = getattr(state or self.state, "idle_window", None)
+        return fn() if fn is not None else None
+
     def seat_of_token(self, token: str | None) -> int | None:
         if not token:
             return None
+        if not isinstance(token, str) or len(token) > 200:
+            raise bad_token()
         seat = self.by_token.get(sha(token))
         if seat is None:
             raise bad_token()
@@ -192,11 +198,15 @@ class LiveGame:
         return {"scores": self.state.scores(), "winners": self.state.winners()}
 
     def decision_for(self, seat: int | None, state: State | None = None) -> dict | None:
-        d = (state or self.state).decision()
+        state = state or self.state
+        d = state.decision()
         if d is None:
             return None
         if seat is not None and seat == d.player:
-            return d.to_json()
+            out = d.to_json()
+            if self.idle_window(state) is not None:
+                out["auto"] = True  # nothing to block with: the server answers for this seat
+            return out
         return {"player": d.player, "kind": d.kind}
 
     def events_for(self, seat: int | None, start: int = 0, stop: int | None = None,
@@ -207,7 +217,8 @@ class LiveGame:
     def info(self) -> dict:
         return {"game_id": self.id, "game": self.name, "title": type(self.state.game).title,
                 "players": self.players, "options": self.options, "undo": self.undo_allowed,
-                "bot_delay": self.bot_delay, "created_at": self.created_at}
+                "bot_delay": self.bot_delay, "created_at": self.created_at,
+                "seed_chosen_by_creator": self.seed_chosen, "seed_commitment": self.commitment}
 
     def snapshot(self, seat: int | None, events: bool = True) -> dict:
         """Everything ``seat`` (None: a spectator) may know of the game now."""
@@ -219,6 +230,12 @@ class LiveGame:
         if events:
             out["events"] = self.events_for(seat)
         return out
+
+    def snapshot_text(self, seat: int | None, extra: dict) -> str | None:
+        """A connection's pending snapshot, built when it is sent (see :class:`Conn`)."""
+        if self.evicted:
+            return None
+        return _dumps({**self.snapshot(seat), **extra} if extra else self.snapshot(seat))
 
     def update(self, seat: int | None, by: int | None, req_id: Any = None) -> dict:
         """The change made by the last step, as ``seat`` may see it.
@@ -240,15 +257,26 @@ class LiveGame:
 
     # -------------------------------------------------------------- live messages
     def broadcast(self, make: Callable[[int | None], dict]) -> None:
-        """Send each connection its own message (built once per seat)."""
+        """Send each connection its own update (built once per seat)."""
         cache: dict[int | None, str] = {}
         for c in self.conns:
             text = cache.get(c.seat)
             if text is None:
                 text = cache[c.seat] = _dumps(make(c.seat))
-            c.push(text)
+            c.push(text, update=True)
 
     def announce_presence(self) -> None:
+        """Tell every connection who is here: merged over ``presence_seconds`` (a connect storm sends one)."""
+        if self.presence_handle is not None or self.evicted:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover
+            return
+        self.presence_handle = loop.call_later(self.presence_seconds, self._send_presence)
+
+    def _send_presence(self) -> None:
+        self.presence_handle = None
         msg = _dumps({"type": "presence", "game_id": self.id, "seats": self.seats_public(),
                       "spectators": sum(1 for c in self.conns if c.seat is None)})
         for c in self.conns:
@@ -257,15 +285,23 @@ class LiveGame:
 
 # ---------------------------------------------------------------------- the hub
 class Hub:
-    def __init__(self, store: Store, *, idle_seconds: float = 900.0, bot_threads: int = 1,
-                 gc_freeze: bool = False) -> None:
+    def __init__(self, store: Store, *, idle_seconds: float = 900.0, limits: Limits | None = None,
+                 bot_pool: Any = None, gc_freeze: bool = False, allow_chosen_seeds: bool = False,
+                 window_median: float = 2.5) -> None:
         self.store = store
         self.gc_freeze = gc_freeze
+        self.limits = limits or Limits()
+        self.limiter = RateLimiter(self.limits)
+        self.allow_chosen_seeds = allow_chosen_seeds  # tests only: a seed for games of several people
         self.writer = GroupCommitter(store)
         self.games: dict[str, LiveGame] = {}
         self.loading: dict[str, asyncio.Future] = {}
         self.idle_seconds = idle_seconds
-        self.bot_pool = ThreadPoolExecutor(max(1, bot_threads), thread_name_prefix="redtable-bot")
+        self.pool = bot_pool
+        self.heavy = ThreadPoolExecutor(2, thread_name_prefix="redtable-heavy")
+        self.delays: dict[str, HumanDelays] = {}
+        self.window_median = window_median  # seconds: the prior of a person's "no" to a block window
+        self.sockets: Counter[str] = Counter()
         self.tasks: list[asyncio.Task] = []
         self.decisions = 0
         self.started = False
@@ -279,6 +315,10 @@ class Hub:
         self.loop = loop = asyncio.get_running_loop()
         await run_blocking(self.store.create_tables)
         self.writer.start(loop)
+        if self.pool is None:  # its worker processes start with the first bot that thinks
+            from .botpool import BotPool
+
+            self.pool = BotPool()
         self.tasks.append(asyncio.create_task(self._resume_bots()))
         self.tasks.append(asyncio.create_task(self._sweep()))
         if self.gc_freeze:
@@ -288,16 +328,23 @@ class Hub:
         for t in self.tasks:
             t.cancel()
         for g in list(self.games.values()):
-            if g.bot_task is not None:
-                g.bot_task.cancel()
+            for t in (g.bot_task, g.window_task):
+                if t is not None:
+                    t.cancel()
             for c in list(g.conns):
                 c.end()
         await self.writer.aclose()
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            await self.pool.stop()
+        self.heavy.shutdown(wait=False, cancel_futures=True)
         self.started = False
 
+    async def off_loop(self, fn: Callable, *args) -> Any:
+        """Run CPU-heavy work (replays, records, scoring) off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self.heavy, fn, *args)
+
     async def _resume_bots(self) -> None:
-        """After a restart, games whose bots were to move carry on by themselves."""
+        """After a restart, games whose bots were to move (or whose window the server answers) carry on."""
         try:
             ids = await run_blocking(self.store.active_bot_game_ids)
             for gid in ids:
@@ -306,7 +353,7 @@ class Hub:
                 except Exception:  # noqa: BLE001
                     log.exception("cannot resume game %s", gid)
                     continue
-                self._kick_bots(g)
+                self._after_change(g)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001
@@ -332,16 +379,18 @@ class Hub:
             gc.freeze()
 
     async def _sweep(self) -> None:
-        """Drop from memory (not from storage) the games nobody used for a while."""
+        """Drop from memory (not from storage) the games nobody used for a while; forget full buckets."""
         while True:
             await asyncio.sleep(max(1.0, min(60.0, self.idle_seconds / 4)))
             self.evict_idle()
+            self.limiter.prune()
 
     def evict_idle(self, now: float | None = None) -> int:
         now = time.monotonic() if now is None else now
         n = 0
         for gid, g in list(self.games.items()):
-            busy = g.conns or g.lock.locked() or (g.bot_task is not None and not g.bot_task.done())
+            busy = (g.conns or g.lock.locked() or (g.bot_task is not None and not g.bot_task.done())
+                    or (g.window_task is not None and not g.window_task.done()))
             if not busy and now - g.last_active >= self.idle_seconds:
                 g.evicted = True
                 del self.games[gid]
@@ -349,21 +398,26 @@ class Hub:
         return n
 
     # -------------------------------------------------------------- finding games
-    async def get(self, game_id: str) -> LiveGame:
-        g = self.games.get(game_id)
+    async def get(self, game_id: Any) -> LiveGame:
+        g = self.games.get(game_id) if isinstance(game_id, str) else None
         if g is not None:
             g.last_active = time.monotonic()
             return g
-        if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
-            raise unknown_game(str(game_id)[:40])
+        if not valid_game_id(game_id):  # before any query: nothing odd reaches the database
+            raise unknown_game(game_id)
         fut = self.loading.get(game_id)
         if fut is None:
             fut = self.loading[game_id] = asyncio.get_running_loop().create_future()
             try:
-                row = await run_blocking(self.store.load_game, game_id)
+                try:
+                    row = await run_blocking(self.store.load_game, game_id)
+                except Exception:
+                    rid = request_id()
+                    log.exception("loading game %s failed (request %s)", game_id, rid)
+                    raise storage_error(rid) from None
                 g = None
                 if row is not None:
-                    g = LiveGame(row)
+                    g = LiveGame(row, self.limits)
                     self.games[game_id] = g
                 fut.set_result(g)
             except BaseException as e:
@@ -378,82 +432,185 @@ class Hub:
         return g
 
     # -------------------------------------------------------------- creating and joining
+    def _check_options(self, game: str, players: int, options: dict, humans: int) -> dict:
+        """The game's options with the client's, each of the default's type; unknown names refused."""
+        try:
+            defaults = make_game(game, players).options()
+        except RedtableError as e:
+            raise ApiError(422, "invalid_options", clip(str(e), 300)) from None
+        defaults.pop("players", None)
+        if len(options) > 32:
+            raise ApiError(422, "invalid_options", f"at most 32 options, got {len(options)}")
+        for k, v in options.items():
+            if k not in defaults:
+                raise ApiError(422, "invalid_options", f"unknown option {clip(k, 40)} for {game}; "
+                               f"known: {', '.join(sorted(defaults))}", known=sorted(defaults))
+            want = type(defaults[k])
+            if type(v) is not want and not (want is float and type(v) is int):
+                raise ApiError(422, "invalid_options", f"option {k} must be {want.__name__} "
+                               f"(like {defaults[k]!r}), got {clip(v, 40)}", option=k)
+        opts = dict(options)
+        if "block_windows" in defaults and "block_windows" not in opts:
+            opts["block_windows"] = humans >= 2  # on by default when two or more people play
+        return opts
+
     async def create(self, game: str, seats: list[dict], options: dict, seed: int | None,
-                     undo: bool, bot_delay: float) -> dict:
-        from ..bots import make_bot
+                     undo: bool, bot_delay: float, client: str = "") -> dict:
+        from .botpool import check_preset
 
         if game not in GAMES:
-            raise ApiError(422, "unknown_title", f"unknown game {game!r}; known games: {', '.join(GAMES)}",
+            raise ApiError(422, "unknown_title", f"unknown game {clip(game, 40)}; known games: {', '.join(GAMES)}",
                            games=list(GAMES))
-        try:
-            g = make_game(game, len(seats), **options)
-        except TypeError as e:
-            raise ApiError(422, "invalid_options", f"bad options for {game}: {e}") from None
-        except RedtableError as e:
-            raise ApiError(422, "invalid_options", str(e)) from None
+        humans = sum(1 for s in seats if s["type"] == "human")
+        names = []
         for i, s in enumerate(seats):
+            names.append(check_name(s.get("name"), f"seats[{i}].name"))
             if s["type"] == "bot":
                 try:
-                    make_bot(s["bot"] or "random", 0)
-                except RedtableError as e:
+                    s["bot"] = check_preset(s["bot"] or "random")
+                except ValueError as e:
                     raise ApiError(422, "invalid_bot", f"seat {i}: {e}", seat=i) from None
+            elif s.get("bot") is not None:
+                raise ApiError(422, "malformed", f"seat {i} is a person's: it takes no 'bot'", seat=i)
+        opts = self._check_options(game, len(seats), options, humans)
+        try:
+            g = make_game(game, len(seats), **opts)
+        except TypeError as e:
+            raise ApiError(422, "invalid_options", f"bad options for {game}: {clip(str(e), 200)}") from None
+        except RedtableError as e:
+            raise ApiError(422, "invalid_options", clip(str(e), 300)) from None
         given_seed = seed is not None
+        if given_seed and humans >= 2 and not self.allow_chosen_seeds:
+            raise ApiError(422, "seed_not_allowed", "a seed chosen by the creator is allowed only where at most "
+                           f"one person plays (practice against bots, replaying a known deal); this game has "
+                           f"{humans} human seats", humans=humans)
+        if client and self.limits.live_games_per_client:
+            live = sum(1 for x in self.games.values() if x.creator_client == client and not x.finished)
+            if live >= self.limits.live_games_per_client:
+                raise ApiError(429, "too_many_games", f"your address already has {live} unfinished games here "
+                               f"(at most {self.limits.live_games_per_client}); finish or leave some first",
+                               headers={"Retry-After": "60"}, retry_after=60)
         if seed is None:
             seed = secrets.randbits(63)
+        salt = new_salt()
+        creator_key = new_secret()
         gid = secrets.token_urlsafe(8)
         now = time.time()
         invites: list[str | None] = []
         seat_rows = []
         for i, s in enumerate(seats):
-            invite = secrets.token_urlsafe(18) if s["type"] == "human" else None
+            invite = new_secret() if s["type"] == "human" else None
             invites.append(invite)
             seat_rows.append({
-                "game_id": gid, "seat": i, "kind": s["type"], "bot": (s["bot"] or "random") if s["type"] == "bot" else None,
-                "name": s.get("name"), "invite_hash": sha(invite) if invite else None,
-                "token_hash": sha(token_for_invite(invite)) if invite else None, "joined_at": None,
+                "game_id": gid, "seat": i, "kind": s["type"], "bot": s["bot"] if s["type"] == "bot" else None,
+                "name": names[i], "invite_hash": sha(invite) if invite else None, "token_hash": None,
+                "joined_at": None,
             })
         opts = dict(g.options())
         opts.pop("players", None)
-        settings = {"undo": bool(undo), "bot_delay": float(bot_delay)}
+        settings = {"undo": bool(undo), "bot_delay": float(bot_delay), "seed_chosen_by_creator": given_seed,
+                    "salt": salt, "seed_commitment": seed_commitment(seed, salt), "creator_hash": sha(creator_key)}
         game_row = {"id": gid, "game": game, "players": len(seats), "seed": seed, "options": _dumps(opts),
                     "settings": _dumps(settings), "status": "active", "created_at": now, "finished_at": None,
                     "result": None}
-        try:
-            await self.writer.submit(("game", game_row, seat_rows))
-        except Exception as e:  # noqa: BLE001
-            raise ApiError(503, "storage_unavailable", f"the game was not created: {e}") from None
+        await self._write(("game", game_row, seat_rows), "creating a game")
         row = GameRow(gid, game, len(seats), seed, opts, settings, "active", now, None, None,
-                      [SeatRow(r["seat"], r["kind"], r["bot"], r["name"], r["invite_hash"], r["token_hash"], None)
+                      [SeatRow(r["seat"], r["kind"], r["bot"], r["name"], r["invite_hash"], None, None)
                        for r in seat_rows], [])
-        live = LiveGame(row)
+        live = LiveGame(row, self.limits)
+        live.creator_client = client or None
         self.games[gid] = live
-        self._kick_bots(live)
+        self._after_change(live)
         out = {**live.info(), "version": live.version, "status": live.status,
-               "ws_url": f"/api/games/{gid}/ws", "url": f"/api/games/{gid}",
+               "ws_url": f"/api/games/{gid}/ws", "url": f"/api/games/{gid}", "creator_key": creator_key,
                "seats": [{**live.seats[i].public(False),
-                          "invite": inv, "invite_url": f"/join/{gid}/{inv}" if inv else None}
+                          "invite": inv, "invite_url": f"/join/{gid}#{inv}" if inv else None}
                          for i, inv in enumerate(invites)]}
         if given_seed:
             out["seed"] = seed
         return out
 
-    async def join(self, game: LiveGame, invite: str, name: str | None) -> dict:
+    async def _write(self, op: tuple, what: str) -> None:
+        """Commit one write; a failure reaches the client as a generic 503 with a request id."""
+        try:
+            await self.writer.submit(op)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            rid = request_id()
+            log.error("%s failed (request %s): %s", what, rid, e)
+            raise storage_error(rid) from None
+
+    async def join(self, game: LiveGame, invite: Any, name: Any) -> dict:
+        """Exchange a seat's invite for a new token for this device (each device its own)."""
         seat = game.by_invite.get(sha(invite)) if isinstance(invite, str) else None
         if seat is None:
-            raise ApiError(403, "bad_invite", "this invite is not for a seat of this game")
+            raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this game")
+        name = check_name(name)
         s = game.seats[seat]
-        token = token_for_invite(invite)
-        if s.joined_at is None or (name and name != s.name):
-            at = s.joined_at or time.time()
-            new_name = name or s.name
-            try:
-                await self.writer.submit(("join", game.id, seat, new_name, at))
-            except Exception as e:  # noqa: BLE001
-                raise ApiError(503, "storage_unavailable", f"the seat was not joined: {e}") from None
-            s.joined_at, s.name = at, new_name
-            game.announce_presence()
+        if name is not None and name != s.name and game.started:
+            raise ApiError(409, "game_started", "a seat's name can change only before the first decision; "
+                           "join without a name (or with the same one)")
+        token = new_secret()
+        th = sha(token)
+        at = time.time()
+        async with game.lock:
+            if seat != game.by_invite.get(sha(invite)):  # signed out meanwhile
+                raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this game")
+            await self._write(("token", game.id, seat, th, at), "joining a seat")
+            game.by_token[th] = seat
+            if s.joined_at is None or (name and name != s.name):
+                joined = s.joined_at or at
+                new_name = name or s.name
+                await self._write(("join", game.id, seat, new_name, joined), "joining a seat")
+                s.joined_at, s.name = joined, new_name
+                game.announce_presence()
         return {"game_id": game.id, "seat": seat, "token": token, "name": s.name,
-                "ws_url": f"/api/games/{game.id}/ws?token={token}", "url": f"/api/games/{game.id}"}
+                "ws_url": f"/api/games/{game.id}/ws", "url": f"/api/games/{game.id}"}
+
+    async def sign_out_others(self, game: LiveGame, seat: int, token: str) -> dict:
+        """Revoke every other device's token of ``seat`` and replace its invite (the old link dies)."""
+        keep = sha(token)
+        invite = new_secret()
+        async with game.lock:
+            await self._write(("revoke", game.id, seat, keep, sha(invite), time.time()), "signing out devices")
+            gone = [h for h, s in game.by_token.items() if s == seat and h != keep]
+            for h in gone:
+                del game.by_token[h]
+            for h, s in list(game.by_invite.items()):
+                if s == seat:
+                    del game.by_invite[h]
+            game.by_invite[sha(invite)] = seat
+            game.seats[seat].invite_hash = sha(invite)
+            for c in list(game.conns):
+                if c.seat == seat and c.token_hash != keep:
+                    c.end(_dumps({"type": "error", "error": "signed_out",
+                                  "message": "this device was signed out of its seat"}), 4010, "signed out")
+        return {"game_id": game.id, "seat": seat, "signed_out": len(gone), "invite": invite,
+                "invite_url": f"/join/{game.id}#{invite}"}
+
+    async def reissue_invite(self, game: LiveGame, seat: Any, creator_key: str | None) -> dict:
+        """The creator replaces the invite of a seat nobody has taken yet."""
+        if not creator_key or not game.creator_hash or not secrets.compare_digest(sha(creator_key),
+                                                                                  game.creator_hash):
+            raise ApiError(403, "not_creator", "only the game's creator (with the creator_key the creation "
+                           "answered) may re-issue an invite")
+        if not isinstance(seat, int) or not 0 <= seat < game.players:
+            raise ApiError(404, "unknown_seat", f"seat must be 0-{game.players - 1}")
+        s = game.seats[seat]
+        if s.kind != "human":
+            raise ApiError(409, "bot_seat", f"seat {seat} is a bot's: it has no invite")
+        if s.joined_at is not None:
+            raise ApiError(409, "seat_taken", f"seat {seat} was taken; its player can sign out other devices")
+        invite = new_secret()
+        async with game.lock:
+            await self._write(("invite", game.id, seat, sha(invite)), "re-issuing an invite")
+            for h, x in list(game.by_invite.items()):
+                if x == seat:
+                    del game.by_invite[h]
+            game.by_invite[sha(invite)] = seat
+            s.invite_hash = sha(invite)
+        return {"game_id": game.id, "seat": seat, "invite": invite, "invite_url": f"/join/{game.id}#{invite}"}
 
     # -------------------------------------------------------------- decisions
     def _check_turn(self, game: LiveGame, seat: int, version: int) -> Any:
@@ -474,23 +631,29 @@ class Hub:
         return d
 
     async def decide(self, game: LiveGame, seat: int, action: Any, version: Any,
-                     origin: Conn | None = None, req_id: Any = None) -> dict:
+                     origin: Conn | None = None, req_id: Any = None, by_server: bool = False) -> dict:
         """Check, apply, commit, announce. Returns what ``seat`` sees after the decision."""
         if not isinstance(version, int) or isinstance(version, bool):
             d = game.state.decision()
             extra = {"legal": list(d.options), "decision": d.to_json()} if d is not None and d.player == seat else {}
-            raise ApiError(422, "malformed", f"'version' must be an integer, got {version!r}",
+            raise ApiError(422, "malformed", f"'version' must be an integer, got {clip(version, 40)}",
                            version=game.version, **extra)
         async with game.lock:
             if game.evicted:  # pragma: no cover - only after hours idle with a request in flight
                 game = await self.get(game.id)
-                return await self.decide(game, seat, action, version, origin, req_id)
+                return await self.decide(game, seat, action, version, origin, req_id, by_server)
             d = self._check_turn(game, seat, version)
             if not isinstance(action, str) or action not in d.options:
                 raise ApiError(422, "illegal_action" if isinstance(action, str) else "malformed",
-                               f"{action!r} is not a legal choice for {d.kind}" if isinstance(action, str)
-                               else f"'action' must be a string, got {action!r}",
+                               f"{clip(action)} is not a legal choice for {d.kind}" if isinstance(action, str)
+                               else f"'action' must be a string, got {clip(action, 40)}",
                                version=game.version, legal=list(d.options), decision=d.to_json())
+            if not by_server and game.idle_window() is not None:
+                raise ApiError(409, "answered_by_server", "you hold nothing to block with: the server declines "
+                               "this window for you after a while, so the table cannot tell", version=game.version)
+            if (not by_server and d.kind in WINDOW_KINDS and game.block_windows
+                    and game.seats[seat].kind == "human"):
+                self._delays(game).observe(time.monotonic() - game.asked_at)
             undoable = False
             if game.undo_allowed:
                 undoable = undo_check(game.state, action, salt=game.seed ^ game.step)[0]
@@ -500,7 +663,8 @@ class Hub:
             try:
                 state.apply(action)
             except IllegalAction as e:  # pragma: no cover - checked above
-                raise ApiError(422, "illegal_action", str(e), version=game.version, legal=list(e.legal)) from None
+                raise ApiError(422, "illegal_action", clip(str(e)), version=game.version,
+                               legal=list(e.legal)) from None
             seq = game.rows + 1
             finished = state.is_terminal()
             result = {"scores": state.scores(), "winners": state.winners()} if finished else None
@@ -512,9 +676,10 @@ class Hub:
                 self._drop(game)
                 raise
             except Exception as e:  # noqa: BLE001
-                log.error("commit of %s #%d failed: %s", game.id, seq, e)
+                rid = request_id()
+                log.error("commit of %s #%d failed (request %s): %s", game.id, seq, rid, e)
                 self._drop(game)
-                raise storage_error(str(e)) from None
+                raise storage_error(rid) from None
             game.state = state
             game.rows = seq
             game.version += 1
@@ -523,18 +688,27 @@ class Hub:
             game.seqs.append(seq)
             game.undoable.append(undoable)
             game.marks.append(len(state.events))
-            game.last_active = time.monotonic()
+            if game.step % SNAPSHOT_EVERY == 0:
+                game.checkpoints[game.step] = state  # never changed again: the next decision copies it
+            game.last_active = game.asked_at = time.monotonic()
             if finished:
                 game.finished_at = time.time()
             self.decisions += 1
             game.broadcast(lambda s: game.update(s, seat, req_id))
-        self._kick_bots(game)
+        self._after_change(game)
         return game.update(seat, seat)
+
+    def _delays(self, game: LiveGame) -> HumanDelays:
+        d = self.delays.get(game.name)
+        if d is None:
+            d = self.delays[game.name] = HumanDelays(self.window_median)
+        return d
 
     async def undo(self, game: LiveGame, seat: int, version: Any, origin: Conn | None = None,
                    req_id: Any = None) -> dict:
         if not isinstance(version, int) or isinstance(version, bool):
-            raise ApiError(422, "malformed", f"'version' must be an integer, got {version!r}", version=game.version)
+            raise ApiError(422, "malformed", f"'version' must be an integer, got {clip(version, 40)}",
+                           version=game.version)
         async with game.lock:
             if not game.undo_allowed:
                 raise ApiError(409, "undo_disabled", "this game was created without undo", version=game.version)
@@ -552,34 +726,33 @@ class Hub:
                                "another player's decision", version=game.version)
             if not game.undoable[-1]:
                 raise ApiError(409, "undo_forbidden",
-                               "your last decision used chance or revealed hidden information; it stands",
-                               version=game.version)
+                               "your last decision used chance, ended your part of the turn or could have "
+                               "depended on hidden information; it stands", version=game.version)
             seq = game.seqs[-1]
             actions = game.actions[:-1]
-            state, marks = game.rebuild(actions)  # from the seed and the log minus the last decision
+            rebuilt = await self.off_loop(game.rebuild, actions)  # from the seed and the log minus the last one
             try:
                 await self.writer.submit(("undo", game.id, seq))
             except asyncio.CancelledError:
                 self._drop(game)
                 raise
             except Exception as e:  # noqa: BLE001
+                rid = request_id()
+                log.error("undo of %s #%d failed (request %s): %s", game.id, seq, rid, e)
                 self._drop(game)
-                raise storage_error(str(e)) from None
-            game.state, game.marks = state, marks
+                raise storage_error(rid) from None
+            game.state, game.marks, game.checkpoints = rebuilt
             game.actions = actions
             del game.step_seats[-1], game.seqs[-1], game.undoable[-1]
             game.version += 1
-            game.last_active = time.monotonic()
-            game.broadcast(lambda s: self._undo_message(game, s, seat, req_id))
-        self._kick_bots(game)
+            game.last_active = game.asked_at = time.monotonic()
+            for c in game.conns:
+                if c.seat == seat and c is origin and req_id is not None:
+                    c.want_state(reason="undo", by=seat, id=req_id)
+                else:
+                    c.want_state(reason="undo", by=seat)
+        self._after_change(game)
         return game.snapshot(seat)
-
-    @staticmethod
-    def _undo_message(game: LiveGame, seat: int | None, by: int, req_id: Any) -> dict:
-        out = {**game.snapshot(seat), "reason": "undo", "by": by}
-        if seat == by and req_id is not None:
-            out["id"] = req_id
-        return out
 
     def _drop(self, game: LiveGame) -> None:
         """After a failed commit storage may or may not hold the decision: forget the game, reload it on next use."""
@@ -587,11 +760,43 @@ class Hub:
         if self.games.get(game.id) is game:
             del self.games[game.id]
         for c in list(game.conns):
-            c.push(_dumps({"type": "error", "error": "storage_unavailable",
-                           "message": "the server lost its storage; reconnect to carry on"}))
-            c.end()
+            c.end(_dumps({"type": "error", "error": "storage_unavailable",
+                          "message": "the server lost its storage; reconnect to carry on"}), 1011, "storage")
 
-    # -------------------------------------------------------------- bots
+    # -------------------------------------------------------------- who moves next
+    def _after_change(self, game: LiveGame) -> None:
+        """After every change: the server answers an unusable block window; bots play their turns."""
+        if game.evicted:
+            return
+        idle = game.idle_window()
+        if idle is not None:
+            if game.window_task is None or game.window_task.done():
+                game.window_task = asyncio.create_task(self._answer_window(game, idle))
+            return
+        self._kick_bots(game)
+
+    async def _answer_window(self, game: LiveGame, action: str) -> None:
+        """Decline a block window for a seat that holds no blocker, after a person's wait."""
+        version = game.version
+        d = game.state.decision()
+        await asyncio.sleep(self._delays(game).draw())
+        if game.evicted or game.version != version or d is None:
+            return
+        try:
+            await self.decide(game, d.player, action, version, by_server=True)
+        except ApiError as e:
+            if e.code != "stale_version":
+                log.warning("declining a window in %s failed: %s", game.id, e.message)
+
+    @staticmethod
+    def _bot_failed(game: LiveGame, seat: int, spec: str) -> None:
+        """Tell the table that a bot's think failed (the details are in the log): it played a random move."""
+        notice = _dumps({"type": "notice", "code": "bot_failed", "game_id": game.id, "seat": seat, "bot": spec,
+                         "message": f"the bot of seat {seat} ({spec}) failed to think in time; it plays a "
+                         "random legal move this time"})
+        for c in game.conns:
+            c.push(notice)
+
     def _kick_bots(self, game: LiveGame) -> None:
         if game.bot_task is not None and not game.bot_task.done():
             return
@@ -599,40 +804,41 @@ class Hub:
         if d is not None and game.seats[d.player].kind == "bot" and not game.evicted:
             game.bot_task = asyncio.create_task(self._run_bots(game))
 
-    def _bot(self, game: LiveGame, seat: int):
-        from ..bots import make_bot
-
-        bot = game.bots.get(seat)
-        if bot is None:
-            seed = Rng(game.seed).derive(seat + 1, game.step)
-            bot = game.bots[seat] = make_bot(game.seats[seat].bot or "random", seed)
-        return bot
-
     async def _run_bots(self, game: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
         failures = 0
         while not game.evicted:
             d = game.state.decision()
-            if d is None or game.seats[d.player].kind != "bot":
+            if d is None or game.seats[d.player].kind != "bot" or game.idle_window() is not None:
                 return
+            started = time.monotonic()
             if game.bot_delay:
                 await asyncio.sleep(game.bot_delay)
             version, seat = game.version, d.player
             if game.state.decision() is not d:
                 continue
-            bot = self._bot(game, seat)
+            spec = game.seats[seat].bot or "random"
+            seed = Rng(game.seed).derive(seat + 1, game.step)
             try:
-                if game.seats[seat].bot == "random":
-                    action = bot.choose(game.state)
-                else:
-                    action = await loop.run_in_executor(self.bot_pool, bot.choose, game.state.clone())
+                action = await self.pool.choose(game.id, spec, seed, game.state,
+                                                priority=0 if game.humans else 1, game_seed=game.seed)
+            except asyncio.CancelledError:
+                raise
             except Exception:  # noqa: BLE001
-                log.exception("bot %s of game %s failed; it plays at random", game.seats[seat].bot, game.id)
+                log.exception("bot %s of game %s failed; it plays at random", spec, game.id)
                 action = d.options[Rng(version).below(len(d.options))]
+                self._bot_failed(game, seat, spec)
+            else:
+                take = getattr(self.pool, "take_fallbacks", None)
+                if take is not None and take(game.id):  # overran its deadline, or its worker died (logged)
+                    self._bot_failed(game, seat, spec)
+            if d.kind in WINDOW_KINDS and game.block_windows:  # a bot's block answer takes a person's time too
+                wait = self._delays(game).draw() - (time.monotonic() - started)
+                if wait > 0:
+                    await asyncio.sleep(wait)
             if game.version != version:
                 continue
             try:
-                await self.decide(game, seat, action, version)
+                await self.decide(game, seat, action, version, by_server=True)
                 failures = 0
             except ApiError as e:
                 if e.code == "stale_version":
@@ -645,9 +851,10 @@ class Hub:
 
     # -------------------------------------------------------------- connections
     def attach(self, game: LiveGame, conn: Conn) -> None:
+        conn.snapshot = game.snapshot_text
         game.conns.append(conn)
         game.last_active = time.monotonic()
-        conn.push(_dumps(game.snapshot(conn.seat)))
+        conn.want_state()
         game.announce_presence()
 
     def detach(self, game: LiveGame, conn: Conn) -> None:
@@ -659,10 +866,16 @@ class Hub:
         game.last_active = time.monotonic()
         game.announce_presence()
 
+    def spectators(self, game: LiveGame) -> int:
+        return sum(1 for c in game.conns if c.seat is None)
+
     async def handle(self, game: LiveGame, conn: Conn, raw: str | bytes | None) -> None:
         """One client message over the WebSocket; any refusal goes back as an error message."""
         req_id = None
         try:
+            self.limiter.take(conn.client, "ws_message")
+            if raw is not None and len(raw) > self.limits.ws_message_bytes:
+                raise ApiError(413, "too_large", f"a message may be at most {self.limits.ws_message_bytes} bytes")
             try:
                 msg = orjson.loads(raw) if raw is not None else None
             except orjson.JSONDecodeError:
@@ -671,29 +884,39 @@ class Hub:
             if not isinstance(msg, dict):
                 raise ApiError(400, "malformed", "messages are JSON objects with a 'type'")
             req_id = msg.get("id")
+            if req_id is not None and not (isinstance(req_id, (int, str)) and not isinstance(req_id, bool)
+                                           and len(str(req_id)) <= 64):
+                req_id = None
+                raise ApiError(400, "malformed", "'id' must be a string or integer of at most 64 characters")
             kind = msg.get("type")
             if kind == "decide" or kind == "undo":
                 if conn.seat is None:
                     raise ApiError(403, "spectator", "spectators watch; connect with a seat's token to play")
                 if game.evicted:
                     raise ApiError(409, "reconnect", "the game was reloaded; reconnect")
+                self.limiter.take(conn.client, "decide")
                 if kind == "decide":
                     await self.decide(game, conn.seat, msg.get("action"), msg.get("version"), conn, req_id)
                 else:
                     await self.undo(game, conn.seat, msg.get("version"), conn, req_id)
             elif kind == "sync":
-                conn.push(_dumps(game.snapshot(conn.seat)))
+                conn.want_state()  # one pending snapshot at most, built when sent
             elif kind == "ping":
                 conn.push(_dumps({"type": "pong", "id": req_id, "version": game.version}))
             else:
-                raise ApiError(400, "unknown_type", f"unknown message type {kind!r}; "
+                raise ApiError(400, "unknown_type", f"unknown message type {clip(kind, 40)}; "
                                "send decide, undo, sync or ping")
         except ApiError as e:
+            conn.refused += 1
+            if conn.refused > 50:  # a client that keeps sending what is refused is cut off
+                conn.end(_dumps({"type": "error", "id": req_id, **e.body()}), 4029, "too many refused messages")
+                return
             conn.push(_dumps({"type": "error", "id": req_id, **e.body()}))
+        else:
+            conn.refused = 0
 
     # -------------------------------------------------------------- reading
     def log_for(self, game: LiveGame, seat: int | None) -> dict:
-        state = game.state
         steps = []
         for i in range(game.step):
             entry = {"step": i + 1, "seat": game.step_seats[i],
@@ -703,23 +926,35 @@ class Hub:
             steps.append(entry)
         return {"game_id": game.id, "game": game.name, "seat": seat, "version": game.version, "steps": game.step,
                 "status": game.status, "setup": game.events_for(seat, 0, game.marks[0]), "log": steps,
-                "result": game.result(), "decision": game.decision_for(seat, state)}
+                "result": game.result(), "decision": game.decision_for(seat)}
 
-    def replay_step(self, game: LiveGame, seat: int | None, step: int) -> dict:
+    async def replay_step(self, game: LiveGame, seat: int | None, step: int) -> dict:
+        """The game as ``seat`` saw it after ``step`` decisions: from the nearest kept state, off the loop."""
         if not 0 <= step <= game.step:
             raise ApiError(404, "unknown_step", f"step must be 0-{game.step}, got {step}", steps=game.step)
-        state = game.state if step == game.step else game.state_at(step)
+        steps = game.step
+        by = game.step_seats[step - 1] if step > 0 else None
+        action = game.actions[step - 1] if step > 0 else None
         lo = game.marks[step - 1] if step > 0 else 0
         hi = game.marks[step]
-        out = {"game_id": game.id, "step": step, "steps": game.step, "seat": seat,
-               "by": game.step_seats[step - 1] if step > 0 else None,
-               "view": state.view(seat), "decision": game.decision_for(seat, state),
-               "events": game.events_for(seat, lo, hi, state)}
-        if step > 0 and seat is not None and game.step_seats[step - 1] == seat:
-            out["action"] = game.actions[step - 1]
-        return out
+        base, todo = (game.state, []) if step == steps else game.replay_plan(step)
 
-    def record(self, game: LiveGame) -> dict:
+        def build() -> dict:
+            state = base
+            if todo:
+                state = base.clone()
+                for a in todo:
+                    state.apply(a)
+            out = {"game_id": game.id, "step": step, "steps": steps, "seat": seat, "by": by,
+                   "view": state.view(seat), "decision": game.decision_for(seat, state),
+                   "events": game.events_for(seat, lo, hi, state)}
+            if step > 0 and seat is not None and by == seat:
+                out["action"] = action
+            return out
+
+        return await self.off_loop(build)
+
+    async def record(self, game: LiveGame) -> dict:
         from ..core import GameRecord
 
         if not game.finished:
@@ -727,4 +962,9 @@ class Hub:
                            "the full record (seed and every decision) is published when the game is over",
                            version=game.version)
         rec = GameRecord(game.name, game.players, game.seed, dict(game.options), list(game.actions))
-        return rec.to_json(game.state)
+        state = game.state
+        out = await self.off_loop(rec.to_json, state)
+        out["salt"] = game.salt
+        out["seed_commitment"] = game.commitment
+        out["seed_chosen_by_creator"] = game.seed_chosen
+        return out

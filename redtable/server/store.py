@@ -3,7 +3,9 @@
 Three tables (names prefixed ``redtable_``):
 
 * ``games``: id, title, players, seed, options and settings (JSON), status, times, result;
-* ``seats``: per seat, human or bot (spec), display name, hashes of the invite and of the token;
+* ``seats``: per seat, human or bot (spec), display name, the hash of its current invite
+  (and, for games created before per-device tokens, the hash of the one token);
+* ``tokens``: the hash of every device's seat token, and when it was revoked;
 * ``actions``: the decision log, one row per accepted decision: ``seq`` (1, 2, ... in the
   order of acceptance, never reused), seat, action, whether the undo rule allows undoing
   it, and ``undone`` (an undo marks the row; it is never deleted, so the log keeps it).
@@ -69,6 +71,17 @@ seats_table = Table(
     Column("joined_at", Float, nullable=True),
 )
 
+tokens_table = Table(
+    "redtable_tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("game_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("revoked_at", Float, nullable=True),
+    Index("redtable_tokens_game", "game_id", "seat"),
+)
+
+
 actions_table = Table(
     "redtable_actions", metadata,
     Column("game_id", String(32), primary_key=True),
@@ -81,6 +94,10 @@ actions_table = Table(
 )
 
 DEFAULT_DB = "sqlite:///redtable.db"
+# SQLite: a write-ahead log larger than this after a checkpoint is truncated to it, and one
+# found larger than WAL_TRUNCATE_BYTES is checkpointed with TRUNCATE (waiting for readers).
+WAL_LIMIT_BYTES = 16 * 1024 * 1024
+WAL_TRUNCATE_BYTES = 64 * 1024 * 1024
 
 
 def normalize_url(url: str) -> str:
@@ -109,6 +126,12 @@ class SeatRow:
 
 
 @dataclass(slots=True)
+class TokenRow:
+    seat: int
+    token_hash: str
+
+
+@dataclass(slots=True)
 class ActionRow:
     seq: int
     seat: int
@@ -131,6 +154,7 @@ class GameRow:
     result: dict | None
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[ActionRow] = field(default_factory=list)
+    tokens: list[TokenRow] = field(default_factory=list)
 
 
 class Store:
@@ -142,6 +166,7 @@ class Store:
         u = make_url(self.url)
         self.dialect = u.get_backend_name()
         self.schema = schema
+        self.wal_truncate_bytes = WAL_TRUNCATE_BYTES
         self.memory = self.dialect == "sqlite" and (u.database or ":memory:") == ":memory:"
         if not 1 <= writers <= 16:
             raise ValueError(f"writers must be 1-16, got {writers}")
@@ -179,6 +204,7 @@ class Store:
                 cur.execute(f"PRAGMA synchronous={sync}")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run off the event loop
+                cur.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")  # a reset WAL shrinks back to this
                 cur.close()
         else:
             engine = create_engine(self.url, pool_size=8, max_overflow=8, pool_pre_ping=True)
@@ -248,11 +274,27 @@ class Store:
         with conn.begin():
             self._write(conn, ops)
 
+    def wal_bytes(self) -> int:
+        """The size of the SQLite write-ahead log file (0 elsewhere)."""
+        if self.dialect != "sqlite" or self.memory:
+            return 0
+        path = Path(make_url(self.url).database or "").expanduser()
+        try:
+            return path.with_name(path.name + "-wal").stat().st_size
+        except OSError:
+            return 0
+
     def checkpoint(self) -> None:
-        """Move the SQLite write-ahead log into the database file (off the event loop)."""
+        """Move the SQLite write-ahead log into the database file (off the event loop).
+
+        A passive checkpoint never waits; once the log has grown past WAL_TRUNCATE_BYTES (a
+        burst of writes while readers held it) a TRUNCATE checkpoint waits for them and
+        empties the file, so the log stays bounded.
+        """
         if self.dialect == "sqlite" and not self.memory:
+            mode = "TRUNCATE" if self.wal_bytes() > self.wal_truncate_bytes else "PASSIVE"
             with self.engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").all()
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})").all()
 
     def _insert_actions(self, conn, rows: list[dict]) -> None:
         """The hot path: one multi-row INSERT of decisions, as a driver statement built once."""
@@ -290,6 +332,28 @@ class Store:
                 conn.execute(update(seats_table)
                              .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
                              .values(name=name, joined_at=at))
+            elif kind == "token":  # a device's new seat token
+                _, game_id, seat, token_hash, at = op
+                conn.execute(insert(tokens_table), [{"token_hash": token_hash, "game_id": game_id, "seat": seat,
+                                                     "created_at": at, "revoked_at": None}])
+            elif kind == "revoke":  # every token of the seat but one; the seat's invite replaced
+                _, game_id, seat, keep_hash, invite_hash, at = op
+                t = tokens_table.c
+                conn.execute(update(tokens_table)
+                             .where(t.game_id == game_id, t.seat == seat, t.token_hash != keep_hash,
+                                    t.revoked_at.is_(None))
+                             .values(revoked_at=at))
+                conn.execute(update(seats_table)
+                             .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+                             .values(invite_hash=invite_hash, token_hash=None))
+            elif kind == "invite":  # a new invite for a seat nobody has taken
+                _, game_id, seat, invite_hash = op
+                r = conn.execute(update(seats_table)
+                                 .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat,
+                                        seats_table.c.joined_at.is_(None))
+                                 .values(invite_hash=invite_hash))
+                if r.rowcount != 1:
+                    raise RuntimeError(f"re-issue of {game_id} seat {seat}: the seat was taken")
             else:  # pragma: no cover
                 raise ValueError(f"unknown write {kind!r}")
         if rows:
@@ -320,12 +384,16 @@ class Store:
             for r in conn.execute(select(a.seq, a.seat, a.action, a.undoable, a.undone)
                                   .where(a.game_id == game_id).order_by(a.seq)):
                 row.actions.append(ActionRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])))
+            t = tokens_table.c
+            for r in conn.execute(select(t.seat, t.token_hash)
+                                  .where(t.game_id == game_id, t.revoked_at.is_(None))):
+                row.tokens.append(TokenRow(r[0], r[1]))
         return row
 
     def list_games(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[dict]:
         g, s, a = games_table.c, seats_table.c, actions_table.c
         with self.engine.connect() as conn:
-            q = select(g.id, g.game, g.players, g.status, g.created_at, g.finished_at)
+            q = select(g.id, g.game, g.players, g.status, g.created_at, g.finished_at, g.settings)
             if status:
                 q = q.where(g.status == status)
             rows = conn.execute(q.order_by(g.created_at.desc(), g.id).limit(limit).offset(offset)).all()
@@ -340,8 +408,14 @@ class Store:
                 for r in conn.execute(select(a.game_id, func.count()).where(a.game_id.in_(ids), a.undone == False)  # noqa: E712
                                       .group_by(a.game_id)):
                     steps[r[0]] = r[1]
-        return [{"id": r[0], "game": r[1], "players": r[2], "status": r[3], "created_at": r[4],
-                 "finished_at": r[5], "steps": steps.get(r[0], 0), "seats": seats[r[0]]} for r in rows]
+        out = []
+        for r in rows:
+            settings = orjson.loads(r[6]) if r[6] else {}
+            out.append({"id": r[0], "game": r[1], "players": r[2], "status": r[3], "created_at": r[4],
+                        "finished_at": r[5], "steps": steps.get(r[0], 0), "seats": seats[r[0]],
+                        "seed_chosen_by_creator": bool(settings.get("seed_chosen_by_creator", False)),
+                        "seed_commitment": settings.get("seed_commitment")})
+        return out
 
     def active_bot_game_ids(self) -> list[str]:
         """Unfinished games with at least one bot seat (the server resumes their bots at start)."""

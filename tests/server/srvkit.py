@@ -90,8 +90,11 @@ class ThreadServer:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
+        from redtable.server.httpbounds import BoundedHttpToolsProtocol
+
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws="websockets-sansio", lifespan="on", ws_per_message_deflate=False)
+                                ws="websockets-sansio", lifespan="on", ws_per_message_deflate=False,
+                                http=BoundedHttpToolsProtocol)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -124,7 +127,14 @@ class ThreadServer:
 
 
 def start_server(backend: Backend, **kw) -> ThreadServer:
+    """A test server: one client (this process) makes all the games, so the per-client limits are
+    relaxed, and seeds may be chosen for games of several people (tests replay known deals)."""
+    from redtable.server.limits import Limits
+
     store = backend.store()
+    kw.setdefault("limits", Limits().relaxed())
+    kw.setdefault("allow_chosen_seeds", True)
+    kw.setdefault("window_median", 0.02)
     return ThreadServer(create_app(store=store, **kw)).start()
 
 
@@ -135,6 +145,9 @@ class Api:
         self.http = httpx.Client(base_url=base, timeout=20)
 
     def create(self, game="red-rising", seats=("human", "human"), **body) -> dict:
+        """A game; Red Rising without block windows unless asked (tests of them ask; see test_windows.py)."""
+        if game == "red-rising":
+            body["options"] = {"block_windows": False, **body.get("options", {})}
         spec = [{"type": "bot", "bot": s.split(":", 1)[1] if ":" in s else "random"} if s.startswith("bot")
                 else {"type": "human"} for s in seats]
         r = self.http.post("/api/games", json={"game": game, "seats": spec, **body})
@@ -190,9 +203,10 @@ class Client:
     """One WebSocket client that keeps every message it receives."""
 
     def __init__(self, srv, game_id: str, token: str | None) -> None:
-        url = f"{srv.ws_base}/api/games/{game_id}/ws" + (f"?token={token}" if token else "")
+        url = f"{srv.ws_base}/api/games/{game_id}/ws"
         self._cm = connect(url, open_timeout=10, compression=None, max_size=2**24)
         self.ws = self._cm.__enter__()
+        self.ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
         self.messages: list[dict] = []
         self.last: dict | None = None  # the last state or update
         self.first = self.recv_type("state")

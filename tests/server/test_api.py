@@ -79,7 +79,7 @@ def test_create_game(served):
     assert [s["type"] for s in seats] == ["human", "bot", "human"]
     assert seats[1]["bot"] == "random" and seats[1]["invite"] is None
     assert seats[0]["invite"] and seats[0]["invite"] != seats[2]["invite"]
-    assert seats[0]["invite_url"] == f"/join/{info['game_id']}/{seats[0]['invite']}"
+    assert seats[0]["invite_url"] == f"/join/{info['game_id']}#{seats[0]['invite']}"  # never sent to a server
     # the server's own seed stays secret
     assert "seed" not in api.create("red-rising")
     listed = api.http.get("/api/games", params={"status": "active", "limit": 500}).json()
@@ -120,14 +120,15 @@ def test_create_not_json(served):
 # ---------------------------------------------------------------------- join
 def test_join(served):
     srv, api = served
-    info = api.create("red-rising", ("human", "human", "bot"))
+    info = api.create("red-rising", ("human", "human", "bot"), bot_delay=10)  # nobody moves during the test
     gid = info["game_id"]
     r = api.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][1]["invite"], "name": "Bo"})
     assert r.status_code == 200
     j = r.json()
-    assert j["seat"] == 1 and j["token"] and j["ws_url"].startswith(f"/api/games/{gid}/ws?token=")
+    assert j["seat"] == 1 and j["token"] and j["ws_url"] == f"/api/games/{gid}/ws"  # no secret in a URL
     again = api.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][1]["invite"]}).json()
-    assert again["token"] == j["token"] and again["name"] == "Bo"
+    assert again["token"] != j["token"] and again["name"] == "Bo"  # each device its own token
+    assert api.state(gid, j["token"])["seat"] == 1 and api.state(gid, again["token"])["seat"] == 1
     seats = api.state(gid)["seats"]
     assert seats[1]["joined"] and seats[1]["name"] == "Bo" and not seats[0]["joined"] and seats[2]["joined"]
     bad = api.http.post(f"/api/games/{gid}/join", json={"invite": "not-an-invite"})
@@ -159,8 +160,10 @@ def test_read_as_seat_and_spectator(served):
             assert me["decision"]["options"]
         else:
             assert "options" not in me["decision"]
-    # the token can come as a query parameter too; without events
-    q = api.http.get(f"/api/games/{gid}", params={"token": tokens[0], "events": False}).json()
+    # a token never travels in a URL: a query parameter is refused
+    q = api.http.get(f"/api/games/{gid}", params={"token": tokens[0], "events": False})
+    assert q.status_code == 400 and q.json()["error"] == "token_in_url"
+    q = api.http.get(f"/api/games/{gid}", params={"events": False}, headers={"X-Seat-Token": tokens[0]}).json()
     assert q["seat"] == 0 and "events" not in q
     assert api.get(gid, "wrong-token").json()["error"] == "bad_token"
     assert api.get(gid, "wrong-token").status_code == 403
@@ -200,13 +203,13 @@ def test_decide_and_every_refusal(served):
                               headers={"Authorization": f"Bearer {tokens[p]}"}), 422, "malformed")
     assert b["legal"] == options  # the decider gets the legal choices with a malformed request
     b = refused(api.http.post(f"/api/games/{gid}/decisions", json={"action": 3, "version": 0},
-                              params={"token": tokens[p]}), 422, "malformed")
+                              headers={"Authorization": f"Bearer {tokens[p]}"}), 422, "malformed")
     assert b["legal"] == options
     b = refused(api.http.post(f"/api/games/{gid}/decisions", json={"action": 3, "version": 0},
-                              params={"token": other}), 422, "malformed")
+                              headers={"Authorization": f"Bearer {other}"}), 422, "malformed")
     assert "legal" not in b  # ... and nobody else does
     refused(api.http.post(f"/api/games/{gid}/decisions", json={"action": options[0], "version": True},
-                          params={"token": tokens[p]}), 422, "malformed")
+                          headers={"Authorization": f"Bearer {tokens[p]}"}), 422, "malformed")
     refused(api.http.post(f"/api/games/{gid}/decisions", content=b"[]",
                           headers={"Authorization": f"Bearer {tokens[p]}", "content-type": "application/json"}),
             422, "malformed")
@@ -343,7 +346,7 @@ def test_log_and_replay(served):
     assert all(audience_ok(ev, None) for e in spectator["log"] for ev in e["events"])
     assert all(audience_ok(ev, None) for ev in spectator["setup"])
     for seat in (0, 1):
-        lg = api.http.get(f"/api/games/{gid}/log", params={"token": tokens[seat]}).json()
+        lg = api.http.get(f"/api/games/{gid}/log", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
         own = [(e["step"], e["action"]) for e in lg["log"] if "action" in e]
         assert own == mine[seat]
         assert all(e["seat"] == seat for e in lg["log"] if "action" in e)
@@ -357,14 +360,14 @@ def test_log_and_replay(served):
         while len(state.history) < step:
             state.apply(srv_actions[len(state.history)])
         for seat, tok in ((None, None), (0, tokens[0])):
-            r = api.http.get(f"/api/games/{gid}/replay/{step}", params={"token": tok} if tok else {})
+            r = api.http.get(f"/api/games/{gid}/replay/{step}", headers={"Authorization": f"Bearer {tok}"} if tok else {})
             assert r.status_code == 200, r.text
             body = r.json()
             assert body["view"] == state.view(seat) and body["steps"] == n and body["step"] == step
     r = api.http.get(f"/api/games/{gid}/replay/{n + 1}")
     assert r.status_code == 404 and r.json()["error"] == "unknown_step"
     assert api.http.get(f"/api/games/{gid}/replay/-1").status_code == 422
-    assert api.http.get(f"/api/games/{gid}/log", params={"token": "nope"}).status_code == 403
+    assert api.http.get(f"/api/games/{gid}/log", headers={"Authorization": "Bearer nope"}).status_code == 403
     assert api.http.get("/api/games/nope/log").status_code == 404
 
 
@@ -392,12 +395,12 @@ def test_web_static_mount(tmp_path):
     srv = ThreadServer(create_app(f"sqlite:///{tmp_path}/g.db", web_dir=tmp_path)).start()
     api = Api(srv.base)
     assert "redtable" in api.http.get("/").text
-    assert "redtable" in api.http.get("/join/abc/def").text
+    assert "redtable" in api.http.get("/join/abc").text
     assert api.http.get("/api/health").json()["ok"]
     api.close()
     srv.stop()
     srv = ThreadServer(create_app(f"sqlite:///{tmp_path}/g2.db", web_dir=tmp_path / "missing")).start()
     api = Api(srv.base)
-    assert api.http.get("/join/abc/def").json()["request"]["json"] == {"invite": "def"}
+    assert "join" in api.http.get("/join/abc").json()["message"]
     api.close()
     srv.stop()

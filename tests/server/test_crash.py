@@ -44,7 +44,7 @@ class Server:
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "redtable.server", "--port", str(self.port), "--log-level", "warning",
-               *self.backend.cli_args()]
+               "--rate-scale", "1000", *self.backend.cli_args()]  # two players as fast as they can, one address
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(self.log, "a"))
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -85,11 +85,12 @@ class Player(threading.Thread):
         self.lock = threading.Lock()
 
     def url(self) -> str:
-        return f"ws://127.0.0.1:{self.server.port}/api/games/{self.game_id}/ws?token={self.token}"
+        return f"ws://127.0.0.1:{self.server.port}/api/games/{self.game_id}/ws"
 
     def run(self) -> None:
         try:
             with connect(self.url(), open_timeout=10, compression=None, max_size=2**24) as ws:
+                ws.send(orjson.dumps({"type": "auth", "token": self.token}).decode())
                 if self.pending is not None:  # what happened to the decision in flight at the crash?
                     v, action = self.pending
                     ws.send(orjson.dumps({"type": "decide", "action": action, "version": v, "id": v}).decode())
@@ -116,7 +117,7 @@ class Player(threading.Thread):
                         self.finished = True
                         return
                     d = last["decision"]
-                    if d["player"] == self.seat and self.pending is None:
+                    if d["player"] == self.seat and self.pending is None and not d.get("auto"):
                         action = self.rng.choice(d["options"])
                         self.pending = (last["version"], action)
                         ws.send(orjson.dumps({"type": "decide", "action": action, "version": last["version"],
@@ -128,7 +129,8 @@ class Player(threading.Thread):
 
 
 def read_log(server: Server, game_id: str, token: str) -> dict:
-    r = httpx.get(f"{server.base}/api/games/{game_id}/log", params={"token": token}, timeout=20)
+    r = httpx.get(f"{server.base}/api/games/{game_id}/log", headers={"Authorization": f"Bearer {token}"},
+                  timeout=20)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -154,7 +156,8 @@ def test_sigkill_loses_no_accepted_decision(backend, tmp_path, seed):
     server.start()
     try:
         http = httpx.Client(base_url=server.base, timeout=20)
-        info = http.post("/api/games", json={"game": "red-rising", "seed": seed, "seats": [
+        # two people: the server deals (no chosen seed); no block windows, so the players never wait
+        info = http.post("/api/games", json={"game": "red-rising", "options": {"block_windows": False}, "seats": [
             {"type": "human"}, {"type": "human"}, {"type": "bot", "bot": "random"}]}).json()
         gid = info["game_id"]
         tokens = [http.post(f"/api/games/{gid}/join", json={"invite": s["invite"]}).json()["token"]

@@ -97,7 +97,7 @@ def test_restart_keeps_games_and_bots_resume(backend):
     from redtable.server.app import create_app
 
     st = backend.store()
-    srv = ThreadServer(create_app(store=st)).start()
+    srv = ThreadServer(create_app(store=st, allow_chosen_seeds=True)).start()
     api = Api(srv.base)
     info, tokens = api.new_game("red-north", ("human", "human"), seed=6, undo=True)
     gid = info["game_id"]
