@@ -104,3 +104,76 @@ def counts_to_slugs(counts: list[int]) -> list[str]:
         if n:
             out.extend([KIND_SLUG[k]] * n)
     return out
+
+
+# ---------------------------------------------------------------------------- other languages
+# Card kind names and texts in Ukrainian and Polish (no edition of the rulebook in either:
+# the web UI's Red North terms, рейдер / герой / ярл, Najeźdźca / Bohater / Jarl), with the
+# numbers above in the form each number asks for.
+_COLOUR_WORDS = {
+    # nominative (masculine), genitive (masculine)
+    "uk": (("Зелений", "зеленого"), ("Червоний", "червоного"), ("Синій", "синього"),
+           ("Фіолетовий", "фіолетового"), ("Жовтий", "жовтого")),
+    "pl": (("Zielony", "zielonego"), ("Czerwony", "czerwonego"), ("Niebieski", "niebieskiego"),
+           ("Fioletowy", "fioletowego"), ("Żółty", "żółtego")),
+}
+_KIND_WORDS = {"uk": {RAIDER: "рейдер", HERO: "герой", JARL_TYPE: "Ярл"},
+               "pl": {RAIDER: "Najeźdźca", HERO: "Bohater", JARL_TYPE: "Jarl"}}
+_POINTS = {"uk": ("очко набігу", "очки набігу", "очок набігу"),
+           "pl": ("punkt najazdu", "punkty najazdu", "punktów najazdu")}
+_KIND_TEXT = {
+    "uk": ("{name}: {n} {points} для {colour} кольору.",
+           "Ярл: +{n} {points} кожному сусідньому рейдеру чи герою в загоні (+{champion} з фішкою чемпіона); "
+           "іншим ярлам — нічого."),
+    "pl": ("{name}: {n} {points} dla koloru {colour}.",
+           "Jarl: +{n} {points} dla każdego sąsiedniego Najeźdźcy lub Bohatera w drużynie (+{champion} ze "
+           "znacznikiem Czempiona); innym Jarlom nic."),
+}
+
+
+def _kind_index(kind: int | str) -> int:
+    return kind if isinstance(kind, int) else KIND_OF_SLUG[kind]
+
+
+def kind_name(kind: int | str, lang: str = "en") -> str:
+    """A card kind's name in "en", "uk" or "pl" (the kind is its index or slug)."""
+    k = KINDS[_kind_index(kind)]
+    if lang == "en":
+        return k.name
+    word = _KIND_WORDS[lang][k.type]
+    return word if k.type == JARL_TYPE else f"{_COLOUR_WORDS[lang][k.colour][0]} {word}"
+
+
+def kind_text(kind: int | str, lang: str = "en") -> str:
+    """A card kind's rules in "en", "uk" or "pl", rendered from the numbers above."""
+    k = KINDS[_kind_index(kind)]
+    if lang == "en":
+        return k.text
+    from ..i18n import plural_form
+
+    def points(n: int) -> str:
+        return _POINTS[lang][plural_form(n, lang)]
+
+    raider_text, jarl_text = _KIND_TEXT[lang]
+    if k.type == JARL_TYPE:
+        return jarl_text.format(n=JARL_BONUS, points=points(JARL_BONUS), champion=CHAMPION_BONUS)
+    return raider_text.format(name=kind_name(k.kind, lang), n=k.points, points=points(k.points),
+                              colour=_COLOUR_WORDS[lang][k.colour][1])
+
+
+def gallery(lang: str = "en") -> dict:
+    """What ``GET /api/web/cards/red-north`` serves, names and texts in "en", "uk" or "pl":
+    colours (ids), card kinds, Gods and Outposts (same structure in every language)."""
+    from .gods import GODS, god_name, god_text
+    from .outposts import OUTPOSTS, outpost_name, outpost_text
+
+    if lang not in ("en", "uk", "pl"):
+        raise ValueError(f"unknown language {lang!r}; choose one of: en, uk, pl")
+    return {
+        "colours": list(COLOURS),
+        "kinds": [{"card": k.slug, "name": kind_name(k.kind, lang), "type": k.type, "colour": k.colour_name,
+                   "points": k.points, "text": kind_text(k.kind, lang)} for k in KINDS],
+        "gods": [{"god": g.slug, "name": god_name(g.index, lang), "text": god_text(g.index, lang)} for g in GODS],
+        "outposts": [{"colour": COLOURS[i], "name": outpost_name(i, lang), "text": outpost_text(i, lang)}
+                     for i, o in enumerate(OUTPOSTS)],
+    }
