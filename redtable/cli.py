@@ -7,11 +7,28 @@ from pathlib import Path
 
 import typer
 
-from .cliutil import check_game as _check_game, fail as _fail
+from .cliutil import fail as _fail
 from .core import RedtableError
+from .core.jsonfile import clip
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Red Rising and Red North: play, score, simulate, replay.")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"redtable {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="print the version and exit"),
+) -> None:
+    """Red Rising and Red North: play, score, simulate, replay."""
 
 
 
@@ -27,9 +44,13 @@ def replay(
     from .core import GameRecord, replay as run
 
     try:
-        state = run(GameRecord.load(file))
+        record = GameRecord.load(file)            # errors start with the file's name
     except RedtableError as e:
         _fail(str(e))
+    try:
+        state = run(record)
+    except RedtableError as e:
+        _fail(f"{clip(str(file))}: {e}")
     result = {
         "game": state.game.name, "decisions": len(state.history), "finished": state.is_terminal(),
         "scores": state.scores() if state.is_terminal() else None,
@@ -50,52 +71,15 @@ def replay(
         typer.echo(f"  player {seat}: {s:g}{mark}")
 
 
-@app.command()
-def score(
-    game: str = typer.Argument(..., help="red-rising"),
-    file: Path = typer.Argument(..., help="the final position of a physical game (JSON)"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON instead of the scorepad"),
-) -> None:
-    """Score a finished physical game from the final hands and tokens."""
-    _check_game(game)
-    if game != "red-rising":
-        _fail(f"scoring a physical game is available for red-rising, not {game!r}")
-    from .redrising.score_cli import score_file
-
-    raise typer.Exit(score_file(file, as_json))
-
-
-@app.command()
-def cards(
-    game: str = typer.Argument("red-rising", help="red-rising"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON"),
-) -> None:
-    """The card gallery: every card with its rules text, rendered from the engine's encoding."""
-    _check_game(game)
-    if game != "red-rising":
-        _fail(f"the card gallery is available for red-rising, not {game!r}")
-    from .redrising.gallery import gallery
-
-    entries = gallery()
-    if as_json:
-        typer.echo(json.dumps(entries))
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title="Red Rising: 112 characters", show_lines=True)
-    for col in ("name", "color", "value", "abilities"):
-        table.add_column(col)
-    for e in entries:
-        text = "\n".join(f"[b]{k.replace('_', ' ')}[/b]: {e[k]}" for k in
-                         ("deploy", "end_game_bonus", "end_of_game", "block") if k in e)
-        table.add_row(e["name"], e["color"], str(e["value"]), text)
-    Console().print(table)
-
-
 from .play import play_command  # noqa: E402
+from .redrising.gallery_cli import cards_command  # noqa: E402
+from .redrising.score_cli import score_command  # noqa: E402
 from .sim.commands import simulate_command, tournament_command  # noqa: E402
 
+
+
+app.command("score", help=score_command.__doc__)(score_command)
+app.command("cards")(cards_command)
 app.command("play")(play_command)
 app.command("simulate")(simulate_command)
 app.command("tournament")(tournament_command)

@@ -7,8 +7,10 @@ from typing import Any, Callable
 
 from rich.console import RenderableType
 from rich.markup import escape
+from rich.text import Text
 
 from ..core import Decision, Event, State
+from ..i18n import ntr, tr
 
 
 @dataclass
@@ -22,7 +24,7 @@ class Seat:
 
     @property
     def kind(self) -> str:
-        return "human" if self.human else f"bot: {self.bot_spec}"
+        return tr("human") if self.human else tr("bot: {spec}", spec=self.bot_spec)
 
 
 @dataclass
@@ -34,13 +36,37 @@ class Command:
     run: Callable[[State, int | None, str], list[RenderableType]]
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+@dataclass
+class Part:
+    """A part of the compact screen, in its versions from the most detailed to the shortest.
+
+    The game loop fits a screen into the terminal by taking the next, shorter version of
+    the part of lowest ``rank`` until everything fits; an empty version leaves the part out.
+    """
+
+    variants: list[list[RenderableType]]
+    rank: int
+
+
+def cards(n: int) -> str:
+    return ntr("{n} card", "{n} cards", n)
 
 
 def esc(text: Any) -> str:
     """Text safe to put in rich markup."""
     return escape(str(text))
+
+
+def line(markup: str) -> Text:
+    return Text.from_markup(markup)
+
+
+def one_line(markup: str, width: int) -> Text:
+    """``markup`` cut to one line of ``width`` cells (an ellipsis where it is cut)."""
+    t = Text.from_markup(markup.replace("\n", " "))
+    t.truncate(width, overflow="ellipsis")
+    t.no_wrap = True
+    return t
 
 
 class Renderer:
@@ -65,15 +91,24 @@ class Renderer:
     def who(self, p: int | None, viewer: int | None = None) -> str:
         """Markup naming a seat, with "you" for the viewer."""
         if p is None:
-            return "nobody"
+            return tr("nobody")
         name = f"[bold]{esc(self.seat_name(p))}[/bold]"
         if p == viewer:
-            return f"{name} (you)"
+            return tr("{name} (you)", name=name)
         return name
 
     # --- screens ---------------------------------------------------------------
     def board(self, state: State, viewer: int | None, decision: Decision | None) -> list[RenderableType]:
+        """The full board (the ``board`` command): every detail, however long."""
         raise NotImplementedError
+
+    def compact(self, state: State, viewer: int | None, decision: Decision | None, width: int) -> list[Part]:
+        """The board of the compact screen, header first, as parts that can shrink."""
+        return [Part([self.board(state, viewer, decision), []], 10)]
+
+    def hand(self, state: State, viewer: int) -> list[RenderableType]:
+        """The viewer's hand with every card's rules text (the ``hand`` command)."""
+        return []
 
     def explain(self, state: State, d: Decision) -> str:
         """The decision in words (markup)."""
@@ -88,11 +123,16 @@ class Renderer:
         """The (label, details) markup of one option; ``view`` is the decider's view."""
         return esc(state.describe(option)), ""
 
+    def option_short(self, state: State, d: Decision) -> list[str]:
+        """A short label (markup) per option, for screens with many options."""
+        return [label for label, _ in self.option_rows(state, d)]
+
     def aliases(self, state: State, d: Decision, option: str) -> list[str]:
         """Extra words (lower case) a player may type to pick ``option``."""
         return []
 
-    def end_screen(self, state: State) -> list[RenderableType]:
+    def end_screen(self, state: State, compact: bool = False) -> list[RenderableType]:
+        """The scores and the winner; ``compact``: shorter, to fit a small terminal."""
         raise NotImplementedError
 
     def commands(self) -> dict[str, Command]:
@@ -113,7 +153,7 @@ class Renderer:
 
     def hidden_move(self, d: Decision) -> str:
         """What the others are told of a secret move."""
-        return f"makes a hidden choice ({d.kind.replace('_', ' ')})"
+        return tr("makes a hidden choice ({kind})", kind=d.kind.replace("_", " "))
 
     def decision_label(self, kind: str) -> str:
         return kind.replace("_", " ")

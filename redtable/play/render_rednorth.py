@@ -2,7 +2,9 @@
 
 Everything comes from ``state.view(viewer)``: face-down cards of other players are shown
 as card backs, your own face-down cards are shown to you (marked face-down). Colours are
-always written out, so the screens read the same without colour (``NO_COLOR``).
+always written out, so the screens read the same without colour (``NO_COLOR``). The
+screens' own words are translated (:mod:`redtable.i18n`); rules texts of cards, Gods and
+Outposts stay English.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Decision, Event, State
+from ..i18n import ntr, tr
 from ..rednorth.actions import ACTION_TEXT
 from ..rednorth.cards import CHAMPION_BONUS, KIND_OF_SLUG, KINDS, ROUND_NAMES, ROUND_VP, ROUNDS
 from ..rednorth.gods import GOD_OF_SLUG, GODS
 from ..rednorth.outposts import OUTPOSTS, PURPLE_DRAW
-from .common import Command, Renderer, esc, plural
+from .common import Command, Part, Renderer, cards, esc, line, one_line
 
 COLOUR_STYLE = {"green": "green3", "red": "red3", "blue": "dodger_blue1", "purple": "medium_purple1",
                 "yellow": "yellow1"}
@@ -27,8 +30,8 @@ OUTPOST_NAME = {o.colour_name: o.name for o in OUTPOSTS}
 OUTPOST_SHORT = {  # a reminder; the full text is on the `outposts` command
     "green": "Tie Breaker token: wins all ties",
     "red": "First Player token; after Deployment give it away or keep it",
-    "blue": f"Champion token: Promote a face-up Jarl to +{CHAMPION_BONUS}",
-    "purple": f"draw {PURPLE_DRAW} cards at Resolution",
+    "blue": "Champion token: Promote a face-up Jarl to +{n}",
+    "purple": "draw {n} cards at Resolution",
     "yellow": "after Deployment: a discarded Raider face-up at an end of your Party",
 }
 PHASE_TITLE = {
@@ -47,19 +50,24 @@ OUTPOST_RESULT = {"won": "won", "tie-breaker": "tie, Tie Breaker", "returned": "
                   "no-battle": "no battle"}
 LABEL = {"deploy": "deploys", "turn": "action", "reinforce": "reinforces with", "angleland": "Angleland",
          "sax": "Sax", "loki": "Loki", "freya": "Freya", "saga": "Saga", "hel": "Hel"}
-HELP = ("Three rounds (Spring 1 VP, Summer 2 VP, Ragnarok 3 VP per Outpost). Each round: deploy 3 cards "
-        "face-down, then take actions one at a time until everybody has passed; then all cards turn up "
-        "and the most Raid Points in a colour wins its Outpost. Raider 2, Hero 4, Jarl +1 to each "
-        "adjacent Raider or Hero (+2 with the Champion token), Glory +1, an Outpost adds its printed "
-        "points to its holder. Losing a colour you fought in earns 1 Glory.")
+ROUND_TITLE = {"spring": "Spring", "summer": "Summer", "ragnarok": "Ragnarok"}
+END_WORDS = {"left": "left", "right": "right"}
+# Message ids used through variables, for the catalogs' completeness test.
+MSGIDS = (*OUTPOST_SHORT.values(), *PHASE_TITLE.values(), *DECIDED_BY.values(), *OUTPOST_RESULT.values(),
+          *LABEL.values(), *ROUND_TITLE.values(), *END_WORDS.values(), *(k.name for k in KINDS),
+          *COLOUR_STYLE)
+
+
+def kind_name(slug: str) -> str:
+    return tr(KINDS[KIND_OF_SLUG[slug]].name)
 
 
 def kind_markup(slug: str | None) -> str:
     if slug is None or slug not in KIND_OF_SLUG:
-        return "[reverse]card back[/reverse]" if slug is None else esc(slug)
+        return "[reverse]" + tr("card back") + "[/reverse]" if slug is None else esc(slug)
     k = KINDS[KIND_OF_SLUG[slug]]
     style = COLOUR_STYLE.get(k.colour_name or "", "bold")
-    return f"[{style}]{esc(k.name)}[/]"
+    return f"[{style}]{esc(tr(k.name))}[/]"
 
 
 def kind_text(slug: str) -> str:
@@ -67,12 +75,20 @@ def kind_text(slug: str) -> str:
 
 
 def colour_markup(colour: str) -> str:
-    return f"[{COLOUR_STYLE.get(colour, '')}]{esc(colour)}[/]"
+    return f"[{COLOUR_STYLE.get(colour, '')}]{esc(tr(colour))}[/]"
+
+
+def round_title(name: str) -> str:
+    return tr(ROUND_TITLE[name]) if name in ROUND_TITLE else name.capitalize()
+
+
+def end_word(end: str) -> str:
+    return tr(END_WORDS[end]) if end in END_WORDS else end
 
 
 def counted(slugs: list[str]) -> str:
     if not slugs:
-        return "none"
+        return tr("none")
     c = Counter(slugs)
     return ", ".join(f"{n}× {kind_markup(s)}" if n > 1 else kind_markup(s) for s, n in c.items())
 
@@ -81,154 +97,249 @@ def slot_markup(slot: dict) -> str:
     if slot["face_up"]:
         text = kind_markup(slot["card"])
     elif slot["card"] is not None:
-        text = f"{kind_markup(slot['card'])} [dim](face-down)[/dim]"
+        text = f"{kind_markup(slot['card'])} [dim]({tr('face-down')})[/dim]"
     else:
-        text = "[reverse]card back[/reverse]"
+        text = "[reverse]" + tr("card back") + "[/reverse]"
     if slot["glory"]:
-        text += f" +{slot['glory']} Glory"
+        text += " " + tr("+{n} Glory", n=slot["glory"])
     if slot["champion"]:
-        text += " +Champion"
+        text += " " + tr("+Champion")
     return text
 
 
-def party_markup(party: list[dict]) -> str:
+def party_markup(party: list[dict], sep: str = "   ") -> str:
     if not party:
-        return "(empty)"
-    return "   ".join(f"{i}: {slot_markup(s)}" for i, s in enumerate(party))
+        return tr("(empty)")
+    return sep.join(f"{i}: {slot_markup(s)}" for i, s in enumerate(party))
 
 
-def group_top(group: dict) -> str:
-    top = group["top"]
-    if top["type"] == "hero":
-        return kind_markup(top["slug"])
-    return f"[bold]{esc(top['name'])}[/bold] (God)"
+def outpost_short(colour: str) -> str:
+    n = CHAMPION_BONUS if colour == "blue" else PURPLE_DRAW
+    return tr(OUTPOST_SHORT[colour], n=n)
 
 
 class RedNorthRenderer(Renderer):
     title = "Red North"
 
-    # ------------------------------------------------------------------ board
-    def board(self, state: State, viewer: int | None, decision: Decision | None) -> list[RenderableType]:
+    def group_top(self, group: dict) -> str:
+        top = group["top"]
+        if top["type"] == "hero":
+            return kind_markup(top["slug"])
+        return tr("[bold]{god}[/bold] (God)", god=esc(top["name"]))
+
+    # ------------------------------------------------------------------ compact screen
+    def compact(self, state: State, viewer: int | None, decision: Decision | None, width: int) -> list[Part]:
         v = state.view(viewer)
-        out: list[RenderableType] = [self._header(v, viewer), self._outposts(v, viewer), self._seats(v, viewer),
-                                     self._muster(v)]
-        bits = [f"[bold]Deck:[/bold] {plural(v['deck_size'], 'card')}",
-                f"[bold]Discard pile:[/bold] {counted(v['discard'])}"]
-        if v.get("set_aside_hero"):
-            bits.append(f"[bold]Set-aside Hero:[/bold] {kind_markup(v['set_aside_hero'])}")
-        out.append(Text.from_markup("    ".join(bits)))
+        head = self._header(v, viewer)
+        parts = [Part([[line(head)], [one_line(head, width)]], 100)]
+        parts.append(Part([self._outposts_compact(v, viewer, width), self._outposts_packed(v, viewer, width)], 50))
+        tokens = self._tokens(v, viewer)
+        parts.append(Part([[line(tokens)], [one_line(tokens, width)], []], 40))
+        parts.append(Part([self._seats_compact(v, viewer, True, True, width),
+                           self._seats_compact(v, viewer, True, False, width),
+                           self._seats_compact(v, viewer, False, False, width)], 70))
+        muster = self._muster_line(v)
+        parts.append(Part([[line(muster)], [one_line(muster, width)], []], 45))
+        deck = self._deck_line(v)
+        parts.append(Part([[line(deck)], [one_line(deck, width)], []], 20))
         if viewer is not None:
-            out.append(self._hand(v, viewer))
+            hand = self._hand_line(v, viewer)
+            parts.append(Part([[line(hand)], [one_line(hand, width)]], 80))
+        return parts
+
+    def _header(self, v: dict, viewer: int | None) -> str:
+        bits = ["[bold]" + tr("Red North") + "[/bold]",
+                tr("{name}, round {n}/{total}", n=v["round"], total=ROUNDS, name=round_title(v["round_name"])),
+                ntr("Outposts worth {n} VP", "Outposts worth {n} VP", v["round_vp"]),
+                tr(PHASE_TITLE[v["phase"]]) if v["phase"] in PHASE_TITLE else esc(v["phase"])]
+        if v.get("to_act") is not None:
+            bits.append(tr("{who} to act", who=self.who(v["to_act"], viewer)))
+        if viewer is not None and v.get("to_act") != viewer:
+            bits.append(tr("you are {who}", who=self.who(viewer)))
+        return " · ".join(bits)
+
+    def _holder(self, o: dict, viewer: int | None) -> str:
+        return self.who(o["controller"], viewer) if o["controller"] is not None else "[dim]" + tr("nobody") + "[/dim]"
+
+    def _outposts_compact(self, v: dict, viewer: int | None, width: int) -> list[RenderableType]:
+        """An Outpost a line: colour, name, Raid Points, holder and a reminder of its power."""
+        rows = [(f"{colour_markup(o['colour'])} [bold]{esc(o['name'])}[/bold]", tr("{n} pts", n=o["points"]),
+                 self._holder(o, viewer), esc(outpost_short(o["colour"]))) for o in v["outposts"]]
+        widths = [max(Text.from_markup(r[i]).cell_len for r in rows) for i in range(3)]
+        out = []
+        for r in rows:
+            cells = [Text.from_markup(r[i]) for i in range(3)]
+            for c, w in zip(cells, widths):
+                c.pad_right(w - c.cell_len)
+            t = Text(" ").join(cells) + Text("  ") + Text.from_markup(f"[dim]{r[3]}[/dim]")
+            t.truncate(width, overflow="ellipsis")
+            t.no_wrap = True
+            out.append(t)
         return out
 
-    def _header(self, v: dict, viewer: int | None) -> Text:
-        bits = [f"[bold]Red North[/bold] — Round {v['round']} of {ROUNDS}: {v['round_name'].capitalize()} "
-                f"(each Outpost worth {v['round_vp']} VP)",
-                PHASE_TITLE.get(v["phase"], v["phase"])]
-        if v.get("to_act") is not None:
-            bits.append(f"{self.who(v['to_act'], viewer)} to act")
+    def _outposts_packed(self, v: dict, viewer: int | None, width: int) -> list[RenderableType]:
+        items = [f"[bold]{esc(o['name'])}[/bold] ({colour_markup(o['colour'])} {o['points']}): "
+                 f"{self._holder(o, viewer)}" for o in v["outposts"]]
+        return [Text.from_markup(tr("Outposts:") + " " + " · ".join(items))]
+
+    def _tokens(self, v: dict, viewer: int | None) -> str:
+        champ = v["champion"]
+        champ_text = self.who(champ["holder"], viewer) if champ["holder"] is not None else tr("nobody")
+        if champ["holder"] is not None and champ["placed"]:
+            champ_text += " " + tr("(placed on a Jarl)")
+        tb = self.who(v["tie_breaker"], viewer) if v["tie_breaker"] is not None else tr("nobody")
+        return tr("First Player: {first}    Tie Breaker: {tb}    Champion: {champion}",
+                  first=self.who(v["first_player"], viewer), tb=tb, champion=champ_text)
+
+    def _seats_compact(self, v: dict, viewer: int | None, wrap: bool, kinds: bool, width: int) -> list[RenderableType]:
+        """A line per seat (its tokens, then its Raiding Party), or two when ``wrap``."""
+        out: list[RenderableType] = []
+        for s in v["seats"]:
+            q = s["seat"]
+            bits = [self.who(q, viewer)]
+            if kinds:
+                bits[0] += f" [dim]{esc(self.seats[q].kind)}[/dim]"
+            bits.append(tr("VP {n}", n=s["vp"]))
+            bits.append(tr("Glory {n}", n=s["glory"]))
+            bits.append(tr("hand {n}", n=s["hand_size"]))
+            if s["god"]:
+                god = esc(GODS[GOD_OF_SLUG[s["god"]]].name)
+                bits.append(tr("God {god}", god=god) + (" " + tr("(invoked)") if s["invoked"] else ""))
+            if s["passed"]:
+                bits.append("[italic]" + tr("passed") + "[/italic]")
+            head = " · ".join(bits)
+            party = party_markup(s["party"], sep="  ")
+            if wrap:
+                out.append(line(head))
+                t = line("   " + party)
+                out.append(t)
+            else:
+                out.append(one_line(f"{head} │ {party}", width))
+        return out
+
+    def _muster_line(self, v: dict) -> str:
+        if not v["muster"]:
+            if v["round"] >= ROUNDS:
+                return tr("Muster Groups: none in Ragnarok (passing takes no cards).")
+            return tr("Muster Groups: none left.")
+        groups = " · ".join(f"{self.group_top(g)} + {counted(g['cards'])}" for g in v["muster"])
+        return "[bold]" + tr("Muster Groups (Pass to take one):") + f"[/bold] {groups}"
+
+    def _deck_line(self, v: dict) -> str:
+        bits = [f"[bold]{tr('Deck')}:[/bold] {cards(v['deck_size'])}",
+                f"[bold]{tr('Discard pile')}:[/bold] {counted(v['discard'])}"]
+        if v.get("set_aside_hero"):
+            bits.append(f"[bold]{tr('Set-aside Hero')}:[/bold] {kind_markup(v['set_aside_hero'])}")
+        return "    ".join(bits)
+
+    def _hand_line(self, v: dict, viewer: int) -> str:
+        me = v["seats"][viewer]
+        hand = me.get("hand", [])
+        text = f"[bold]{tr('Your hand')} ({len(hand)}):[/bold] {counted(hand) if hand else tr('(no cards)')}"
+        if me["god"]:
+            g = GODS[GOD_OF_SLUG[me["god"]]]
+            when = tr("already invoked") if me["invoked"] else tr("invoke once, during Ragnarok")
+            text += f"    [bold]{tr('Your God')}:[/bold] {esc(g.name)} ({when})"
+        return text
+
+    # ------------------------------------------------------------------ full board
+    def board(self, state: State, viewer: int | None, decision: Decision | None) -> list[RenderableType]:
+        v = state.view(viewer)
+        out: list[RenderableType] = [line(self._header(v, viewer)), self._outposts(v, viewer), self._seats(v, viewer),
+                                     self._muster(v), line(self._deck_line(v))]
         if viewer is not None:
-            bits.append(f"you are {self.who(viewer)}")
-        return Text.from_markup("  ·  ".join(bits))
+            out.extend(self.hand(state, viewer))
+        return out
 
     def _outposts(self, v: dict, viewer: int | None) -> Table:
-        t = Table(title="Outposts (type 'outposts' for their full text)", title_justify="left")
-        t.add_column("Outpost", no_wrap=True)
-        t.add_column("Raid pts", justify="right")
-        t.add_column("Held by", no_wrap=True)
-        t.add_column("Power")
+        t = Table(title=tr("Outposts (type 'outposts' for their full text)"), title_justify="left")
+        t.add_column(tr("Outpost"), no_wrap=True)
+        t.add_column(tr("Raid pts"), justify="right")
+        t.add_column(tr("Held by"), no_wrap=True)
+        t.add_column(tr("Power"))
         for o in v["outposts"]:
-            holder = self.who(o["controller"], viewer) if o["controller"] is not None else "[dim]nobody[/dim]"
-            t.add_row(f"{colour_markup(o['colour'])} {esc(o['name'])}", str(o["points"]), holder,
-                      esc(OUTPOST_SHORT.get(o["colour"], o["text"])))
-        champ = v["champion"]
-        champ_text = self.who(champ["holder"], viewer) if champ["holder"] is not None else "nobody"
-        if champ["holder"] is not None and champ["placed"]:
-            champ_text += " (placed on a Jarl)"
-        t.caption = Text.from_markup(
-            f"First Player: {self.who(v['first_player'], viewer)}    Tie Breaker: "
-            f"{self.who(v['tie_breaker'], viewer) if v['tie_breaker'] is not None else 'nobody'}    "
-            f"Champion: {champ_text}")
+            t.add_row(f"{colour_markup(o['colour'])} {esc(o['name'])}", str(o["points"]), self._holder(o, viewer),
+                      esc(outpost_short(o["colour"])))
+        t.caption = Text.from_markup(self._tokens(v, viewer))
         t.caption_justify = "left"
         return t
 
     def _seats(self, v: dict, viewer: int | None) -> Table:
-        t = Table(title="Players and Raiding Parties (slots from the left, 0 first)", title_justify="left",
+        t = Table(title=tr("Players and Raiding Parties (slots from the left, 0 first)"), title_justify="left",
                   show_lines=True)
-        for col, just in (("Player", "left"), ("VP", "right"), ("Glory", "right"), ("Hand", "right"),
-                          ("God", "left"), ("Raiding Party", "left")):
+        for col, just in ((tr("Player"), "left"), (tr("VP"), "right"), (tr("Glory"), "right"),
+                          (tr("Hand"), "right"), (tr("God"), "left"), (tr("Raiding Party"), "left")):
             t.add_column(col, justify=just)
         for s in v["seats"]:
             q = s["seat"]
             god = "—"
             if s["god"]:
-                god = esc(GODS[GOD_OF_SLUG[s["god"]]].name) + (" (invoked)" if s["invoked"] else "")
+                god = esc(GODS[GOD_OF_SLUG[s["god"]]].name) + (" " + tr("(invoked)") if s["invoked"] else "")
             name = self.who(q, viewer) + f"\n[dim]{esc(self.seats[q].kind)}[/dim]"
             if s["passed"]:
-                name += "\n[italic]passed[/italic]"
+                name += "\n[italic]" + tr("passed") + "[/italic]"
             party = party_markup(s["party"])
             if q != viewer and s["known_hidden"]:
-                party += f"\n[dim]known to hold (hand or face-down):[/dim] {counted(s['known_hidden'])}"
+                party += f"\n[dim]{tr('known to hold (hand or face-down):')}[/dim] {counted(s['known_hidden'])}"
             t.add_row(name, str(s["vp"]), str(s["glory"]), str(s["hand_size"]), god, party)
         return t
 
     def _muster(self, v: dict) -> RenderableType:
         if not v["muster"]:
-            if v["round"] >= ROUNDS:
-                return Text("Muster Groups: none in Ragnarok (passing takes no cards).")
-            return Text("Muster Groups: none left.")
-        t = Table(title="Muster Groups (Pass to take one)", title_justify="left", show_lines=True)
-        t.add_column("Group", no_wrap=True)
-        t.add_column("Cards")
-        t.add_column("Top card's power")
+            return Text(self._muster_line(v))
+        t = Table(title=tr("Muster Groups (Pass to take one)"), title_justify="left", show_lines=True)
+        t.add_column(tr("Group"), no_wrap=True)
+        t.add_column(tr("Cards"))
+        t.add_column(tr("Top card's power"))
         for g in v["muster"]:
-            t.add_row(group_top(g), counted(g["cards"]), esc(g["top"]["text"]))
+            t.add_row(self.group_top(g), counted(g["cards"]), esc(g["top"]["text"]))
         return t
 
-    def _hand(self, v: dict, viewer: int) -> RenderableType:
-        me = v["seats"][viewer]
+    def hand(self, state: State, viewer: int) -> list[RenderableType]:
+        me = state.view(viewer)["seats"][viewer]
         hand = me.get("hand", [])
         t = Table(show_edge=False, pad_edge=False)
-        t.add_column("Cards", no_wrap=True)
-        t.add_column("Rules")
+        t.add_column(tr("Cards"), no_wrap=True)
+        t.add_column(tr("Rules"))
         for slug, n in Counter(hand).items():
             t.add_row(f"{n}× {kind_markup(slug)}" if n > 1 else kind_markup(slug), kind_text(slug))
         if not hand:
-            t.add_row("(no cards)", "")
+            t.add_row(tr("(no cards)"), "")
         parts: list[RenderableType] = [t]
         if me["god"]:
             g = GODS[GOD_OF_SLUG[me["god"]]]
-            state = "already invoked" if me["invoked"] else "invoke once, during Ragnarok"
-            parts.append(Text.from_markup(f"[italic]Your God {esc(g.name)} ({state}):[/italic] {esc(g.text)}"))
-        return Panel(Group(*parts), title=f"Your hand — {esc(self.seat_name(viewer))} "
-                                          f"({plural(len(hand), 'card')})", title_align="left")
+            when = tr("already invoked") if me["invoked"] else tr("invoke once, during Ragnarok")
+            parts.append(Text.from_markup(f"[italic]{tr('Your God {god} ({when}):', god=esc(g.name), when=when)}"
+                                          f"[/italic] {esc(g.text)}"))
+        title = tr("Your hand — {seat} ({cards})", seat=esc(self.seat_name(viewer)), cards=cards(len(hand)))
+        return [Panel(Group(*parts), title=title, title_align="left")]
 
     # ------------------------------------------------------------------ decisions
     def explain(self, state: State, d: Decision) -> str:
         c = d.context
         k = d.kind
         if k == "deploy":
-            return (f"Deployment: choose card {c['placed'] + 1} of {c['party_size']} to place face-down in your "
-                    f"Raiding Party (left to right). Nobody else sees which.")
+            return tr("Deployment: choose card {n} of {total} to place face-down in your Raiding Party (left "
+                      "to right). Nobody else sees which.", n=c["placed"] + 1, total=c["party_size"])
         if k == "turn":
-            return ("Your action: Withdraw, Reinforce, Inspire, Promote, Invoke (Ragnarok) — or Pass and "
-                    "take a Muster Group (you take no more actions this round).")
+            return tr("Your action: Withdraw, Reinforce, Inspire, Promote, Invoke (Ragnarok), or Pass "
+                      "(and take a Muster Group): no more actions this round.")
         if k == "reinforce":
-            return (f"Reinforce: you turned up slot {c['flipped']}. Now add a card from your hand face-up at "
-                    f"either end of your Party.")
+            return tr("Reinforce: you turned up slot {n}. Now add a card from your hand face-up at either end "
+                      "of your Party.", n=c["flipped"])
         if k == "angleland":
-            return ("Angleland (red Outpost): give the First Player token to a player of your choice, or "
-                    "keep it.")
+            return tr("Angleland (red Outpost): give the First Player token to a player of your choice, or keep it.")
         if k == "sax":
-            return "Sax (yellow Outpost): you may add a discarded Raider face-up at either end of your Party."
+            return tr("Sax (yellow Outpost): you may add a discarded Raider face-up at either end of your Party.")
         if k == "loki":
-            return f"Loki: place a Glory token on a card of your Party ({c['glory_left']} left; not on a Jarl)."
+            return tr("Loki: place a Glory token on a card of your Party ({n} left; not on a Jarl).", n=c["glory_left"])
         if k == "freya":
-            return f"Freya: you drew {kind_markup(c.get('card'))}. Place it face-down at which end of your Party?"
+            return tr("Freya: you drew {card}. Place it face-down at which end of your Party?",
+                      card=kind_markup(c.get("card")))
         if k == "saga":
-            return f"Saga: turn face-up one card of {self.who(c['opponent'])}'s Raiding Party."
+            return tr("Saga: turn face-up one card of {who}'s Raiding Party.", who=self.who(c["opponent"]))
         if k == "hel":
-            return "Hel: choose a discarded Raider or Jarl and where it goes in your Party (face-up)."
+            return tr("Hel: choose a discarded Raider or Jarl and where it goes in your Party (face-up).")
         return esc(k)
 
     def option_row(self, state: State, d: Decision, v: dict, o: str) -> tuple[str, str]:
@@ -240,62 +351,90 @@ class RedNorthRenderer(Renderer):
             return slot_markup(p[i]) if 0 <= i < len(p) else "?"
 
         if k == "deploy":
-            return f"{kind_markup(o)} face-down", kind_text(o)
+            return tr("{card} face-down", card=kind_markup(o)), kind_text(o)
         if k == "turn":
             op, _, arg = o.partition(":")
             if op == "withdraw":
-                return f"[bold]Withdraw[/bold] slot {arg} — {slot(int(arg))} — to your hand", esc(ACTION_TEXT["withdraw"])
+                return (tr("[bold]Withdraw[/bold] slot {n} — {card} — to your hand", n=arg, card=slot(int(arg))),
+                        esc(ACTION_TEXT["withdraw"]))
             if op == "reinforce":
-                return (f"[bold]Reinforce[/bold]: turn up slot {arg} — {slot(int(arg))} — then add a card",
-                        esc(ACTION_TEXT["reinforce"]))
+                return (tr("[bold]Reinforce[/bold]: turn up slot {n} — {card} — then add a card", n=arg,
+                           card=slot(int(arg))), esc(ACTION_TEXT["reinforce"]))
             if op == "inspire":
-                return f"[bold]Inspire[/bold]: 1 Glory on slot {arg} — {slot(int(arg))}", esc(ACTION_TEXT["inspire"])
+                return (tr("[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}", n=arg, card=slot(int(arg))),
+                        esc(ACTION_TEXT["inspire"]))
             if op == "promote":
-                return f"[bold]Promote[/bold]: the Champion token on the Jarl in slot {arg}", esc(ACTION_TEXT["promote"])
+                return (tr("[bold]Promote[/bold]: the Champion token on the Jarl in slot {n}", n=arg),
+                        esc(ACTION_TEXT["promote"]))
             if op == "invoke":
                 g = GODS[GOD_OF_SLUG[arg]]
-                return f"[bold]Invoke {esc(g.name)}[/bold]", esc(g.text)
+                return tr("[bold]Invoke {god}[/bold]", god=esc(g.name)), esc(g.text)
             if op == "pass":
                 if not arg:
-                    return "[bold]Pass[/bold]", "You take no further actions this round."
+                    return "[bold]" + tr("Pass") + "[/bold]", tr("You take no further actions this round.")
                 for g in v["muster"]:
                     if g["group"] == arg:
-                        return (f"[bold]Pass[/bold] and take {group_top(g)} with {counted(g['cards'])}",
-                                esc(g["top"]["text"]))
+                        return (tr("[bold]Pass[/bold] and take {group} with {cards}", group=self.group_top(g),
+                                   cards=counted(g["cards"])), esc(g["top"]["text"]))
         if k in ("reinforce", "sax"):
             if o == "skip":
-                return "Do not use Sax", ""
+                return tr("Do not use Sax"), ""
             card, _, end = o.partition(":")
-            src = " from the discard pile" if k == "sax" else ""
-            return f"{kind_markup(card)}{src} face-up at the [bold]{end}[/bold] end", kind_text(card)
+            if k == "sax":
+                return (tr("{card} from the discard pile face-up at the [bold]{end}[/bold] end", card=kind_markup(card),
+                           end=end_word(end)), kind_text(card))
+            return tr("{card} face-up at the [bold]{end}[/bold] end", card=kind_markup(card), end=end_word(end)), \
+                kind_text(card)
         if k == "angleland":
             if o == "keep":
-                return "Keep the First Player token", ""
-            return f"Give the First Player token to {self.who(int(o.partition(':')[2]))}", ""
+                return tr("Keep the First Player token"), ""
+            return tr("Give the First Player token to {who}", who=self.who(int(o.partition(':')[2]))), ""
         if k == "loki":
             i = int(o.partition(":")[2])
-            return f"Slot {i} — {slot(i)}", ""
+            return tr("Slot {n} — {card}", n=i, card=slot(i)), ""
         if k == "saga":
             i = int(o.partition(":")[2])
             q = d.context.get("opponent", d.player)
-            return f"Slot {i} of {self.who(q)}'s Party — {slot(i, q)}", ""
+            return tr("Slot {n} of {who}'s Party — {card}", n=i, who=self.who(q), card=slot(i, q)), ""
         if k == "freya":
-            return f"The [bold]{esc(o)}[/bold] end", ""
+            return tr("The [bold]{end}[/bold] end", end=end_word(o)), ""
         if k == "hel":
             card, _, pos = o.partition(":")
             i = int(pos)
-            where = "at the right end" if i >= len(party) else f"before slot {i}"
+            where = tr("at the right end") if i >= len(party) else tr("before slot {n}", n=i)
             return f"{kind_markup(card)} {where}", kind_text(card)
         return esc(state.describe(o)), ""
 
+    def option_short(self, state: State, d: Decision) -> list[str]:
+        v = state.view(d.player)
+        out = []
+        for o in d.options:
+            label = self.option_row(state, d, v, o)[0]
+            if d.kind == "turn":
+                op, _, arg = o.partition(":")
+                party = v["seats"][d.player]["party"]
+                names = {"withdraw": tr("Withdraw"), "reinforce": tr("Reinforce"), "inspire": tr("Inspire"),
+                         "promote": tr("Promote")}
+                if op in names and arg.isdigit() and int(arg) < len(party):
+                    label = f"[bold]{names[op]}[/bold] {arg}: {slot_markup(party[int(arg)])}"
+                elif op == "pass" and arg:
+                    group = next((g for g in v["muster"] if g["group"] == arg), None)
+                    if group is not None:
+                        label = f"[bold]{tr('Pass')}[/bold]: {self.group_top(group)} + {counted(group['cards'])}"
+            elif d.kind == "hel":
+                card, _, pos = o.partition(":")
+                label = f"{kind_markup(card)} → {pos}"
+            out.append(label)
+        return out
+
     def aliases(self, state: State, d: Decision, option: str) -> list[str]:
         if option in KIND_OF_SLUG:
-            return [KINDS[KIND_OF_SLUG[option]].name.lower()]
+            return [KINDS[KIND_OF_SLUG[option]].name.lower(), kind_name(option).lower()]
         return []
 
     # ------------------------------------------------------------------ moves and log
     def decision_label(self, kind: str) -> str:
-        return LABEL.get(kind, kind)
+        return tr(LABEL[kind]) if kind in LABEL else kind
 
     def public_move(self, state: State, d: Decision, action: str) -> str | None:
         if d.kind == "deploy":
@@ -305,7 +444,7 @@ class RedNorthRenderer(Renderer):
 
     def hidden_move(self, d: Decision) -> str:
         if d.kind == "deploy":
-            return "deploys a card face-down"
+            return tr("deploys a card face-down")
         return super().hidden_move(d)
 
     def format_event(self, e: Event, viewer: int | None) -> str | None:
@@ -314,70 +453,82 @@ class RedNorthRenderer(Renderer):
         who = lambda key="player": self.who(d.get(key), viewer)  # noqa: E731
         if k == "setup":
             outs = ", ".join(f"{esc(OUTPOST_NAME[c])} ({colour_markup(c)})" for c in d["outposts"])
-            return f"Setup: Outposts in play: {outs}. {self.who(d['first_player'], viewer)} is First Player."
+            return tr("Setup: Outposts in play: {outposts}. {who} is First Player.", outposts=outs,
+                      who=self.who(d["first_player"], viewer))
         if k == "hand":
-            return f"{who()} starting hand: {counted(d['hand'])}"
+            return tr("{who} starting hand: {cards}", who=who(), cards=counted(d["hand"]))
         if k == "round":
-            name = ROUND_NAMES[d["round"]].capitalize()
-            line = (f"[bold]══ Round {d['round']}: {name} — Outposts worth {ROUND_VP[d['round']]} VP; "
-                    f"First Player {self.who(d['first_player'], viewer)} ══[/bold]")
+            name = round_title(ROUND_NAMES[d["round"]])
+            text = "[bold]══ " + tr("Round {n}: {name} — Outposts worth {vp} VP; First Player {who}", n=d["round"],
+                                    name=name, vp=ROUND_VP[d["round"]],
+                                    who=self.who(d["first_player"], viewer)) + " ══[/bold]"
             if d.get("muster"):
                 groups = "; ".join(f"{self._group_name(g['group'])}: {counted(g['cards'])}" for g in d["muster"])
-                line += f"\n  Muster Groups: {groups}"
-            return line
+                text += "\n  " + tr("Muster Groups: {groups}", groups=groups)
+            return text
         if k == "deploy":
-            return f"{who()} deploys {kind_markup(d['card'])} face-down in slot {d['slot']}"
+            return tr("{who} deploys {card} face-down in slot {n}", who=who(), card=kind_markup(d["card"]), n=d["slot"])
         if k == "deployed":
-            return f"{who()} has deployed {plural(d['count'], 'card')} face-down"
+            return tr("{who} has deployed {cards} face-down", who=who(), cards=cards(d["count"]))
         if k == "pass":
             if d.get("group"):
-                return f"{who()} passes and takes {self._group_name(d['group'])}: {counted(d['cards'])}"
-            return f"{who()} passes"
+                return tr("{who} passes and takes {group}: {cards}", who=who(), group=self._group_name(d["group"]),
+                          cards=counted(d["cards"]))
+            return tr("{who} passes", who=who())
         if k == "flip":
-            return f"{who()} turns up slot {d['slot']}: {kind_markup(d['card'])}"
+            return tr("{who} turns up slot {n}: {card}", who=who(), n=d["slot"], card=kind_markup(d["card"]))
         if k == "reinforce":
-            return f"{who()} adds {kind_markup(d['card'])} face-up at the {esc(d['end'])} end"
+            return tr("{who} adds {card} face-up at the {end} end", who=who(), card=kind_markup(d["card"]),
+                      end=esc(end_word(d["end"])))
         if k == "draw":
-            return f"  ({who()} drew {counted(d['cards'])})"
+            return "  (" + tr("{who} drew {cards}", who=who(), cards=counted(d["cards"])) + ")"
         if k == "first-player":
             if d["recipient"] == d["player"]:
-                return f"{who()} keeps the First Player token (Angleland)"
-            return f"{who()} gives the First Player token to {who('recipient')} (Angleland)"
+                return tr("{who} keeps the First Player token (Angleland)", who=who())
+            return tr("{who} gives the First Player token to {other} (Angleland)", who=who(), other=who("recipient"))
         if k == "inspire":
-            return f"{who()} inspires slot {d['slot']}: +1 Glory token"
+            return tr("{who} inspires slot {n}: +1 Glory token", who=who(), n=d["slot"])
         if k == "invoke":
-            return f"{who()} invokes {esc(GODS[GOD_OF_SLUG[d['god']]].name)}"
+            return tr("{who} invokes {god}", who=who(), god=esc(GODS[GOD_OF_SLUG[d["god"]]].name))
         if k == "odin":
-            return f"{who()} gains {d['vp']} VP (Odin)"
+            return tr("{who} gains {n} VP (Odin)", who=who(), n=d["vp"])
         if k == "withdraw":
-            lost = f" ({plural(d['glory_lost'], 'Glory token')} back to the supply)" if d.get("glory_lost") else ""
-            return f"{who()} withdraws the face-down card in slot {d['slot']}{lost}"
+            text = tr("{who} withdraws the face-down card in slot {n}", who=who(), n=d["slot"])
+            if d.get("glory_lost"):
+                text += " (" + ntr("{n} Glory token back to the supply", "{n} Glory tokens back to the supply",
+                                   d["glory_lost"]) + ")"
+            return text
         if k == "saga":
-            return f"{who()} (Saga) turns up slot {d['slot']} of {who('opponent')}'s Party: {kind_markup(d['card'])}"
+            return tr("{who} (Saga) turns up slot {n} of {other}'s Party: {card}", who=who(), n=d["slot"],
+                      other=who("opponent"), card=kind_markup(d["card"]))
         if k == "promote":
-            return f"{who()} places the Champion token on the Jarl in slot {d['slot']}"
+            return tr("{who} places the Champion token on the Jarl in slot {n}", who=who(), n=d["slot"])
         if k == "sax":
             if d.get("card") is None:
-                return f"{who()} does not use Sax"
-            return f"{who()} (Sax) adds the discarded {kind_markup(d['card'])} at the {esc(d['end'])} end"
+                return tr("{who} does not use Sax", who=who())
+            return tr("{who} (Sax) adds the discarded {card} at the {end} end", who=who(),
+                      card=kind_markup(d["card"]), end=esc(end_word(d["end"])))
         if k == "freya":
-            return f"{who()} (Freya) places the drawn card face-down at the {esc(d['end'])} end"
+            return tr("{who} (Freya) places the drawn card face-down at the {end} end", who=who(),
+                      end=esc(end_word(d["end"])))
         if k == "tyr":
-            return f"{who()} (Tyr) draws {plural(d['count'], 'card')}"
+            return tr("{who} (Tyr) draws {cards}", who=who(), cards=cards(d["count"]))
         if k == "hel":
-            return f"{who()} (Hel) places the discarded {kind_markup(d['card'])} face-up at position {d['position']}"
+            return tr("{who} (Hel) places the discarded {card} face-up at position {n}", who=who(),
+                      card=kind_markup(d["card"]), n=d["position"])
         if k == "thor":
-            return f"{who()} (Thor) takes {kind_markup(d['card'])} into their hand"
+            return tr("{who} (Thor) takes {card} into their hand", who=who(), card=kind_markup(d["card"]))
         if k == "nornir":
-            return f"{who()} (Nornir) takes back {plural(d['glory'], 'Glory token')}"
+            return tr("{who} (Nornir) takes back {tokens}", who=who(),
+                      tokens=ntr("{n} Glory token", "{n} Glory tokens", d["glory"]))
         if k == "loki":
-            return f"{who()} (Loki) places a Glory token on slot {d['slot']}"
+            return tr("{who} (Loki) places a Glory token on slot {n}", who=who(), n=d["slot"])
         if k == "resolution":
             return self._resolution(d, viewer)
         if k == "game-end":
             vp = ", ".join(f"{self.who(p, viewer)} {x}" for p, x in enumerate(d["vp"]))
-            return (f"[bold]Game over.[/bold] VP: {vp}. Winner {who('winner')} by "
-                    f"{esc(DECIDED_BY.get(d['decided_by'], d['decided_by']))}.")
+            return tr("[bold]Game over.[/bold] VP: {vp}. Winner {who} by {how}.", vp=vp, who=who("winner"),
+                      how=esc(tr(DECIDED_BY[d["decided_by"]]) if d["decided_by"] in DECIDED_BY else d["decided_by"]))
         parts = "; ".join(f"{key} {esc(val)}" for key, val in d.items())
         return f"{esc(k)}: {parts}"
 
@@ -389,75 +540,90 @@ class RedNorthRenderer(Renderer):
         return esc(group)
 
     def _resolution(self, d: dict, viewer: int | None) -> str:
-        name = ROUND_NAMES[d["round"]].capitalize()
-        lines = [f"[bold]Resolution of {name}[/bold]"]
+        name = round_title(ROUND_NAMES[d["round"]])
+        lines = ["[bold]" + tr("Resolution of {name}", name=name) + "[/bold]"]
         for p, party in enumerate(d["parties"]):
-            lines.append(f"  {self.who(p, viewer)}'s Party: " + ", ".join(kind_markup(s) for s in party))
+            lines.append("  " + tr("{who}'s Party: {cards}", who=self.who(p, viewer),
+                                   cards=", ".join(kind_markup(s) for s in party)))
         for colour, pts in d["raid_points"].items():
             o = d["outposts"].get(colour, {})
-            ctrl = self.who(o["controller"], viewer) if o.get("controller") is not None else "nobody"
+            ctrl = self.who(o["controller"], viewer) if o.get("controller") is not None else tr("nobody")
             scores = ", ".join(f"P{p} {x}" for p, x in enumerate(pts))
-            lines.append(f"  {colour_markup(colour)} {esc(OUTPOST_NAME[colour])}: Raid Points {scores} → "
-                         f"{ctrl} ({esc(OUTPOST_RESULT.get(o.get('decided_by'), o.get('decided_by')))})")
-        lines.append("  VP this round: " + ", ".join(f"{self.who(p, viewer)} +{x}" for p, x in enumerate(d["vp"])))
-        lines.append("  Glory for lost battles: " + ", ".join(f"{self.who(p, viewer)} +{x}" for p, x in enumerate(d["glory"])))
+            how = o.get("decided_by")
+            lines.append("  " + tr("{outpost}: Raid Points {scores} → {who} ({how})",
+                                   outpost=f"{colour_markup(colour)} {esc(OUTPOST_NAME[colour])}", scores=scores,
+                                   who=ctrl, how=esc(tr(OUTPOST_RESULT[how]) if how in OUTPOST_RESULT else how)))
+        lines.append("  " + tr("VP this round: {vp}",
+                               vp=", ".join(f"{self.who(p, viewer)} +{x}" for p, x in enumerate(d["vp"]))))
+        lines.append("  " + tr("Glory for lost battles: {glory}",
+                               glory=", ".join(f"{self.who(p, viewer)} +{x}" for p, x in enumerate(d["glory"]))))
         if d.get("frankenland_draw"):
             f = d["frankenland_draw"]
-            lines.append(f"  Frankenland: {self.who(f['player'], viewer)} draws {plural(f['count'], 'card')}")
+            lines.append("  " + tr("Frankenland: {who} draws {cards}", who=self.who(f["player"], viewer),
+                                   cards=cards(f["count"])))
         return "\n".join(lines)
 
     def help_text(self) -> str:
-        return esc(HELP)
+        return esc(tr(
+            "Three rounds (Spring 1 VP, Summer 2 VP, Ragnarok 3 VP per Outpost). Each round: deploy 3 cards "
+            "face-down, then take actions one at a time until everybody has passed; then all cards turn up "
+            "and the most Raid Points in a colour wins its Outpost. Raider 2, Hero 4, Jarl +1 to each "
+            "adjacent Raider or Hero (+2 with the Champion token), Glory +1, an Outpost adds its printed "
+            "points to its holder. Losing a colour you fought in earns 1 Glory."))
 
     # ------------------------------------------------------------------ commands
     def commands(self) -> dict[str, Command]:
-        return {"gods": Command("gods", "every God's power", self._gods),
-                "outposts": Command("outposts", "every Outpost's power in full", self._outposts_text)}
+        return {"gods": Command("gods", tr("every God's power"), self._gods),
+                "outposts": Command("outposts", tr("every Outpost's power in full"), self._outposts_text)}
 
     def _outposts_text(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
-        t = Table(title="Outposts", title_justify="left", show_lines=True)
-        t.add_column("Outpost", no_wrap=True)
-        t.add_column("Power")
+        t = Table(title=tr("Outposts"), title_justify="left", show_lines=True)
+        t.add_column(tr("Outpost"), no_wrap=True)
+        t.add_column(tr("Power"))
         for o in OUTPOSTS:
             t.add_row(f"{colour_markup(o.colour_name)} {esc(o.name)}", esc(o.text))
         return [t]
 
     def _gods(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
-        t = Table(title="Gods (Summer Muster Groups; invoke once, in Ragnarok)", title_justify="left",
+        t = Table(title=tr("Gods (Summer Muster Groups; invoke once, in Ragnarok)"), title_justify="left",
                   show_lines=True)
-        t.add_column("God", no_wrap=True)
-        t.add_column("Power")
+        t.add_column(tr("God"), no_wrap=True)
+        t.add_column(tr("Power"))
         for g in GODS:
             t.add_row(f"[bold]{esc(g.name)}[/bold]", esc(g.text))
         return [t]
 
     # ------------------------------------------------------------------ end
-    def end_screen(self, state: State) -> list[RenderableType]:
+    def end_screen(self, state: State, compact: bool = False) -> list[RenderableType]:
         v = state.view(None)
-        t = Table(title="Final score", title_justify="left")
+        t = Table(title=tr("Final score"), title_justify="left", pad_edge=False)
         t.add_column("")
         for p in range(self.n):
-            t.add_column(self.who(p) + f"\n{esc(self.seats[p].kind)}", justify="right")
+            t.add_column(self.who(p) + f"\n[dim]{esc(self.seats[p].kind)}[/dim]", justify="right")
         per_round = [[0] * self.n for _ in range(ROUNDS)]
         for rep in v["resolutions"]:
             per_round[rep["round"] - 1] = rep["vp"]
         for r in range(ROUNDS):
-            t.add_row(f"{ROUND_NAMES[r + 1].capitalize()} VP", *[str(x) for x in per_round[r]])
+            t.add_row(tr("{round} VP", round=round_title(ROUND_NAMES[r + 1])), *[str(x) for x in per_round[r]])
         vp = [s["vp"] for s in v["seats"]]
         other = [vp[p] - sum(per_round[r][p] for r in range(ROUNDS)) for p in range(self.n)]
         if any(other):
-            t.add_row("Odin VP", *[str(x) for x in other])
+            t.add_row(tr("Odin VP"), *[str(x) for x in other])
         t.add_section()
-        t.add_row("[bold]Total VP[/bold]", *[f"[bold]{x}[/bold]" for x in vp])
+        t.add_row("[bold]" + tr("Total VP") + "[/bold]", *[f"[bold]{x}[/bold]" for x in vp])
         t.add_section()
-        t.add_row("Unused Glory (tie-break 2)", *[str(s["glory"]) for s in v["seats"]])
-        t.add_row("Cards in hand (tie-break 3)", *[str(s["hand_size"]) for s in v["seats"]])
+        t.add_row(tr("Unused Glory (tie-break 2)"), *[str(s["glory"]) for s in v["seats"]])
+        t.add_row(tr("Cards in hand (tie-break 3)"), *[str(s["hand_size"]) for s in v["seats"]])
         tb = v["tie_breaker"]
-        t.add_row("Tie Breaker token (tie-break 1)", *["yes" if p == tb else "" for p in range(self.n)])
-        t.add_row("First Player", *["yes" if p == v["first_player"] else "" for p in range(self.n)])
+        yes = tr("yes")
+        t.add_row(tr("Tie Breaker token (tie-break 1)"), *[yes if p == tb else "" for p in range(self.n)])
+        t.add_row(tr("First Player"), *[yes if p == v["first_player"] else "" for p in range(self.n)])
         res = v.get("result") or {}
         winner = res.get("winner")
-        line = (f"[bold]Winner: {self.who(winner)}[/bold] with {vp[winner]} VP, by "
-                f"{esc(DECIDED_BY.get(res.get('decided_by'), res.get('decided_by')))}."
-                if winner is not None else "No winner.")
-        return [t, Text.from_markup(line)]
+        how = res.get("decided_by")
+        if winner is not None:
+            text = tr("[bold]Winner: {who}[/bold] with {n} VP, by {how}.", who=self.who(winner), n=vp[winner],
+                      how=esc(tr(DECIDED_BY[how]) if how in DECIDED_BY else how))
+        else:
+            text = tr("No winner.")
+        return [t, Text.from_markup(text)]

@@ -2,8 +2,9 @@
 
 Everything is read from ``state.view(viewer)`` (and the viewer's events); card rules text
 comes from :func:`redtable.redrising.gallery.card_entry`, rendered from the engine's own
-encoding. A card's colour (caste) is always written out, so the screens read the same
-without colour (``NO_COLOR``).
+encoding (in English; the screens' own words are translated, see :mod:`redtable.i18n`).
+A card's colour (caste) is always written out, so the screens read the same without
+colour (``NO_COLOR``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Decision, Event, State
+from ..i18n import ntr, tr
 from ..redrising import abilities  # noqa: F401  (registers every card's abilities)
 from ..redrising.board import (
     DIE_TEXT, FLEET_MAX, HOUSE_NAMES, HOUSE_TEXT, HOUSE_TITLES, LOCATION_NAMES, LOCATION_OF_NAME,
@@ -23,7 +25,7 @@ from ..redrising.board import (
 )
 from ..redrising.cards import BY_SLUG, CARDS, COLOR_NAMES, card_index, close_names
 from ..redrising.gallery import card_entry
-from .common import Command, Renderer, Seat, esc, plural
+from .common import Command, Part, Renderer, Seat, cards, esc, line, one_line
 
 CASTE_STYLE = {
     "red": "red3", "brown": "orange4", "pink": "hot_pink", "violet": "medium_purple1",
@@ -35,6 +37,7 @@ HOUSE_STYLE = {
     "apollo": "yellow1", "ceres": "green3", "diana": "medium_purple1", "jupiter": "dodger_blue1",
     "mars": "red3", "minerva": "grey85",
 }
+# Translated through the catalog (see MSGIDS): English words kept here as message ids.
 LOCATION_BONUS = {
     "jupiter": "+1 Fleet", "mars": "+1 Helium", "luna": "the Sovereign token",
     "institute": "+1 Influence",
@@ -66,55 +69,72 @@ LABEL = {
     "banish_from_location": "banish", "move_location": "move to", "choose_one": "chooses",
     "block": "block?", "block_sovereign": "block?", "loan_shark": "pay the Loan Shark?",
     "die_face": "die bonus", "may": "may", "ceres_banish_hand": "banish from hand",
+    "choose_card": "choose a card", "choose_opponent": "choose an opponent", "choose_color": "colour",
+    "name_color": "names a colour", "choose_banished": "choose a banished card",
+    "order_under": "order", "reveal": "reveal", "banish_from_hand": "banish from hand",
 }
 CHOICE_WORDS = {
     "yes": "Yes", "no": "No", "none": "None (skip)", "top": "On top of the deck",
     "bottom": "At the bottom of the deck", "helium": "Helium", "advance": "Advance on the Fleet Track",
     "influence": "Influence on the Institute", "banish": DIE_TEXT["banish"], "place": DIE_TEXT["place"],
 }
+# Message ids used through variables, for the catalogs' completeness test.
+MSGIDS = (
+    *LOCATION_BONUS.values(), *(label for _, label in TEXT_KEYS), *(label for _, label in SCORE_ROWS),
+    *HIDDEN_MOVE.values(), *LABEL.values(), *CHOICE_WORDS.values(), *DIE_TEXT.values(), *HOUSE_TEXT,
+    *LOCATION_TITLES, *HOUSE_TITLES, *COLOR_NAMES, "banish", "place",
+)
 
 
 @lru_cache(maxsize=None)
 def card_text(slug: str) -> tuple[tuple[str, str], ...]:
-    """A card's rules, as (label, text) pairs."""
+    """A card's rules, as (label, text) pairs (the text in English)."""
     entry = card_entry(BY_SLUG[slug])
     return tuple((label, entry[key]) for key, label in TEXT_KEYS if key in entry)
 
 
 def card_text_markup(slug: str) -> str:
-    return "\n".join(f"[italic]{label}:[/italic] {esc(text)}" for label, text in card_text(slug))
+    return "\n".join(f"[italic]{tr(label)}:[/italic] {esc(text)}" for label, text in card_text(slug))
 
 
 def color_markup(color: str) -> str:
-    return f"[{CASTE_STYLE.get(color, '')}]{esc(color)}[/]"
+    return f"[{CASTE_STYLE.get(color, '')}]{esc(tr(color))}[/]"
 
 
 def card_markup(slug: str | None, value: bool = True) -> str:
     """``Name (colour value)`` in its caste's colour."""
     if slug is None or slug not in BY_SLUG:
-        return "a face-down card" if slug is None else esc(slug)
+        return tr("a face-down card") if slug is None else esc(slug)
     c = CARDS[BY_SLUG[slug]]
     color = COLOR_NAMES[c.color]
-    tail = f" ({color} {c.value})" if value else f" ({color})"
-    return f"[{CASTE_STYLE[color]}]{esc(c.name)}[/]{tail}"
+    tail = f" ({tr(color)} {c.value})" if value else f" ({tr(color)})"
+    return f"[{CASTE_STYLE[color]}]{esc(c.name)}[/]{esc(tail)}"
 
 
-def json_card_markup(card: dict) -> str:
+def card_name(slug: str | None) -> str:
+    """Just the name, in its caste's colour."""
+    if slug is None or slug not in BY_SLUG:
+        return tr("a face-down card") if slug is None else esc(slug)
+    c = CARDS[BY_SLUG[slug]]
+    return f"[{CASTE_STYLE[COLOR_NAMES[c.color]]}]{esc(c.name)}[/]"
+
+
+def json_card_markup(card: dict, value: bool = True) -> str:
     """A card as the view gives it: face-down ones are backs unless the viewer knows them."""
     if "card" not in card:
-        return "[reverse] face-down [/reverse]"
-    text = card_markup(card["card"])
+        return "[reverse] " + tr("face-down") + " [/reverse]"
+    text = card_markup(card["card"], value)
     if card.get("face_down"):
-        text += " [dim](face-down)[/dim]"
+        text += " [dim](" + tr("face-down") + ")[/dim]"
     return text
 
 
 def loc_title(name: str) -> str:
-    return LOCATION_TITLES[LOCATION_OF_NAME[name]] if name in LOCATION_OF_NAME else name
+    return tr(LOCATION_TITLES[LOCATION_OF_NAME[name]]) if name in LOCATION_OF_NAME else name
 
 
 def house_title(name: str) -> str:
-    return HOUSE_TITLES[HOUSE_NAMES.index(name)] if name in HOUSE_NAMES else name.capitalize()
+    return tr(HOUSE_TITLES[HOUSE_NAMES.index(name)]) if name in HOUSE_NAMES else name.capitalize()
 
 
 class RedRisingRenderer(Renderer):
@@ -123,6 +143,7 @@ class RedRisingRenderer(Renderer):
     def __init__(self, state: State, seats: list[Seat]) -> None:
         super().__init__(state, seats)
         self.houses = [p["house"] for p in state.view(None)["players"]]
+        self.title = tr("Red Rising")
 
     # ------------------------------------------------------------------ seats
     def seat_name(self, p: int) -> str:
@@ -130,84 +151,173 @@ class RedRisingRenderer(Renderer):
 
     def who(self, p: int | None, viewer: int | None = None) -> str:
         if p is None:
-            return "nobody"
+            return tr("nobody")
         style = HOUSE_STYLE.get(self.houses[p], "")
         name = f"[bold {style}]{esc(self.seat_name(p))}[/]"
-        return f"{name} (you)" if p == viewer else name
+        return tr("{name} (you)", name=name) if p == viewer else name
 
-    # ------------------------------------------------------------------ board
-    def board(self, state: State, viewer: int | None, decision: Decision | None) -> list[RenderableType]:
+    # ------------------------------------------------------------------ compact screen
+    def compact(self, state: State, viewer: int | None, decision: Decision | None, width: int) -> list[Part]:
         v = state.view(viewer)
-        out: list[RenderableType] = [self._header(v, viewer), self._players(v, viewer), self._locations(v)]
-        banished = ", ".join(card_markup(s, value=False) for s in v["banished"]) or "none"
-        out.append(Text.from_markup(f"[bold]Deck:[/bold] {plural(v['deck_size'], 'card')}    "
-                                    f"[bold]Banished:[/bold] {banished}"))
+        head = self._header(v, viewer)
+        parts = [Part([[Text.from_markup(head)], [one_line(head, width)]], 100)]
+        parts.append(Part([[self._players(v, viewer, kinds=True)], [self._players(v, viewer, kinds=False)],
+                           self._players_packed(v, viewer, width)], 60))
+        parts.append(Part([[line(self._rules_line(v, viewer))], []], 20))
+        parts.append(Part([[self._locations_compact(v, bonus=True)], [self._locations_compact(v, bonus=False)],
+                           self._locations_packed(v, width)], 70))
+        deck = self._deck_line(v)
+        parts.append(Part([[line(deck)], [one_line(deck, width)], []], 30))
         if viewer is not None and not (decision is not None and decision.kind == "action"):
-            out.append(self._hand(v, viewer))
-        return out
+            hand = self._hand_line(v, viewer)
+            parts.append(Part([[line(hand)], [one_line(hand, width)]], 80))
+        return parts
 
-    def _header(self, v: dict, viewer: int | None) -> Text:
-        bits = [f"[bold]Red Rising[/bold] — {self.n} players"]
+    def _header(self, v: dict, viewer: int | None) -> str:
+        bits = [f"[bold]{esc(self.title)}[/bold]"]
         turn = v.get("current_turn")
         if turn is not None and v["phase"] == "play":
-            bits.append(f"{self.who(turn, viewer)}'s turn")
+            bits.append(tr("your turn, {who}", who=self.who(viewer)) if turn == viewer else tr("{who}'s turn", who=self.who(turn, viewer)))
         elif v["phase"] != "play":
-            bits.append("[bold]end of the game[/bold]")
+            bits.append("[bold]" + tr("end of the game") + "[/bold]")
         if v["end_triggered"] and v["phase"] == "play":
-            bits.append("[bold reverse] END TRIGGERED [/] finish the round")
-        if viewer is not None:
-            bits.append(f"you are {self.who(viewer)}")
-        return Text.from_markup("  ·  ".join(bits))
+            bits.append("[bold reverse] " + tr("END TRIGGERED") + " [/] " + tr("finish the round"))
+        if viewer is not None and not (turn == viewer and v["phase"] == "play"):
+            bits.append(tr("you are {who}", who=self.who(viewer)))
+        return "  ·  ".join(bits)
 
-    def _players(self, v: dict, viewer: int | None) -> Table:
-        t = Table(title="Houses", title_justify="left", show_edge=False, pad_edge=False)
-        for col, just in (("Player", "left"), ("Hand", "right"), ("Fleet", "right"), ("Helium", "right"),
-                          ("Influence", "right"), ("Sovereign", "center"), ("Turns", "right")):
-            t.add_column(col, justify=just)
+    def _players(self, v: dict, viewer: int | None, kinds: bool) -> Table:
+        t = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
+        for col, just in ((tr("Player"), "left"), (tr("Hand"), "right"), (tr("Fleet"), "right"),
+                          (tr("Helium"), "right"), (tr("Influence"), "right"), (tr("Sovereign"), "center"),
+                          (tr("Turns"), "right")):
+            t.add_column(col, justify=just, no_wrap=True)
         for p in v["players"]:
             seat = p["seat"]
-            t.add_row(
-                f"{self.who(seat, viewer)} [dim]{esc(self.seats[seat].kind)}[/dim]", str(p["hand_size"]),
-                f"{p['fleet']}/{FLEET_MAX}", str(p["helium"]), str(p["influence"]),
-                "[bold]★ yes[/bold]" if p["sovereign"] else "", str(p["turns"]))
-        caption = [f"First player: {self.who(v['first_player'], viewer)}."]
+            name = self.who(seat, viewer)
+            if kinds:
+                name += f" [dim]{esc(self.seats[seat].kind)}[/dim]"
+            t.add_row(name, str(p["hand_size"]), f"{p['fleet']}/{FLEET_MAX}", str(p["helium"]),
+                      str(p["influence"]), "★" if p["sovereign"] else "", str(p["turns"]))
+        return t
+
+    def _players_packed(self, v: dict, viewer: int | None, width: int) -> list[RenderableType]:
+        """Two players a row, with short column names."""
+        t = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
+        heads = ("", tr("Hand"), tr("Fl."), tr("He"), tr("Inf"), "★")
+        for half in range(2):
+            for i, col in enumerate(heads):
+                t.add_column(col, justify="left" if i == 0 else "right", no_wrap=True,
+                             overflow="ellipsis")
+            if half == 0:
+                t.add_column("│", no_wrap=True)
+        ps = v["players"]
+        for k in range(0, len(ps), 2):
+            row: list[str] = []
+            for p in ps[k:k + 2]:
+                row += [self.who(p["seat"], viewer), str(p["hand_size"]), str(p["fleet"]), str(p["helium"]),
+                        str(p["influence"]), "★" if p["sovereign"] else ""]
+                if len(row) == 6:
+                    row.append("│")
+            t.add_row(*row)
+        return [t]
+
+    def _rules_line(self, v: dict, viewer: int | None) -> str:
+        bits = [tr("First player: {who}", who=self.who(v["first_player"], viewer))]
         if v["neutral_influence"]:
-            caption.append(f"Neutral house: {v['neutral_influence']} Influence on the Institute.")
-        caption.append(f"The end comes at {THRESHOLD}+ Helium, {THRESHOLD}+ Influence, {THRESHOLD}+ Fleet (? for more).")
-        t.caption = Text.from_markup(" ".join(caption))
+            bits.append(tr("neutral house: {n} Influence", n=v["neutral_influence"]))
+        bits.append(tr("the end comes at {n}+ Helium, Influence and Fleet", n=THRESHOLD))
+        return "[dim]" + " · ".join(bits) + "[/dim]"
+
+    def _locations_compact(self, v: dict, bonus: bool) -> Table:
+        t = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), show_header=False)
+        t.add_column(no_wrap=True)
+        if bonus:
+            t.add_column(no_wrap=True, style="dim")
+        t.add_column(no_wrap=True, justify="right")
+        t.add_column(overflow="ellipsis", no_wrap=True)
+        for name in LOCATION_NAMES:
+            pile = v["locations"][name]
+            top = "▲ " + json_card_markup(pile[-1]) if pile else "[dim]" + tr("(empty)") + "[/dim]"
+            row = [f"[bold]{esc(loc_title(name))}[/bold]"]
+            if bonus:
+                row.append(esc(tr(LOCATION_BONUS[name])))
+            row += [cards(len(pile)), top]
+            t.add_row(*row)
+        return t
+
+    def _locations_packed(self, v: dict, width: int) -> list[RenderableType]:
+        items = []
+        for name in LOCATION_NAMES:
+            pile = v["locations"][name]
+            top = json_card_markup(pile[-1], value=False) if pile else tr("(empty)")
+            items.append(f"[bold]{esc(loc_title(name))}[/bold] ({len(pile)}) ▲{top}")
+        return [one_line("  ".join(items[:2]), width), one_line("  ".join(items[2:]), width)]
+
+    def _deck_line(self, v: dict) -> str:
+        banished = ", ".join(card_name(s) for s in reversed(v["banished"])) or tr("none")
+        return (f"[bold]{tr('Deck')}:[/bold] {cards(v['deck_size'])}    "
+                f"[bold]{tr('Banished')} ({len(v['banished'])}):[/bold] {banished}")
+
+    def _hand_line(self, v: dict, viewer: int) -> str:
+        me = v["players"][viewer]
+        hand = me.get("hand", [])
+        items = ", ".join(json_card_markup(c) for c in hand) or tr("(no cards)")
+        return f"[bold]{tr('Your hand')} ({len(hand)}):[/bold] {items}"
+
+    # ------------------------------------------------------------------ full board
+    def board(self, state: State, viewer: int | None, decision: Decision | None) -> list[RenderableType]:
+        v = state.view(viewer)
+        out: list[RenderableType] = [line(self._header(v, viewer)), self._players_full(v, viewer),
+                                     self._locations(v)]
+        banished = ", ".join(card_markup(s, value=False) for s in v["banished"]) or tr("none")
+        out.append(line(f"[bold]{tr('Deck')}:[/bold] {cards(v['deck_size'])}    "
+                        f"[bold]{tr('Banished')}:[/bold] {banished}"))
+        if viewer is not None:
+            out.extend(self.hand(state, viewer))
+        return out
+
+    def _players_full(self, v: dict, viewer: int | None) -> Table:
+        t = self._players(v, viewer, kinds=True)
+        t.title = tr("Houses")
+        t.title_justify = "left"
+        t.caption = Text.from_markup(self._rules_line(v, viewer) + " " + tr("(? for more)"))
         t.caption_justify = "left"
         return t
 
     def _locations(self, v: dict) -> Table:
-        t = Table(title="Locations ('look mars' shows a location's top card in full)",
+        t = Table(title=tr("Locations ('look mars' shows a location's top card in full)"),
                   title_justify="left", show_lines=True, expand=False)
-        t.add_column("Location", no_wrap=True)
-        t.add_column("Bonus")
-        t.add_column("Cards, bottom → top (▲ = top card)")
+        t.add_column(tr("Location"), no_wrap=True)
+        t.add_column(tr("Bonus"))
+        t.add_column(tr("Cards, bottom → top (▲ = top card)"))
         for name in LOCATION_NAMES:
-            cards = v["locations"][name]
+            pile = v["locations"][name]
             items = []
-            for i, c in enumerate(cards):
-                mark = "▲ " if i == len(cards) - 1 else ""
+            for i, c in enumerate(pile):
+                mark = "▲ " if i == len(pile) - 1 else ""
                 items.append(f"{i + 1}. {mark}{json_card_markup(c)}")
-            t.add_row(f"[bold]{loc_title(name)}[/bold]", LOCATION_BONUS[name], "\n".join(items) or "(empty)")
+            t.add_row(f"[bold]{esc(loc_title(name))}[/bold]", esc(tr(LOCATION_BONUS[name])),
+                      "\n".join(items) or tr("(empty)"))
         return t
 
-    def _hand(self, v: dict, viewer: int) -> RenderableType:
+    def hand(self, state: State, viewer: int) -> list[RenderableType]:
+        v = state.view(viewer)
         me = v["players"][viewer]
         house = me["house"]
         t = Table(show_edge=False, show_lines=True, pad_edge=False)
-        t.add_column("Card", no_wrap=True)
-        t.add_column("Rules")
+        t.add_column(tr("Card"), no_wrap=True)
+        t.add_column(tr("Rules"))
         for c in me.get("hand", []):
             t.add_row(json_card_markup(c), card_text_markup(c["card"]) if "card" in c else "")
         if not me.get("hand"):
-            t.add_row("(no cards)", "")
+            t.add_row(tr("(no cards)"), "")
         house_line = Text.from_markup(
-            f"[italic]House {esc(house_title(house))}:[/italic] {esc(HOUSE_TEXT[HOUSE_NAMES.index(house)])}")
-        return Panel(Group(t, house_line), title=f"Your hand — {esc(self.seat_name(viewer))} "
-                                                 f"({plural(len(me.get('hand', [])), 'card')})",
-                     title_align="left")
+            f"[italic]{tr('House {house}', house=esc(house_title(house)))}:[/italic] "
+            f"{esc(tr(HOUSE_TEXT[HOUSE_NAMES.index(house)]))}")
+        title = tr("Your hand — {seat} ({cards})", seat=esc(self.seat_name(viewer)),
+                   cards=cards(len(me.get("hand", []))))
+        return [Panel(Group(t, house_line), title=title, title_align="left")]
 
     # ------------------------------------------------------------------ decisions
     def explain(self, state: State, d: Decision) -> str:
@@ -217,81 +327,89 @@ class RedRisingRenderer(Renderer):
         who = lambda key: self.who(c.get(key))  # noqa: E731
         k = d.kind
         if k == "action":
-            return ("Your turn. [bold]Lead[/bold]: deploy a card from your hand on a location (its deploy "
-                    "ability triggers), then gain the top card of another location (and its bonus) or of "
-                    "the deck (and roll the Rising die). Or [bold]Scout[/bold]: reveal the top card of the "
-                    "deck, place it on a location and gain that location's bonus.")
+            return tr("Your turn. [bold]Lead[/bold]: deploy a card from your hand, then gain a top card; "
+                      "or [bold]Scout[/bold] (? for more).")
         if k == "deploy_location":
-            where = "" if c.get("source") in (None, "hand") else f" (from {esc(loc_title(c['source']))})"
-            return f"Deploy {src}{where} on which location?"
+            if c.get("source") in (None, "hand"):
+                return tr("Deploy {card} on which location?", card=src)
+            return tr("Deploy {card} (from {location}) on which location?", card=src,
+                      location=esc(loc_title(c["source"])))
         if k == "gain":
-            dep = f" You deployed on {loc_title(c['deployed'])} this turn." if c.get("deployed") else ""
-            return (f"Complete the Lead: gain the top card of a location and its bonus, or the top card of "
-                    f"the deck and roll the Rising die.{dep}")
+            line = tr("Complete the Lead: gain the top card of a location and its bonus, or of the deck "
+                      "and roll the Rising die.")
+            if c.get("deployed"):
+                line += " " + tr("You deployed on {location} this turn.", location=esc(loc_title(c["deployed"])))
+            return line
         if k == "scout_location":
-            return f"Scout: the top card of the deck is {src}. Place it on which location? You gain that location's bonus."
+            return tr("Scout: the top card of the deck is {card}. Place it on which location? You gain "
+                      "that location's bonus.", card=src)
         if k == "place_location":
-            placing = card_markup(c["placing"]) if c.get("placing") else src
-            by = f" ({src})" if c.get("placing") else ""
-            return f"Place (not deploy) {placing}{by} on which location?"
+            if c.get("placing"):
+                return tr("Place (not deploy) {card} ({source}) on which location?",
+                          card=card_markup(c["placing"]), source=src)
+            return tr("Place (not deploy) {card} on which location?", card=src)
         if k == "may":
-            return f"{src}: {text} Do you?"
+            return tr("{card}: {text} Do you?", card=src, text=text)
         if k == "banish_from_location":
-            return "House Ceres: banish any 1 card from a location."
+            return tr("House Ceres: banish any 1 card from a location.")
         if k == "banish_top":
-            return "Rising die: banish the top card of a location of your choice."
+            return tr("Rising die: banish the top card of a location of your choice.")
         if k == "choose_card":
-            return f"{src}: {text} Which card?"
+            return tr("{card}: {text} Which card?", card=src, text=text)
         if k == "move_location":
-            return f"{src}: move the card to which location?"
+            return tr("{card}: move the card to which location?", card=src)
         if k == "choose_opponent":
-            return f"{src}: choose an opponent."
+            return tr("{card}: choose an opponent.", card=src)
         if k == "choose_one":
-            extra = f" ({esc(c['hint'])}; {who('for')} gets the others)" if "for" in c else ""
-            return f"{src}: choose one{extra}."
+            if "for" in c:
+                return tr("{card}: choose one ({hint}; {who} gets the others).", card=src,
+                          hint=esc(c["hint"]), who=who("for"))
+            return tr("{card}: choose one.", card=src)
         if k == "choose_color":
-            return f"{src}: name a colour."
+            return tr("{card}: name a colour.", card=src)
         if k == "name_color":
-            named = ", ".join(color_markup(x) for x in c.get("named", [])) or "none yet"
-            return f"{src}: name a colour (named so far: {named})."
+            named = ", ".join(color_markup(x) for x in c.get("named", [])) or tr("none yet")
+            return tr("{card}: name a colour (named so far: {named}).", card=src, named=named)
         if k == "banish_from_hand":
             if "attacker" in c:
-                return f"{who('attacker')} played {src}: banish 1 card of your choice from your hand."
+                return tr("{who} played {card}: banish 1 card of your choice from your hand.",
+                          who=who("attacker"), card=src)
             return f"{src}: {text}"
         if k == "block":
-            return (f"{who('attacker')} plays {src} to steal or banish your cards. Block it by revealing "
-                    f"a card (it goes back to your hand)?")
+            return tr("{who} plays {card} to steal or banish your cards. Block it by revealing a card "
+                      "(it goes back to your hand)?", who=who("attacker"), card=src)
         if k == "block_sovereign":
-            return (f"{who('attacker')} is taking the Sovereign token from you. Block by revealing and "
-                    f"banishing a card?")
+            return tr("{who} is taking the Sovereign token from you. Block by revealing and banishing a card?",
+                      who=who("attacker"))
         if k == "choose_banished":
-            return f"{src}: {text} Choose from the banished pile."
+            return tr("{card}: {text} Choose from the banished pile.", card=src, text=text)
         if k == "ceres_banish_hand":
-            return "House Ceres, end of game: banish 1 card from your hand before scoring."
+            return tr("House Ceres, end of game: banish 1 card from your hand before scoring.")
         if k == "name_card":
-            return f"{src}: name a card in {who('target')}'s hand."
-        if k == "order_under":
-            return f"{src}: {esc(c.get('hint', 'choose the order'))}."
-        if k == "bottom_order":
-            return f"{src}: {esc(c.get('hint', 'choose the order'))}."
+            return tr("{card}: name a card in {who}'s hand.", card=src, who=who("target"))
+        if k in ("order_under", "bottom_order"):
+            return f"{src}: {esc(c.get('hint') or tr('choose the order'))}."
         if k == "loan_shark":
-            return f"{who('lender')} played {src}: {text}"
+            return tr("{who} played {card}: {text}", who=who("lender"), card=src, text=text)
         if k == "facedown_card":
-            return f"{src}: choose the card to place face down on top of {esc(loc_title(c.get('location', '')))}."
+            return tr("{card}: choose the card to place face down on top of {location}.", card=src,
+                      location=esc(loc_title(c.get("location", ""))))
         if k == "choose_hand":
             return f"{src}: {text}"
         if k == "die_face":
-            return "House Minerva rolled the Sovereign token: choose any other bonus of the die."
+            return tr("House Minerva rolled the Sovereign token: choose any other bonus of the die.")
         if k == "deck_end":
-            return f"{src}: put {card_markup(c.get('placing'))} on the top or at the bottom of the deck?"
+            return tr("{card}: put {placing} on the top or at the bottom of the deck?", card=src,
+                      placing=card_markup(c.get("placing")))
         if k == "reveal":
-            return f"{who('by')} played {src}: {esc(c.get('hint', 'reveal a card'))}."
+            return tr("{who} played {card}: {hint}.", who=who("by"), card=src,
+                      hint=esc(c.get("hint") or tr("reveal a card")))
         if k == "steal_choice":
-            return f"{who('thief')} played {src}: choose the card from your hand they take."
+            return tr("{who} played {card}: choose the card from your hand they take.", who=who("thief"), card=src)
         if k == "reveal_from_hand":
-            return f"{src}: reveal a card from your hand ({c.get('left', '?')} to go)."
+            return tr("{card}: reveal a card from your hand ({n} to go).", card=src, n=c.get("left", "?"))
         if k == "end_of_game_order":
-            return "End of game: choose which of your end-of-game abilities to resolve next."
+            return tr("End of game: choose which of your end-of-game abilities to resolve next.")
         bits = ", ".join(f"{esc(key)}: {esc(val)}" for key, val in c.items() if key != "card")
         return f"{esc(k.replace('_', ' ').capitalize())}" + (f" — {src}" if src else "") + (f" ({bits})" if bits else "")
 
@@ -300,45 +418,72 @@ class RedRisingRenderer(Renderer):
         if o in BY_SLUG:
             return card_markup(o), card_text_markup(o)
         if o.startswith("block:") and o[6:] in BY_SLUG:
-            return f"Block with {card_markup(o[6:])}", card_text_markup(o[6:])
+            return tr("Block with {card}", card=card_markup(o[6:])), card_text_markup(o[6:])
         if o in LOCATION_OF_NAME:
-            title = f"[bold]{loc_title(o)}[/bold]"
-            cards = v["locations"][o]
-            top = json_card_markup(cards[-1]) if cards else "(empty)"
+            title = f"[bold]{esc(loc_title(o))}[/bold]"
+            pile = v["locations"][o]
+            top = json_card_markup(pile[-1]) if pile else tr("(empty)")
+            bonus = esc(tr(LOCATION_BONUS[o]))
             if k == "gain":
-                return f"{title}: take {top}", f"then {LOCATION_BONUS[o]}"
-            if k in ("scout_location", "place_location", "banish_top", "die_face"):
-                if k == "banish_top":
-                    return f"{title}: banish {top}", ""
-                if k == "die_face":
-                    return title, esc(DIE_TEXT[o])
-                bonus = f"bonus: {LOCATION_BONUS[o]}" if k == "scout_location" else ""
-                return f"{title} (on top of {top})", bonus
-            return f"{title} (top: {top})", ""
+                return tr("{location}: take {card}", location=title, card=top), tr("then {bonus}", bonus=bonus)
+            if k == "banish_top":
+                return tr("{location}: banish {card}", location=title, card=top), ""
+            if k == "die_face":
+                return title, esc(tr(DIE_TEXT[o]))
+            if k == "scout_location":
+                return tr("{location} (on top of {card})", location=title, card=top), tr("bonus: {bonus}", bonus=bonus)
+            if k == "place_location":
+                return tr("{location} (on top of {card})", location=title, card=top), ""
+            return tr("{location} (top: {card})", location=title, card=top), ""
         if o == "deck":
-            return "[bold]The deck[/bold]: take its top card", "then roll the Rising die"
+            return tr("[bold]The deck[/bold]: take its top card"), tr("then roll the Rising die")
         if o == "scout":
-            return ("[bold]Scout[/bold]", "Reveal the top card of the deck and place (not deploy) it on any "
-                    "location; gain that location's bonus.")
+            return ("[bold]" + tr("Scout") + "[/bold]",
+                    tr("Reveal the top card of the deck and place (not deploy) it on any location; gain that "
+                       "location's bonus."))
         if o == "lead":
-            return "[bold]Lead[/bold] without deploying (your hand is empty)", ""
+            return tr("[bold]Lead[/bold] without deploying (your hand is empty)"), ""
         if ":" in o:
             name, _, idx = o.partition(":")
             if name in LOCATION_OF_NAME and idx.isdigit():
-                cards = v["locations"][name]
+                pile = v["locations"][name]
                 i = int(idx)
-                if i < len(cards):
-                    top = " (top)" if i == len(cards) - 1 else ""
-                    slug = cards[i].get("card")
-                    return (f"{json_card_markup(cards[i])} at {loc_title(name)}, position {i + 1} from "
-                            f"the bottom{top}", card_text_markup(slug) if slug else "")
+                if i < len(pile):
+                    slug = pile[i].get("card")
+                    where = tr("{location}, position {n} from the bottom", location=esc(loc_title(name)), n=i + 1)
+                    if i == len(pile) - 1:
+                        where += " " + tr("(top)")
+                    return (tr("{card} at {where}", card=json_card_markup(pile[i]), where=where),
+                            card_text_markup(slug) if slug else "")
         if o[:1] == "p" and o[1:].isdigit():
             return self.who(int(o[1:])), ""
         if o in COLOR_NAMES:
             return color_markup(o), ""
         if o in CHOICE_WORDS:
-            return esc(CHOICE_WORDS[o]), ""
+            return esc(tr(CHOICE_WORDS[o])), ""
         return esc(state.describe(o)), ""
+
+    def option_short(self, state: State, d: Decision) -> list[str]:
+        v = state.view(d.player)
+        out = []
+        for o in d.options:
+            if o in BY_SLUG:
+                out.append(card_name(o))
+            elif o.startswith("block:") and o[6:] in BY_SLUG:
+                out.append(tr("Block with {card}", card=card_name(o[6:])))
+            elif o in LOCATION_OF_NAME:
+                pile = v["locations"][o]
+                top = json_card_markup(pile[-1], value=False) if pile else tr("(empty)")
+                out.append(f"[bold]{esc(loc_title(o))}[/bold] ▲{top}")
+            elif ":" in o and o.partition(":")[0] in LOCATION_OF_NAME and o.partition(":")[2].isdigit():
+                name, _, idx = o.partition(":")
+                pile = v["locations"][name]
+                i = int(idx)
+                card = json_card_markup(pile[i], value=False) if i < len(pile) else "?"
+                out.append(f"{card} [dim]{esc(loc_title(name)[:3])}{i + 1}[/dim]")
+            else:
+                out.append(self.option_row(state, d, v, o)[0])
+        return out
 
     def aliases(self, state: State, d: Decision, option: str) -> list[str]:
         out = []
@@ -347,13 +492,16 @@ class RedRisingRenderer(Renderer):
             out.append(CARDS[BY_SLUG[slug]].name.lower())
         if option in LOCATION_OF_NAME:
             out.append(loc_title(option).lower())
+            out.append(LOCATION_TITLES[LOCATION_OF_NAME[option]].lower())
         if option[:1] == "p" and option[1:].isdigit():
             out.append(self.seat_name(int(option[1:])).lower())
+        if option in COLOR_NAMES:
+            out.append(tr(option).lower())
         return out
 
     # ------------------------------------------------------------------ moves and log
     def decision_label(self, kind: str) -> str:
-        return LABEL.get(kind, kind.replace("_", " "))
+        return tr(LABEL[kind]) if kind in LABEL else kind.replace("_", " ")
 
     def public_move(self, state: State, d: Decision, action: str) -> str | None:
         if d.kind not in PUBLIC_KINDS:
@@ -363,7 +511,7 @@ class RedRisingRenderer(Renderer):
         return label
 
     def hidden_move(self, d: Decision) -> str:
-        return HIDDEN_MOVE.get(d.kind, super().hidden_move(d))
+        return tr(HIDDEN_MOVE[d.kind]) if d.kind in HIDDEN_MOVE else super().hidden_move(d)
 
     def format_event(self, e: Event, viewer: int | None) -> str | None:
         d = e.data
@@ -373,136 +521,181 @@ class RedRisingRenderer(Renderer):
         loc = lambda key="location": esc(loc_title(d.get(key) or ""))  # noqa: E731
         if k == "setup":
             houses = ", ".join(self.who(p, viewer) for p in range(len(d["houses"])))
-            line = f"Setup: houses {houses}; {self.who(d['first'], viewer)} plays first."
+            text = tr("Setup: houses {houses}; {first} plays first.", houses=houses, first=self.who(d["first"], viewer))
             if d.get("neutral_house"):
-                line += f" Neutral house {esc(house_title(d['neutral_house']))}: {d['neutral_influence']} Influence on the Institute."
-            return line
+                text += " " + tr("Neutral house {house}: {n} Influence on the Institute.",
+                                 house=esc(house_title(d["neutral_house"])), n=d["neutral_influence"])
+            return text
         if k == "hand":
-            return f"{who()} starting hand: " + ", ".join(card_markup(c) for c in d["cards"])
+            return tr("{who} starting hand: {cards}", who=who(), cards=", ".join(card_markup(c) for c in d["cards"]))
         if k == "turn":
-            extra = " (out of order)" if d.get("out_of_order") else ""
-            return f"[bold]── {who()} — turn {d['number']}{extra} ──[/bold]"
+            if d.get("out_of_order"):
+                return "[bold]── " + tr("{who} — turn {n} (out of order)", who=who(), n=d["number"]) + " ──[/bold]"
+            return "[bold]── " + tr("{who} — turn {n}", who=who(), n=d["number"]) + " ──[/bold]"
         if k == "lead":
-            return f"{who()} leads with an empty hand" if d.get("empty_hand") else None
-        if k in ("ability_effect",):
+            return tr("{who} leads with an empty hand", who=who()) if d.get("empty_hand") else None
+        if k == "ability_effect":
             return None
         if k == "ability":
-            return f"  {card()}: deploy ability"
+            return "  " + tr("{card}: deploy ability", card=card())
         if k == "deploy":
-            what = "a face-down card" if d.get("card") is None else card()
-            where = f"at the bottom of {loc()}" if d.get("bottom") else f"on {loc()}"
-            return f"{who()} deploys {what} {where}"
+            what = tr("a face-down card") if d.get("card") is None else card()
+            if d.get("bottom"):
+                return tr("{who} deploys {card} at the bottom of {location}", who=who(), card=what, location=loc())
+            return tr("{who} deploys {card} on {location}", who=who(), card=what, location=loc())
         if k == "gain":
             if d.get("face_down"):
-                return f"{who()} gains a face-down card from {loc('source')}"
+                return tr("{who} gains a face-down card from {location}", who=who(), location=loc("source"))
             if d.get("source") == "deck":
-                return f"{who()} gains the top card of the deck"
-            return f"{who()} gains {card()} from {loc('source')}"
+                return tr("{who} gains the top card of the deck", who=who())
+            if d.get("source") == "banished":
+                return tr("{who} gains {card} from the banished pile", who=who(), card=card())
+            return tr("{who} gains {card} from {location}", who=who(), card=card(), location=loc("source"))
         if k == "gain_seen":
-            return f"  ({who()} gained {card()})"
+            return "  (" + tr("{who} gained {card}", who=who(), card=card()) + ")"
         if k == "bonus":
-            return f"{who()} takes the bonus of {loc()}"
+            return tr("{who} takes the bonus of {location}", who=who(), location=loc())
         if k == "fleet":
-            verb = "advances" if d["delta"] > 0 else "moves back"
-            return f"{who()} {verb} {abs(d['delta'])} on the Fleet Track (now {d['fleet']})"
+            if d["delta"] > 0:
+                return tr("{who} advances {d} on the Fleet Track (now {n})", who=who(), d=d["delta"], n=d["fleet"])
+            return tr("{who} moves back {d} on the Fleet Track (now {n})", who=who(), d=-d["delta"], n=d["fleet"])
         if k == "helium":
-            verb = "gains" if d["delta"] > 0 else "loses"
-            return f"{who()} {verb} {abs(d['delta'])} Helium (now {d['helium']})"
+            if d["delta"] > 0:
+                return tr("{who} gains {d} Helium (now {n})", who=who(), d=d["delta"], n=d["helium"])
+            return tr("{who} loses {d} Helium (now {n})", who=who(), d=-d["delta"], n=d["helium"])
         if k == "influence":
-            verb = "places" if d["delta"] > 0 else "removes"
-            return f"{who()} {verb} {abs(d['delta'])} Influence on the Institute (now {d['influence']})"
+            if d["delta"] > 0:
+                return tr("{who} places {d} Influence on the Institute (now {n})", who=who(), d=d["delta"],
+                          n=d["influence"])
+            return tr("{who} removes {d} Influence from the Institute (now {n})", who=who(), d=-d["delta"],
+                      n=d["influence"])
         if k == "reveal":
-            by = f"{who()} reveals" if d.get("player") is not None else "Revealed"
-            src = {"deck": "from the deck", "hand": "from their hand"}.get(d.get("source"), f"from {loc('source')}")
-            return f"{by} {card()} {src}"
+            src = d.get("source")
+            if src == "deck":
+                frm = tr("from the deck")
+            elif src == "hand":
+                frm = tr("from their hand")
+            else:
+                frm = tr("from {location}", location=loc("source"))
+            if d.get("player") is not None:
+                return tr("{who} reveals {card} {source}", who=who(), card=card(), source=frm)
+            return tr("Revealed {card} {source}", card=card(), source=frm)
         if k == "place":
-            what = "a face-down card" if d.get("card") is None else card()
-            under = f" under {card('under')}" if d.get("under") else ""
-            where = f"at the bottom of {loc()}" if d.get("bottom") else f"on {loc()}"
-            actor = who() if d.get("player") is not None else "Somebody"
-            return f"{actor} places {what} {where}{under}"
+            what = tr("a face-down card") if d.get("card") is None else card()
+            actor = who() if d.get("player") is not None else tr("Somebody")
+            if d.get("bottom"):
+                text = tr("{who} places {card} at the bottom of {location}", who=actor, card=what, location=loc())
+            else:
+                text = tr("{who} places {card} on {location}", who=actor, card=what, location=loc())
+            if d.get("under"):
+                text += " " + tr("under {card}", card=card("under"))
+            return text
         if k == "move":
-            what = "a face-down card" if d.get("card") is None else card()
-            tail = f" under {card('under')}" if d.get("under") else ""
-            tail += f" onto {card('over')}" if d.get("over") else ""
-            return f"{who()} moves {what} from {loc('source')} to {loc()}{tail}"
+            what = tr("a face-down card") if d.get("card") is None else card()
+            text = tr("{who} moves {card} from {source} to {location}", who=who(), card=what, source=loc("source"),
+                      location=loc())
+            if d.get("under"):
+                text += " " + tr("under {card}", card=card("under"))
+            if d.get("over"):
+                text += " " + tr("onto {card}", card=card("over"))
+            return text
         if k == "end_turn":
-            return f"{card()} ends {who()}'s turn"
+            return tr("{card} ends {who}'s turn", card=card(), who=who())
         if k == "banish":
             src = d.get("source") or ""
-            frm = {"hand": " from their hand", "block": " (to block)", "deck": " from the deck", "": ""}.get(
-                src, f" from {esc(loc_title(src))}")
+            frm = {"hand": tr("from their hand"), "block": tr("(to block)"), "deck": tr("from the deck"),
+                   "": ""}.get(src)
+            if frm is None:
+                frm = tr("from {location}", location=esc(loc_title(src)))
             if d.get("player") is None:
-                return f"{card()} is banished{frm}"
-            return f"{who()} banishes {card()}{frm}"
+                return tr("{card} is banished {source}", card=card(), source=frm).rstrip()
+            return tr("{who} banishes {card} {source}", who=who(), card=card(), source=frm).rstrip()
         if k == "block":
-            what = "taking the Sovereign token" if d.get("attempt") == "take_sovereign" else "the steal or banish"
-            return f"{who()} blocks {who('against')}'s {what} with {card()}"
+            if d.get("attempt") == "take_sovereign":
+                return tr("{who} blocks {other}'s taking the Sovereign token with {card}", who=who(),
+                          other=who("against"), card=card())
+            return tr("{who} blocks {other}'s steal or banish with {card}", who=who(), other=who("against"),
+                      card=card())
         if k == "sovereign":
-            frm = f" from {who('taken_from')}" if d.get("taken_from") is not None else ""
-            return f"{who()} gains the Sovereign token{frm}"
+            if d.get("taken_from") is not None:
+                return tr("{who} gains the Sovereign token from {other}", who=who(), other=who("taken_from"))
+            return tr("{who} gains the Sovereign token", who=who())
         if k == "house_ability":
-            return f"  House {esc(house_title(d['house']))} ability"
+            return "  " + tr("House {house} ability", house=esc(house_title(d["house"])))
         if k == "die":
-            return f"{who()} rolls the Rising die: {esc(loc_title(d['face']) if d['face'] in LOCATION_OF_NAME else d['face'])}"
+            face = loc_title(d["face"]) if d["face"] in LOCATION_OF_NAME else tr(d["face"])
+            return tr("{who} rolls the Rising die: {face}", who=who(), face=esc(face))
         if k == "end_triggered":
-            return (f"[bold]The end of the game is triggered[/bold] (Helium {d['helium']}, Influence "
-                    f"{d['influence']}, Fleet {d['fleet']}): play on until everybody has had as many turns")
+            return tr("[bold]The end of the game is triggered[/bold] (Helium {helium}, Influence {influence}, "
+                      "Fleet {fleet}): play on until everybody has had as many turns", helium=d["helium"],
+                      influence=d["influence"], fleet=d["fleet"])
         if k == "apollo_last_turn":
-            return f"House Apollo: {who()} takes the last turn"
+            return tr("House Apollo: {who} takes the last turn", who=who())
         if k == "game_end":
-            return "[bold]Game over[/bold]: end-of-game abilities, then scoring"
+            return tr("[bold]Game over[/bold]: end-of-game abilities, then scoring")
         if k == "end_of_game_ability":
-            return f"{who()} resolves the end-of-game ability of {card()}"
+            return tr("{who} resolves the end-of-game ability of {card}", who=who(), card=card())
         if k == "scores":
-            return "Final scores: " + ", ".join(f"{self.who(p, viewer)} {t}" for p, t in enumerate(d["totals"]))
+            return tr("Final scores: {scores}", scores=", ".join(f"{self.who(p, viewer)} {t}"
+                                                                 for p, t in enumerate(d["totals"])))
         if k == "steal":
-            return f"{who()} steals a card from {who('victim')} ({card('card_by')})"
+            return tr("{who} steals a card from {other} ({card})", who=who(), other=who("victim"), card=card("card_by"))
         if k == "steal_seen":
-            return f"  ({who()} took {card()} from {who('victim')})"
+            return "  (" + tr("{who} took {card} from {other}", who=who(), card=card(), other=who("victim")) + ")"
         if k == "steal_helium":
-            return f"{who()} steals Helium from {who('victim')} ({card()})"
+            return tr("{who} steals Helium from {other} ({card})", who=who(), other=who("victim"), card=card())
         if k == "give":
-            return f"{who()} gives {card()} from {loc('source')} to {who('to_player')}"
+            return tr("{who} gives {card} from {location} to {other}", who=who(), card=card(),
+                      location=loc("source"), other=who("to_player"))
         if k == "look_hand":
-            return f"{who()} looks at {who('target')}'s hand"
+            return tr("{who} looks at {other}'s hand", who=who(), other=who("target"))
         if k == "hand_seen":
-            return f"  ({who()} saw {who('target')}'s hand: {', '.join(card_markup(c) for c in d['cards'])})"
+            return "  (" + tr("{who} saw {other}'s hand: {cards}", who=who(), other=who("target"),
+                              cards=", ".join(card_markup(c) for c in d["cards"])) + ")"
         if k == "look":
-            return f"{who()} looks at the top {plural(d['count'], 'card')} of the deck"
+            return tr("{who} looks at the top {cards} of the deck", who=who(), cards=cards(d["count"]))
         if k == "look_seen":
-            return f"  ({who()} saw {', '.join(card_markup(c) for c in d['cards'])})"
+            return "  (" + tr("{who} saw {cards}", who=who(), cards=", ".join(card_markup(c) for c in d["cards"])) + ")"
         if k == "name_card":
-            return f"{who()} names {card()} in {who('target')}'s hand"
+            return tr("{who} names {card} in {other}'s hand", who=who(), card=card(), other=who("target"))
         if k == "random_pick":
-            return f"{who()} picks a random card from {who('target')}'s hand"
+            return tr("{who} picks a random card from {other}'s hand", who=who(), other=who("target"))
         if k == "random_pick_seen":
-            return f"  ({who()} picked {card()} from {who('target')})"
+            return "  (" + tr("{who} picked {card} from {other}", who=who(), card=card(), other=who("target")) + ")"
         if k == "random_banished":
-            return f"{who()} draws {card()} at random from the banished pile"
+            return tr("{who} draws {card} at random from the banished pile", who=who(), card=card())
         if k == "points":
-            return f"{who()} scores {d['points']} points ({card()})"
+            return tr("{who} scores {n} points ({card})", who=who(), n=d["points"], card=card())
         if k == "loan_shark":
-            extra = " and takes a turn out of order" if d.get("out_of_order_turn") else ""
-            return f"{who()} pays {who('lender')} {d['paid']} Helium{extra}"
+            if d.get("out_of_order_turn"):
+                return tr("{who} pays {other} {n} Helium and takes a turn out of order", who=who(),
+                          other=who("lender"), n=d["paid"])
+            return tr("{who} pays {other} {n} Helium", who=who(), other=who("lender"), n=d["paid"])
         if k == "to_deck":
-            return f"{who()} puts {card()} on the {esc(d.get('end'))} of the deck"
+            if d.get("end") == "top":
+                return tr("{who} puts {card} on the top of the deck", who=who(), card=card())
+            return tr("{who} puts {card} at the bottom of the deck", who=who(), card=card())
         if k == "deck_bottom":
-            return f"{who()} puts {card()} at the bottom of the deck"
+            return tr("{who} puts {card} at the bottom of the deck", who=who(), card=card())
         if k == "return_to_deck":
-            return f"{who()} returns {plural(d['count'], 'card')} to the deck" + (" and shuffles" if d.get("shuffled") else "")
+            if d.get("shuffled"):
+                return tr("{who} returns {cards} to the deck and shuffles", who=who(), cards=cards(d["count"]))
+            return tr("{who} returns {cards} to the deck", who=who(), cards=cards(d["count"]))
         if k == "name_color":
-            return f"{who()} names {color_markup(d['color'])} ({card()})"
+            return tr("{who} names {color} ({card})", who=who(), color=color_markup(d["color"]), card=card())
         if k == "chose":
-            return f"{who()} chooses {esc(CHOICE_WORDS.get(d['option'], d['option']))} ({card()})"
+            return tr("{who} chooses {option} ({card})", who=who(),
+                      option=esc(tr(CHOICE_WORDS[d["option"]]) if d["option"] in CHOICE_WORDS else d["option"]),
+                      card=card())
         if k == "count":
-            cols = "/".join(d.get("colors", []))
-            return f"{who()} counts {d['count']} {esc(cols)} at {loc()}"
+            cols = "/".join(tr(x) for x in d.get("colors", []))
+            return tr("{who} counts {n} {colors} at {location}", who=who(), n=d["count"], colors=esc(cols),
+                      location=loc())
         if k in ("cannot_reveal", "not_found"):
-            cols = " or ".join(d.get("colors", []))
-            return f"{who()} has no {esc(cols)} to reveal ({card()})"
+            cols = tr(" or ").join(tr(x) for x in d.get("colors", []))
+            return tr("{who} has no {colors} to reveal ({card})", who=who(), colors=esc(cols), card=card())
         if k == "nothing_to_gain":
-            return f"{who()} has nothing to gain"
+            return tr("{who} has nothing to gain", who=who())
         return self._generic(e, viewer)
 
     def _generic(self, e: Event, viewer: int | None) -> str:
@@ -520,36 +713,49 @@ class RedRisingRenderer(Renderer):
         return f"{esc(e.kind.replace('_', ' '))}: " + "; ".join(parts)
 
     def help_text(self) -> str:
-        return esc(HELP)
+        return esc(tr(
+            "Your turn: Lead (deploy a card from your hand on a location: its deploy ability triggers; then "
+            "gain the top card of another location and its bonus, or the top card of the deck and roll the "
+            "Rising die) or Scout (reveal the top card of the deck, place it on a location and gain that "
+            "location's bonus). The end is triggered when, among all players, someone has {n}+ Helium, "
+            "someone {n}+ Influence on the Institute and someone {n}+ on the Fleet Track, or when one player "
+            "reaches two of these. Scoring: cards in hand (value and end-game bonuses), Fleet Track, 3 per "
+            "Helium, 10 for the Sovereign token, Influence (4 each for the most, 2 for second, 1 for "
+            "others), -10 per card beyond the 7th.", n=THRESHOLD))
 
     # ------------------------------------------------------------------ commands
     def commands(self) -> dict[str, Command]:
         return {
-            "look": Command("look LOCATION", "every card at a location, with the top card's full text",
+            "look": Command(tr("look LOCATION"), tr("every card at a location, with the top card's full text"),
                             self._look),
-            "card": Command("card NAME", "a card's full rules text", self._card),
+            "card": Command(tr("card NAME"), tr("a card's full rules text"), self._card),
         }
 
     def _look(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
         key = arg.strip().lower()
-        matches = [n for n in LOCATION_NAMES if n.startswith(key) or loc_title(n).lower().startswith(key)
-                   or loc_title(n).lower() == "the " + key] if key else []
+        matches = []
+        if key:
+            for n in LOCATION_NAMES:
+                titles = {n, loc_title(n).lower(), LOCATION_TITLES[LOCATION_OF_NAME[n]].lower()}
+                if any(t.startswith(key) or t == "the " + key for t in titles):
+                    matches.append(n)
         if len(matches) != 1:
-            return [Text.from_markup("Say which location: look jupiter | mars | luna | institute")]
+            names = " | ".join(loc_title(n).lower() for n in LOCATION_NAMES)
+            return [Text(tr("Say which location: look {names}", names=names))]
         name = matches[0]
-        cards = state.view(viewer)["locations"][name]
-        t = Table(title=f"{loc_title(name)} (bonus: {LOCATION_BONUS[name]}), bottom → top", show_lines=True,
-                  title_justify="left")
+        pile = state.view(viewer)["locations"][name]
+        t = Table(title=tr("{location} (bonus: {bonus}), bottom → top", location=loc_title(name),
+                           bonus=tr(LOCATION_BONUS[name])), show_lines=True, title_justify="left")
         t.add_column("#", justify="right")
-        t.add_column("Card", no_wrap=True)
-        t.add_column("Rules")
-        for i, c in enumerate(cards):
-            top = i == len(cards) - 1
+        t.add_column(tr("Card"), no_wrap=True)
+        t.add_column(tr("Rules"))
+        for i, c in enumerate(pile):
+            top = i == len(pile) - 1
             rules = card_text_markup(c["card"]) if top and "card" in c else (
-                "[dim](covered: only name, colour and value show)[/dim]" if not top else "")
+                "[dim]" + tr("(covered: only name, colour and value show)") + "[/dim]" if not top else "")
             t.add_row(str(i + 1), ("▲ " if top else "") + json_card_markup(c), rules)
-        if not cards:
-            t.add_row("", "(empty)", "")
+        if not pile:
+            t.add_row("", tr("(empty)"), "")
         return [t]
 
     def _card(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
@@ -557,50 +763,53 @@ class RedRisingRenderer(Renderer):
             idx = card_index(arg)
         except KeyError:
             near = close_names(arg) if arg.strip() else []
-            hint = f" Did you mean: {', '.join(near)}?" if near else ""
-            return [Text.from_markup(f"No card named '{esc(arg)}'.{esc(hint)}")]
+            text = tr("No card named '{name}'.", name=arg)
+            if near:
+                text += " " + tr("Did you mean: {names}?", names=", ".join(near))
+            return [Text(text)]
         slug = CARDS[idx].slug
-        return [Panel(Text.from_markup(card_text_markup(slug) or "(no ability text)"),
+        return [Panel(Text.from_markup(card_text_markup(slug) or tr("(no ability text)")),
                       title=Text.from_markup(card_markup(slug)), title_align="left")]
 
     # ------------------------------------------------------------------ end
-    def end_screen(self, state: State) -> list[RenderableType]:
+    def end_screen(self, state: State, compact: bool = False) -> list[RenderableType]:
+        """The final hands, the scorepad (a row per player) and the winner; ``compact`` gives each
+        hand a single line."""
         v = state.view(None)
         scores = v.get("scores") or []
         winners = v.get("winners") or state.winners()
-        t = Table(title="Scorepad", title_justify="left", show_lines=False)
-        t.add_column("")
-        for p in range(self.n):
-            t.add_column(self.who(p) + f"\n{esc(self.seats[p].kind)}", justify="right")
+        hands = Table(title=tr("Final hands"), title_justify="left", show_edge=False, box=None, pad_edge=False)
+        namew = max(len(self.seat_name(p)) for p in range(self.n))
+        hands.add_column(tr("Player"), no_wrap=True, min_width=namew)
+        hands.add_column(tr("Cards"), no_wrap=compact, overflow="ellipsis" if compact else "fold")
+        for p, hand in enumerate(state.summary().get("hands", [])):
+            hands.add_row(self.who(p), ", ".join(card_name(c) for c in hand) or tr("(none)"))
+        t = Table(title=tr("Scorepad"), title_justify="left", show_lines=False, pad_edge=False)
+        if compact:
+            t.box = None
+            t.header_style = "bold"
+        t.add_column(tr("Player"), no_wrap=True, min_width=namew)
         for key, label in SCORE_ROWS:
-            t.add_row(label, *[str(s[key]) for s in scores])
-        t.add_section()
-        t.add_row("[bold]Total[/bold]", *[f"[bold]{s['total']}[/bold]" for s in scores])
+            t.add_column(tr(label), justify="right")
+        t.add_column("[bold]" + tr("Total") + "[/bold]", justify="right")
+        for p, s in enumerate(scores):
+            t.add_row(self.who(p), *[str(s[key]) for key, _ in SCORE_ROWS], f"[bold]{s['total']}[/bold]")
         notes = []
         for p, s in enumerate(scores):
             ch = s.get("choices") or {}
             for name, color in (ch.get("as_color") or {}).items():
-                notes.append(f"{self.who(p)}: {esc(name)} counted as {color_markup(color)}")
+                notes.append(tr("{who}: {card} counted as {color}", who=self.who(p), card=esc(name),
+                                color=color_markup(color)))
             for name, as_name in (ch.get("as_name") or {}).items():
-                notes.append(f"{self.who(p)}: {esc(name)} counted as {esc(as_name)}")
-        hands = Table(title="Final hands", title_justify="left", show_edge=False)
-        hands.add_column("Player")
-        hands.add_column("Cards")
-        for p, hand in enumerate(state.summary().get("hands", [])):
-            hands.add_row(self.who(p), ", ".join(card_markup(c) for c in hand) or "(none)")
+                notes.append(tr("{who}: {card} counted as {other}", who=self.who(p), card=esc(name),
+                                other=esc(as_name)))
         if len(winners) == 1:
-            line = f"[bold]Winner: {self.who(winners[0])}[/bold] with {scores[winners[0]]['total']} points"
+            win = tr("[bold]Winner: {who}[/bold] with {n} points", who=self.who(winners[0]),
+                     n=scores[winners[0]]["total"])
         else:
-            line = "[bold]Shared victory: " + ", ".join(self.who(w) for w in winners) + "[/bold]"
-        out: list[RenderableType] = [t]
+            win = tr("[bold]Shared victory: {who}[/bold]", who=", ".join(self.who(w) for w in winners))
+        out: list[RenderableType] = [hands, t]
         if notes:
-            out.append(Text.from_markup("\n".join(notes)))
-        out += [hands, Text.from_markup(line)]
+            out.append(Text.from_markup(" · ".join(notes) if compact else "\n".join(notes)))
+        out.append(Text.from_markup(win))
         return out
-
-
-HELP = (f"The end is triggered when, among all players, someone has {THRESHOLD}+ Helium, someone "
-        f"{THRESHOLD}+ Influence on the Institute and someone {THRESHOLD}+ on the Fleet Track, or when one "
-        f"player reaches two of these. Scoring: cards in hand (value and end-game bonuses), Fleet Track, "
-        f"3 per Helium, 10 for the Sovereign token, Influence (4 each for the most, 2 for second, 1 for "
-        f"others), -10 per card beyond the 7th.")

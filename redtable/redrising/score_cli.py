@@ -1,6 +1,14 @@
-"""``redtable score red-rising FILE [--json]``: score a finished physical game.
+"""``redtable score red-rising [FILE] [--json]``: score a finished physical game.
 
-The input file is JSON::
+Three ways to give the final position: with no FILE (and a terminal), an interactive
+scorepad asks for it player by player (:func:`redtable.redrising.scorepad.interactive`);
+a FILE (or ``-``, or piped standard input) in the short text form, one player a line
+(:mod:`redtable.redrising.scorepad`)::
+
+    Ann: Darrow, Mustang, Trigg as red, Cyther as Sevro | fleet 6 helium 4 influence 7 sovereign
+
+or JSON (a file ending in ``.json``, or any input starting with ``{``), as the web UI's
+score calculator shows and loads it::
 
     {"players": [{"name": "Ann", "hand": ["Darrow", {"card": "Bridge", "as_color": "red"},
                                           {"card": "Cyther", "as_name": "Sevro"},
@@ -10,30 +18,50 @@ The input file is JSON::
                  ...],
      "locations": {"jupiter": [...], "mars": [...], "luna": [...], "institute": [...]},
      "banished": [...],
-     "neutral_influence": 0}
+     "neutral_influence": 3}
+
+``neutral_influence`` is the 2-player neutral house's Influence on the Institute: the rulebook
+places 3 tokens of an unused house there at setup, so a 2-player file without the key counts 3
+(give 0 to leave them out); it is refused in other games.
 
 Card names match case-insensitively (printed name or slug); location lists run bottom to
 top and their entries may also be ``{"card": …, "face_down": true}``. ``extra_points``
 (optional) are points from end-of-game abilities such as Hacker's reveal. Everything is
 validated here, at the edge: any problem prints one message naming the offending value
-and where it is to stderr, prints nothing on stdout, and returns exit code 2.
+and where it is to stderr, prints nothing on stdout, and returns exit code 2. The file is
+read by :func:`redtable.core.jsonfile.read_json_file`: at most 1 MB, nested at most 32
+levels; echoed values are clipped to 200 characters.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
+import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
+import typer
+
+from ..core.jsonfile import (
+    JsonFileError, LongInt, clip, decode_utf8, parse_json, quote, read_json_file, read_limited, show, suggest,
+)
+from ..i18n import tr
+from .board import NEUTRAL_INFLUENCE_2P
 from .cards import COLOR, COLOR_NAMES, COLOR_OF_NAME, GRAY, NAME, ORANGE, card_index, close_names
 from .scoring import FinalPlayer, FinalPosition, PlayerScore, score_position, winners
 
 LOCATIONS = ("jupiter", "mars", "luna", "institute")
 PLAYER_KEYS = ("name", "hand", "fleet", "helium", "influence", "sovereign", "extra_points")
 TOP_KEYS = ("players", "locations", "banished", "neutral_influence")
+LIMIT_BYTES = 1 << 20       # a six-player final position is about 2 KB
+MAX_DEPTH = 32              # a final position nests 5 levels
+MAX_COUNT = 999             # Helium and extra points have no printed limit; this one is far above any game
+MAX_NAME_CHARS = 100
 ROW_LABELS = (("cards", "CARDS"), ("fleet", "FLEET"), ("helium", "HELIUM"), ("sovereignty", "SOVEREIGNTY"),
               ("influence", "INFLUENCE"), ("excess_cards", "EXCESS CARDS"), ("total", "TOTAL"))
+MSGIDS = tuple(label for _, label in ROW_LABELS)   # translated through the catalogs
 
 
 class InputError(ValueError):
@@ -46,10 +74,7 @@ class InputError(ValueError):
 
 
 def _show(value: Any) -> str:
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
+    return show(value)
 
 
 def _keys(obj: Any, where: str, allowed: tuple[str, ...], what: str) -> dict:
@@ -57,19 +82,18 @@ def _keys(obj: Any, where: str, allowed: tuple[str, ...], what: str) -> dict:
         raise InputError(where, f"expected {what} (a JSON object), got {_show(obj)}")
     for k in obj:
         if k not in allowed:
-            raise InputError(where, f"unknown key {k!r}; expected: {', '.join(allowed)}")
+            raise InputError(where, f"unknown key {quote(k)}{suggest(k, allowed)}; expected: {', '.join(allowed)}")
     return obj
 
 
-def _int(obj: dict, key: str, where: str, lo: int, hi: int | None, default: int = 0) -> int:
+def _int(obj: dict, key: str, where: str, lo: int, hi: int, default: int = 0) -> int:
     value = obj.get(key, default)
     where = f"{where}.{key}" if where else key
+    if isinstance(value, LongInt) or (isinstance(value, int) and not isinstance(value, bool)
+                                      and not lo <= value <= hi):
+        raise InputError(where, f"must be from {lo} to {hi}, got {_show(value)}")
     if isinstance(value, bool) or not isinstance(value, int):
-        rng = f"{lo}-{hi}" if hi is not None else f">= {lo}"
-        raise InputError(where, f"expected an integer {rng}, got {_show(value)}")
-    if value < lo or (hi is not None and value > hi):
-        rng = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-        raise InputError(where, f"must be {rng}, got {value}")
+        raise InputError(where, f"expected an integer {lo}-{hi}, got {_show(value)}")
     return value
 
 
@@ -79,9 +103,9 @@ def _card_name(value: Any, where: str) -> int:
     try:
         return card_index(value)
     except KeyError:
-        hints = close_names(value)
+        hints = close_names(value) if len(value) <= 100 else []
         hint = f"; did you mean: {', '.join(hints)}?" if hints else ""
-        raise InputError(where, f"unknown card {value!r}{hint}") from None
+        raise InputError(where, f"unknown card {quote(value)}{hint}") from None
 
 
 class _Parser:
@@ -141,6 +165,11 @@ class _Parser:
         name = obj.get("name", f"Player {k + 1}")
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{where}.name", f"expected a non-empty string, got {_show(name)}")
+        if len(name.strip()) > MAX_NAME_CHARS:
+            raise InputError(f"{where}.name", f"a name has at most {MAX_NAME_CHARS} characters, "
+                             f"got {_show(name)}")
+        if any(unicodedata.category(c) == "Cc" for c in name):
+            raise InputError(f"{where}.name", f"a name cannot contain control characters, got {_show(name)}")
         if "hand" not in obj:
             raise InputError(where, "missing key 'hand'")
         hand = self.cards(obj["hand"], f"{where}.hand", in_hand=True)
@@ -150,10 +179,10 @@ class _Parser:
         return FinalPlayer(
             hand=[c for c, _ in hand],
             fleet=_int(obj, "fleet", where, 0, 10),
-            helium=_int(obj, "helium", where, 0, None),  # Helium has no limit (rulebook)
+            helium=_int(obj, "helium", where, 0, MAX_COUNT),  # Helium has no limit (rulebook)
             influence=_int(obj, "influence", where, 0, 10),
             sovereign=sovereign,
-            extra_points=_int(obj, "extra_points", where, 0, None),
+            extra_points=_int(obj, "extra_points", where, 0, MAX_COUNT),
             name=name.strip(),
             face_down=frozenset(c for c, o in hand if o.get("face_down")),
             as_color={c: o["as_color"] for c, o in hand if "as_color" in o} or None,
@@ -186,7 +215,11 @@ def parse_position(data: Any) -> FinalPosition:
     for i, (c, o) in enumerate(banished):
         if o.get("face_down"):
             raise InputError(f"banished[{i}].face_down", "banished cards are face up")
-    neutral = _int(data, "neutral_influence", "", 0, 10)
+    # The rulebook (Setup, and Scoring: Influence) always places 3 Influence tokens of an unused
+    # house on the Institute in a 2-player game; no card moves them, so they are there at the end
+    # unless the file says otherwise.
+    neutral = _int(data, "neutral_influence", "", 0, 10,
+                   default=NEUTRAL_INFLUENCE_2P if len(final) == 2 else 0)
     if neutral and len(final) != 2:
         raise InputError("neutral_influence", f"the neutral house only plays in 2-player games, "
                          f"this file has {len(final)} players")
@@ -200,19 +233,51 @@ def parse_position(data: Any) -> FinalPosition:
 
 
 def load_position(path: Path | str) -> FinalPosition:
-    path = Path(path)
+    """The final position in ``path``: JSON (a ``.json`` file, or text starting with ``{`` or
+    ``[``) or the short text form; ``-`` reads standard input."""
+    shown = clip(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(str(path), f"cannot read the file: {getattr(e, 'strerror', None) or e}") from None
+        if str(path) == "-":
+            raw = sys.stdin.buffer.read(LIMIT_BYTES + 1)
+            if len(raw) > LIMIT_BYTES:
+                raise JsonFileError("-", f"the input is too large (more than 1 MB); the limit for a final "
+                                         f"position is 1 MB")
+            shown = "standard input"
+        else:
+            raw = read_limited(path, LIMIT_BYTES, "a final position")
+        text = decode_utf8(raw, shown)
+    except JsonFileError as e:
+        raise InputError(shown if str(path) != "-" else "standard input", e.problem) from None
+    return position_of_text(text, shown, json_file=str(path).lower().endswith(".json"))
+
+
+def position_of_text(text: str, shown: str, json_file: bool = False) -> FinalPosition:
+    """A validated position from the text of a file: JSON or the short text form."""
+    from .scorepad import TextError, parse_text, where_in_text
+
+    start = text.lstrip()[:1]
+    if json_file or start in ("{", "["):
+        try:
+            data = parse_json(text, shown, MAX_DEPTH)
+        except JsonFileError as e:
+            raise InputError(shown, e.problem) from None
+        try:
+            return parse_position(data)
+        except InputError as e:
+            raise InputError(f"{shown}: {e.where}" if e.where else shown, e.message) from None
+    if not text.strip():
+        raise InputError(shown, "the file is empty; expected a final position (JSON or the text form)")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(str(path), f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-    try:
+        data, lines = parse_text(text)
         return parse_position(data)
+    except TextError as e:
+        raise InputError(f"{shown}: line {e.line}" if e.line else shown, e.message) from None
     except InputError as e:
-        raise InputError(f"{path}: {e.where}" if e.where else str(path), e.message) from None
+        message = PATH.sub(lambda m: where_in_text(m.group(0), lines), e.message)
+        raise InputError(f"{shown}: {where_in_text(e.where, lines)}" if e.where else shown, message) from None
+
+
+PATH = re.compile(r"players\[\d+\](?:\.hand)?(?:\[\d+\])?(?:\.\w+)?|locations\.\w+(?:\[\d+\])?|banished(?:\[\d+\])?")
 
 
 def result_json(pos: FinalPosition, scores: list[PlayerScore], wins: list[int]) -> dict:
@@ -228,47 +293,157 @@ def result_json(pos: FinalPosition, scores: list[PlayerScore], wins: list[int]) 
 
 def _print_scorepad(pos: FinalPosition, scores: list[PlayerScore], wins: list[int]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(file=sys.stdout, highlight=False)
-    table = Table(title="Red Rising: final scores")
+    table = Table(title=tr("Red Rising: final scores"))
     table.add_column("")
     for k, s in enumerate(scores):
-        header = f"{s.name}\n(winner)" if k in wins else s.name
+        header = escape(s.name) + ("\n" + tr("(winner)") if k in wins else "")
         table.add_column(header, justify="right", style="bold" if k in wins else None)
     for key, label in ROW_LABELS:
         end = key == "total"
-        table.add_row(f"[bold]{label}[/bold]" if end else label, *(str(s.row(key)) for s in scores),
+        table.add_row(f"[bold]{tr(label)}[/bold]" if end else tr(label), *(str(s.row(key)) for s in scores),
                       end_section=key == "excess_cards")
     console.print(table)
-    names = [scores[k].name for k in wins]
-    shared = " (shared victory)" if len(names) > 1 else ""
-    tie = ""
-    if len(wins) == 1 and sum(1 for s in scores if s.total == scores[wins[0]].total) > 1:
-        tie = " (tie broken by the Sovereign token)"
-    console.print(f"Winner: {', '.join(names)}{shared}{tie}")
+    names = ", ".join(escape(scores[k].name) for k in wins)
+    if len(wins) > 1:
+        line = tr("Winner: {names} (shared victory)", names=names)
+    elif sum(1 for s in scores if s.total == scores[wins[0]].total) > 1:
+        line = tr("Winner: {names} (tie broken by the Sovereign token)", names=names)
+    else:
+        line = tr("Winner: {names}", names=names)
+    console.print(line)
     for s in scores:
-        parts = [f"{card} counts as {color.capitalize()}" for card, color in s.choices["as_color"].items()]
-        parts += [f"{card} is named {other}" for card, other in s.choices["as_name"].items()]
+        parts = [tr("{card} counts as {color}", card=card, color=tr(color).capitalize())
+                 for card, color in s.choices["as_color"].items()]
+        parts += [tr("{card} is named {other}", card=card, other=other) for card, other in s.choices["as_name"].items()]
         if parts:
-            console.print(f"{s.name}: " + "; ".join(parts))
+            console.print(escape(f"{s.name}: " + "; ".join(parts)))
     for s in scores:
-        detail = ", ".join(f"{card} {pts}" for card, pts in s.card_points.items()) or "no cards"
-        console.print(f"[dim]{s.name} cards: {detail}[/dim]")
+        detail = ", ".join(f"{card} {pts}" for card, pts in s.card_points.items()) or tr("no cards")
+        console.print("[dim]" + escape(tr("{name} cards: {detail}", name=s.name, detail=detail)) + "[/dim]")
 
 
 def score_file(path: Path | str, as_json: bool) -> int:
-    """Score the final position in ``path``; print it; return the exit code (0, or 2 on
-    a bad file, with the message on stderr and nothing on stdout)."""
+    """Score the final position in ``path`` (JSON or the text form; ``-`` for standard input);
+    print it; return the exit code (0, or 2 on a bad file, with the message on stderr and
+    nothing on stdout)."""
     try:
         pos = load_position(path)
         scores = score_position(pos)
     except (InputError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    _print_result(pos, scores, as_json)
+    return 0
+
+
+def _print_result(pos: FinalPosition, scores: list[PlayerScore], as_json: bool) -> None:
     wins = winners(pos, scores)
     if as_json:
         print(json.dumps(result_json(pos, scores, wins)))
     else:
         _print_scorepad(pos, scores, wins)
+
+
+def score_interactive(as_json: bool) -> int:
+    """The interactive scorepad at the terminal; then the scorepad (or JSON) and the text form."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from .scorepad import Leave, interactive, setup_readline, text_form
+
+    console = Console(highlight=False, stderr=as_json)   # with --json only the result is on stdout
+
+    def ask(prompt: str) -> str:
+        try:   # input() itself, so that readline knows the prompt (Tab completion, an empty line)
+            if as_json:
+                sys.stderr.write(prompt)
+                sys.stderr.flush()
+                return input()
+            return input(prompt)
+        except EOFError:
+            raise Leave(1) from None
+        except KeyboardInterrupt:
+            raise Leave(130) from None
+
+    undo = setup_readline()
+    try:
+        data = interactive(console, ask, lambda d: score_position(parse_position(d)))
+    except Leave as e:
+        console.print("\n" + tr("Scorepad left unfinished: nothing scored."))
+        return e.args[0]
+    finally:
+        undo()
+    try:
+        pos = parse_position(data)
+        scores = score_position(pos)
+    except (InputError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    _print_result(pos, scores, as_json)
+    console.print(tr("The same position in the text form (redtable score red-rising FILE reads it):"))
+    console.print(escape(text_form(data)), soft_wrap=True)
     return 0
+
+
+SCORE_HELP = """Score a finished physical game of Red Rising from the final hands and tokens.
+
+Three ways to give the final position:
+
+\b
+redtable score red-rising
+  an interactive scorepad: player by player, card names with Tab
+  completion and typo suggestions, the tokens and the running total
+\b
+redtable score red-rising final.txt     (- reads standard input)
+  the short text form, one player a line, for example:
+  Ann: Darrow, Mustang, Trigg as red | fleet 6 helium 4 influence 7 sovereign
+  Bob: Sevro, Cyther as Eo, Hacker face down | helium 2 influence 2 extra 5
+  on mars: Evey
+  banished: Harmony
+\b
+  A Gray card may count 'as' a colour and an Orange card 'as' another
+  character (left out, the best choice is made). The tokens, each
+  optional: fleet N, helium N, influence N, sovereign, extra N (points of
+  end-of-game abilities such as Hacker's). 'on LOCATION:' and 'banished:'
+  list the cards left there; 'neutral N' is the 2-player neutral house's
+  Influence (3 unless given).
+\b
+redtable score red-rising final.json
+  JSON, as the web UI's score calculator (redtable serve, then "Score
+  calculator", #/calc) shows, saves and loads it, for example:
+  {"players": [{"name": "Ann", "fleet": 6, "helium": 4, "influence": 7,
+                "hand": ["Darrow", {"card": "Trigg", "as_color": "red"}],
+                "sovereign": true},
+               {"name": "Bob", "hand": ["Sevro"], "helium": 2}]}
+"""
+
+
+def score_command(
+    game: str = typer.Argument(..., help="red-rising"),
+    file: Optional[Path] = typer.Argument(
+        None, help="the final position: the text form or JSON (- reads standard input; none: the "
+                   "interactive scorepad, or standard input when it is not a terminal)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of the scorepad"),
+    lang: Optional[str] = typer.Option(None, "--lang", "-l", help="language of the scorepad: en, uk or pl "
+                                                                  "(default: from LANG)"),
+) -> None:
+    from ..cliutil import check_game, fail
+    from ..i18n import resolve, set_lang
+
+    check_game(game)
+    if game != "red-rising":
+        fail(f"scoring a physical game is available for red-rising, not {game!r}")
+    try:
+        set_lang(resolve(lang))
+    except ValueError as e:
+        fail(str(e))
+    if file is None:
+        raise typer.Exit(score_interactive(as_json) if sys.stdin.isatty() else score_file("-", as_json))
+    raise typer.Exit(score_file(file, as_json))
+
+
+score_command.__doc__ = SCORE_HELP

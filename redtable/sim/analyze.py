@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from ..core import make_game
-from .simulate import play_one
+from .simulate import GameResult, play_one
 from .stats import shared_wins, wilson_interval
 
 SCHEMA = 1
@@ -75,9 +75,14 @@ class AnalyzeTask:
     def __call__(self, g: int) -> dict[str, Any]:
         players, index = self.locate(g)
         r = play_one(self.game, players, self.options, index, self.seed, list(self.bots) if self.bots else None)
-        return {"players": players, "index": index, "seed": r.seed, "bots": list(r.bots),
-                "decisions": r.decisions, "decision_counts": list(r.decision_counts),
-                "summary": r.summary, "error": r.error, "seconds": r.seconds}
+        return record_of(r, players)
+
+
+def record_of(r: GameResult, players: int) -> dict[str, Any]:
+    """The plain record of one game, as :func:`analyze` reads it."""
+    return {"players": players, "index": r.index, "seed": r.seed, "bots": list(r.bots),
+            "decisions": r.decisions, "decision_counts": list(r.decision_counts),
+            "summary": r.summary, "error": r.error, "seconds": r.seconds}
 
 
 @dataclass(slots=True)
@@ -557,4 +562,4 @@ def _outposts(ok: list[dict]) -> list[dict]:
 
 
 __all__ = ["AnalyzeTask", "Collection", "RN_ROWS", "SCHEMA", "analyze", "collect", "describe",
-           "quantile", "raw_rows"]
+           "quantile", "raw_rows", "record_of"]

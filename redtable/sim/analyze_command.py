@@ -14,7 +14,10 @@ from typing import Optional
 
 import typer
 
-from ..cliutil import check_game as _check_game, fail as _fail, parse_options as _parse_options
+from ..cliutil import check_game as _check_game, check_output_dir, fail as _fail, parse_options as _parse_options, \
+    remove_created
+from ..core.jsonfile import quote
+from .summary import new_table as _new_table, pp as _pp, rate as _rate
 from .commands import ADDRESS, BACKEND, BOTS, GAME_OPTIONS, WORKERS, _check_setup, _check_workers, _progress, \
     _split_bots, connect_backend
 
@@ -70,7 +73,7 @@ def analyze_command(
     if games < 1:
         _fail(f"--games must be at least 1, got {games}")
     counts = parse_player_counts(players, game)
-    options = _parse_options(option)
+    options = _parse_options(option, game)
     bot_list = _split_bots(bots)
     for p in counts:
         _check_setup(game, p, options, bot_list or [])
@@ -79,39 +82,28 @@ def analyze_command(
         require_matplotlib()
     except MissingDependency as e:
         _fail(str(e))
-    connect_backend(backend, address, n_workers)
     out_dir = out if out is not None else Path(f"analysis-{game}-{seed}")
-    total = games * len(counts)
-    with _progress(f"{game} analysis x{total}", total) as progress_cb:
-        col = collect(game, counts, games, seed, bot_list, options, workers=n_workers, backend=backend,
-                      progress=progress_cb)
+    created = check_output_dir(out_dir, "--out")  # before any game: a bad path loses no run
+    try:
+        connect_backend(backend, address, n_workers)
+        total = games * len(counts)
+        with _progress(f"{game} analysis x{total}", total) as progress_cb:
+            col = collect(game, counts, games, seed, bot_list, options, workers=n_workers, backend=backend,
+                          progress=progress_cb)
+    except BaseException:
+        remove_created(created)
+        raise
     numbers = analyze(col)
     games_rows, players_rows = raw_rows(col)
-    files = write_report(numbers, out_dir, games_rows=games_rows, players_rows=players_rows, run=col.run_info())
+    try:
+        files = write_report(numbers, out_dir, games_rows=games_rows, players_rows=players_rows,
+                             run=col.run_info())
+    except OSError as e:
+        _fail(f"--out: could not write the report into {quote(str(out_dir))}: {e.strerror or e}")
     print_summary(numbers, col.run_info())
     for e in numbers["errors"][:5]:
         typer.echo(f"game {e['game']} at {e['players']} players (seed {e['seed']}) failed:\n{e['error']}", err=True)
     typer.echo(f"report: {files['index.html']}  ({len(files)} files in {out_dir})")
-
-
-def _rate(r: dict) -> str:
-    """``47 [40–54]``: win rate and its 95% interval, in percent."""
-    if r["win_rate"] is None:
-        return "–"
-    return f"{r['win_rate'] * 100:.0f} [{r['ci95'][0] * 100:.0f}–{r['ci95'][1] * 100:.0f}]"
-
-
-def _pp(x: float | None) -> str:
-    """A difference of rates in percentage points."""
-    return "–" if x is None else f"{round(x * 100):+d}"
-
-
-def _new_table(title: str):
-    from rich import box
-    from rich.table import Table
-
-    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1),
-                 show_edge=False)
 
 
 def print_summary(numbers: dict, run: dict | None = None) -> None:

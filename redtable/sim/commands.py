@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Optional
@@ -18,7 +20,9 @@ from typing import Callable, Iterator, Optional
 import typer
 
 from ..core import RedtableError
-from ..cliutil import check_game as _check_game, fail as _fail, parse_options as _parse_options
+from ..core.jsonfile import quote
+from ..cliutil import check_game as _check_game, check_output_dir, fail as _fail, parse_options as _parse_options, \
+    remove_created
 
 # Options the simulation commands (simulate, tournament, analyze) share.
 BOTS = typer.Option(None, "--bots", help="comma-separated bots per seat, repeated cyclically over the "
@@ -76,27 +80,103 @@ def _check_setup(game: str, players: int, options: dict, bots: list[str]) -> Non
             _fail(f"--bots: {e}")
 
 
-@contextmanager
-def _progress(label: str, total: int) -> Iterator[Callable[[int], None] | None]:
-    """A rich progress bar on stderr when stderr is a terminal, else nothing.
+class Pace:
+    """The pace of a run and its estimated time left, from the games finished so far.
 
-    It refreshes from the callback only (no refresh thread), so worker processes are
-    never forked from a process with a second thread.
+    The rate is games finished over time *up to now* (not up to the last finished game, so
+    a stall slows it down at once), measured since an anchor at least ``window`` seconds
+    and ``min_games`` games back (else since the start): bursts of games finishing
+    together on several workers do not make it jump, and a run whose pace changes (longer
+    games at more players) is followed within a minute or so.
     """
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-        TimeRemainingColumn
 
+    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic, window: float = 60.0,
+                 min_games: int = 30) -> None:
+        self.total = total
+        self.clock = clock
+        self.window = window
+        self.min_games = min_games
+        self.done = 0
+        self.samples: deque[tuple[float, int]] = deque([(clock(), 0)])
+
+    def update(self, done: int) -> None:
+        if done != self.done:
+            self.done = done
+            self.samples.append((self.clock(), done))
+        now = self.clock()
+        while len(self.samples) > 1 and self._old_enough(self.samples[1], now):
+            self.samples.popleft()
+
+    def _old_enough(self, sample: tuple[float, int], now: float) -> bool:
+        return now - sample[0] >= self.window and self.done - sample[1] >= self.min_games
+
+    def rate(self) -> float | None:
+        """Games per second, or None before the first game ends."""
+        t, d = self.samples[0]
+        dt = self.clock() - t
+        return (self.done - d) / dt if self.done > d and dt > 0 else None
+
+    def remaining(self) -> float | None:
+        """Seconds left at the current rate (0 when done), or None before the first game ends."""
+        if self.done >= self.total:
+            return 0.0
+        r = self.rate()
+        return (self.total - self.done) / r if r else None
+
+    def text(self) -> str:
+        """``2.4 games/s  eta 0:20:45`` (``s/game`` below one game a second)."""
+        r = self.rate()
+        if r is None:
+            return "-- games/s  eta -:--:--"
+        pace = f"{r:.1f} games/s" if r >= 1 else f"{1 / r:.1f} s/game"
+        return f"{pace}  eta {_hms(self.remaining() or 0.0)}"
+
+
+def _hms(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+REFRESH_SECONDS = 0.1  # the progress bar is redrawn at most this often (and at the end)
+
+
+@contextmanager
+def _progress(label: str, total: int, console=None, clock: Callable[[], float] = time.monotonic
+              ) -> Iterator[Callable[[int], None] | None]:
+    """A rich progress bar on stderr when stderr is a terminal (or on ``console``), else nothing.
+
+    It moves per finished game (see :func:`~redtable.sim.parallel.run_games`) and shows the
+    elapsed time, the observed pace and the time left at that pace (:class:`Pace`). It
+    refreshes from the callback only (no refresh thread), so worker processes are never
+    forked from a process with a second thread; the callback also runs while workers play
+    on, so the clock keeps moving.
+    """
+    if console is None:
+        if not sys.stderr.isatty():
+            yield None
+            return
+        from rich.console import Console
+
+        console = Console(stderr=True)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    pace = Pace(total, clock)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True, auto_refresh=False)
-    task = bar.add_task(label, total=total)
+                   TimeElapsedColumn(), TextColumn("{task.fields[pace]}"),
+                   console=console, transient=True, auto_refresh=False, get_time=clock)
+    task = bar.add_task(label, total=total, pace=pace.text())
+    last = [float("-inf")]
+
+    def update(done: int) -> None:
+        pace.update(done)
+        now = clock()
+        if now - last[0] >= REFRESH_SECONDS or done >= total:
+            last[0] = now
+            bar.update(task, completed=done, pace=pace.text(), refresh=True)
+
     bar.start()
     try:
-        yield lambda done: bar.update(task, completed=done, refresh=True)
+        yield update
     finally:
         bar.stop()
 
@@ -106,7 +186,9 @@ def simulate_command(
     players: int = typer.Option(4, "--players", "-p", help="number of players"),
     games: int = typer.Option(100, "--games", "-n", help="number of games"),
     seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole run"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object (every number)"),
+    details: bool = typer.Option(False, "--details", help="also the per-card (Red Rising) or per-God and "
+                                 "per-Outpost (Red North) tables"),
     save_games: Optional[Path] = typer.Option(None, "--save-games", help="write one JSON log per game here"),
     bots: Optional[str] = BOTS,
     option: list[str] = GAME_OPTIONS,
@@ -114,34 +196,40 @@ def simulate_command(
     backend: str = BACKEND,
     address: Optional[str] = ADDRESS,
 ) -> None:
-    """Play GAMES games with bots and print statistics."""
+    """Play GAMES games with bots and print statistics.
+
+    The summary: win % by seat, turn order, house (Red Rising) and bot with 95% Wilson intervals (a tie for first is a shared win, 1/k each), the scorepad rows, game length; --details adds cards, Gods and Outposts; --json prints every number.
+    """
     from .simulate import simulate as run
 
     _check_game(game)
     if games < 1:
         _fail(f"--games must be at least 1, got {games}")
-    options = _parse_options(option)
+    options = _parse_options(option, game)
     bot_list = _split_bots(bots)
     _check_setup(game, players, options, bot_list or [])
     n_workers = _check_workers(workers)
-    connect_backend(backend, address, n_workers)
-    with _progress(f"{game} x{games}", games) as progress_cb:
-        report = run(game, players, games, seed, options, bot_list, save_games, progress_cb, workers=n_workers,
-                     backend=backend)
+    created = check_output_dir(save_games, "--save-games") if save_games is not None else []
+    try:
+        connect_backend(backend, address, n_workers)
+        with _progress(f"{game} x{games}", games) as progress_cb:
+            report = run(game, players, games, seed, options, bot_list, save_games, progress_cb,
+                         workers=n_workers, backend=backend)
+    except OSError as e:
+        remove_created(created)
+        if save_games is None:
+            raise
+        _fail(f"--save-games: could not write a game log into {quote(str(save_games))}: {e.strerror or e}")
+    except BaseException:
+        remove_created(created)
+        raise
     data = report.to_json()
     if as_json:
         typer.echo(json.dumps(data))
-        return
-    from rich.console import Console
-    from rich.table import Table
+    else:
+        from .summary import print_simulation, simulation_numbers
 
-    table = Table(title=f"{game}: {games} games, {players} players, seed {seed}")
-    table.add_column("statistic")
-    table.add_column("value", justify="right")
-    for k, v in data.items():
-        if k != "error_details":
-            table.add_row(k, json.dumps(v) if isinstance(v, (dict, list)) else str(v))
-    Console().print(table)
+        print_simulation(simulation_numbers(report, bot_list, options), report.seconds, details)
     for e in data.get("error_details", []):
         typer.echo(f"game {e['game']} (seed {e['seed']}) failed:\n{e['error']}", err=True)
 
@@ -174,7 +262,7 @@ def tournament_command(
     bot_list = _split_bots(bots) or []
     if len(bot_list) < 2:
         _fail(f"a tournament needs at least two bots in --bots, got {bots!r}")
-    options = _parse_options(option)
+    options = _parse_options(option, game)
     if players is None:
         cls = game_class(game)
         players = min(max(len(bot_list), cls.min_players), cls.max_players)

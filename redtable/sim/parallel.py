@@ -9,7 +9,14 @@ any ``workers``: it sorts the results by index.
 Work is cut into *chunks* of consecutive indices; a *backend* runs chunks somewhere and
 yields each finished chunk as a list of ``(index, result)`` pairs, in any order::
 
-    def backend(task, chunks, workers) -> Iterator[list[tuple[int, Any]]]
+    def backend(task, chunks, workers) -> Iterator[list[tuple[int, Any]] | Tick]
+
+Progress is per game, not per chunk: while a chunk runs, its worker reports each game it
+finishes (at most one message per :data:`TICK_SECONDS` per worker), and the backend yields
+a :class:`Tick` ``(first index of the chunk, games of it done)`` for it; while it waits it
+yields a heartbeat ``Tick(None, 0)`` every :data:`POLL_SECONDS` so that a progress display
+can show time passing. A backend that yields only chunks still works (progress then moves
+per chunk).
 
 ``"local"`` runs in this process (``workers == 1``) or in a ``multiprocessing`` pool;
 ``"ray"`` runs chunks as Ray tasks on a local Ray or a cluster (:mod:`.ray_backend`,
@@ -26,17 +33,56 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import queue
 import signal
 import sys
-from typing import Any, Callable, Iterable, Iterator, Sequence
+import time
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 Chunk = list[int]
-Backend = Callable[[Callable[[int], Any], list[Chunk], int], Iterator[list[tuple[int, Any]]]]
 
 
-def run_chunk(task: Callable[[int], Any], chunk: Sequence[int]) -> list[tuple[int, Any]]:
-    """Play the games of one chunk (in whatever process this is called)."""
-    return [(i, task(i)) for i in chunk]
+class Tick(NamedTuple):
+    """``done`` games of the chunk starting at index ``first`` have finished (the chunk's own
+    result is still to come); ``first is None``: nothing new, the backend is waiting."""
+
+    first: int | None
+    done: int
+
+
+HEARTBEAT = Tick(None, 0)
+TICK_SECONDS = 0.02   # a worker reports finished games at most this often
+POLL_SECONDS = 0.1    # a backend waiting for results looks at the reports this often
+
+Backend = Callable[[Callable[[int], Any], list[Chunk], int], Iterator["list[tuple[int, Any]] | Tick"]]
+
+
+class Reporter:
+    """``reporter(first, done)`` in a worker: passes it on to ``send`` unless the last report
+    went less than ``every`` seconds ago (a later report carries the count)."""
+
+    def __init__(self, send: Callable[[int, int], None], every: float = TICK_SECONDS) -> None:
+        self.send = send
+        self.every = every
+        self.last = float("-inf")
+
+    def __call__(self, first: int, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.last = now
+            self.send(first, done)
+
+
+def run_chunk(task: Callable[[int], Any], chunk: Sequence[int],
+              report: Callable[[int, int], None] | None = None) -> list[tuple[int, Any]]:
+    """Play the games of one chunk (in whatever process this is called); ``report(first
+    index of the chunk, games done)`` after each game."""
+    out = []
+    for i in chunk:
+        out.append((i, task(i)))
+        if report is not None:
+            report(chunk[0], len(out))
+    return out
 
 
 def make_chunks(indices: Sequence[int], workers: int, chunk_size: int | None = None) -> list[Chunk]:
@@ -65,31 +111,61 @@ def start_method() -> str:
 
 
 def local_backend(task: Callable[[int], Any], chunks: list[Chunk], workers: int,
-                  method: str | None = None) -> Iterator[list[tuple[int, Any]]]:
-    """This process for one worker, else a process pool fed chunk by chunk."""
+                  method: str | None = None) -> Iterator[list[tuple[int, Any]] | Tick]:
+    """This process, game by game, for one worker; else a process pool fed chunk by chunk,
+    whose workers report each finished game on a queue."""
     workers = min(workers, len(chunks))
     if workers <= 1:
         for chunk in chunks:
-            yield run_chunk(task, chunk)
+            for i in chunk:
+                yield [(i, task(i))]
         return
     ctx = mp.get_context(method or start_method())
+    ticks = ctx.Queue()
     # leaving the block (all done, an error, Ctrl-C, the caller dropping us) terminates the pool
-    with ctx.Pool(workers, initializer=_ignore_sigint) as pool:
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(ticks,)) as pool:
         jobs = pool.imap_unordered(_star_run_chunk, [(task, c) for c in chunks])
-        yield from jobs
+        for _ in chunks:
+            while True:
+                try:
+                    done = jobs.next(timeout=POLL_SECONDS)
+                except mp.TimeoutError:
+                    done = None
+                yield from _drain(ticks)
+                if done is not None:
+                    yield done
+                    break
+                yield HEARTBEAT
+    ticks.close()
 
 
-def _ignore_sigint() -> None:
-    """Ctrl-C is the parent's to handle: it stops the pool, and no worker prints a traceback."""
+def _drain(ticks) -> Iterator[Tick]:
+    while True:
+        try:
+            first, done = ticks.get_nowait()
+        except (queue.Empty, OSError, EOFError):
+            return
+        yield Tick(first, done)
+
+
+_worker_report = None  # in a pool worker: where finished games are reported
+
+
+def _init_worker(ticks) -> None:
+    """Ctrl-C is the parent's to handle: it stops the pool, and no worker prints a traceback.
+    A worker never waits at exit for reports the parent no longer reads."""
+    global _worker_report
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ticks.cancel_join_thread()
+    _worker_report = Reporter(lambda first, done: ticks.put((first, done)))
 
 
 def _star_run_chunk(args: tuple[Callable[[int], Any], Chunk]) -> list[tuple[int, Any]]:
-    return run_chunk(*args)
+    return run_chunk(*args, report=_worker_report)
 
 
 def _ray_backend(task: Callable[[int], Any], chunks: list[Chunk], workers: int
-                 ) -> Iterator[list[tuple[int, Any]]]:
+                 ) -> Iterator[list[tuple[int, Any]] | Tick]:
     from .ray_backend import ray_backend
 
     yield from ray_backend(task, chunks, workers)
@@ -125,9 +201,11 @@ def run_games(task: Callable[[int], Any], indices: Iterable[int], workers: int =
               progress: Callable[[int], None] | None = None) -> list[Any]:
     """``[task(i) for i in sorted(indices)]``, spread over ``workers``.
 
-    ``progress(done)`` is called in this process with the number of games finished so far,
-    after each chunk. The result does not depend on ``workers``, ``backend`` or
-    ``chunk_size`` (as long as ``task`` itself is deterministic).
+    ``progress(done)`` is called in this process with the number of games finished so far
+    (never decreasing): as games finish, each worker's games one by one (or a few at once
+    when they end within :data:`TICK_SECONDS`), and with an unchanged count about every
+    :data:`POLL_SECONDS` while the workers play on. The result does not depend on
+    ``workers``, ``backend`` or ``chunk_size`` (as long as ``task`` itself is deterministic).
     """
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
@@ -140,8 +218,15 @@ def run_games(task: Callable[[int], Any], indices: Iterable[int], workers: int =
         return []
     chunks = make_chunks(order, workers, chunk_size)
     results: dict[int, Any] = {}
-    for done in run(task, chunks, workers):
-        results.update(done)
+    partial: dict[int, int] = {}  # first index of a running chunk -> its games reported done
+    for item in run(task, chunks, workers):
+        if isinstance(item, Tick):
+            if item.first is not None and item.first not in results:
+                partial[item.first] = max(partial.get(item.first, 0), item.done)
+        else:
+            results.update(item)
+            for i, _ in item:
+                partial.pop(i, None)
         if progress is not None:
-            progress(len(results))
+            progress(len(results) + sum(partial.values()))
     return [results[i] for i in order]

@@ -3,6 +3,8 @@
 ``run_games(..., backend="ray")`` sends every chunk as one Ray task (one CPU each) and
 yields the chunks as they finish; ``run_games`` sorts the results by game index, and each
 game is played from its own seed, so a run gives the same games as the local backend.
+While a chunk runs, its task reports each finished game to a small actor (no CPU of its
+own) that this process reads while it waits, so progress moves per game here too.
 
 :func:`connect` joins the cluster at ``address`` (``"auto"``, ``"ray://host:10001"``,
 ``"host:6379"``), or, with no address, starts a private local Ray with ``workers`` CPUs.
@@ -16,11 +18,32 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from .parallel import Chunk, run_chunk
+from .parallel import HEARTBEAT, POLL_SECONDS, Chunk, Reporter, Tick, run_chunk
 
 INSTALL_HINT = "the ray backend needs Ray: pip install 'redtable[ray]'"
 
 _remote_run_chunk = None  # the Ray remote function, made on first use
+_ticks_actor = None       # the Ray actor class that collects reports, made on first use
+
+
+class TickBox:
+    """Collects ``(first, done)`` reports from the chunk tasks; the driver takes them."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[int, int]] = []
+
+    def put(self, first: int, done: int) -> None:
+        self.items.append((first, done))
+
+    def take(self) -> list[tuple[int, int]]:
+        out, self.items = self.items, []
+        return out
+
+
+def run_chunk_reporting(task: Callable[[int], Any], chunk: Chunk, box: Any = None) -> list[tuple[int, Any]]:
+    """A chunk in a Ray task, reporting its finished games to the actor ``box``."""
+    report = None if box is None else Reporter(lambda first, done: box.put.remote(first, done))
+    return run_chunk(task, chunk, report)
 
 
 def _ray():
@@ -52,24 +75,31 @@ def connect(address: str | None = None, workers: int | None = None) -> None:
 
 
 def ray_backend(task: Callable[[int], Any], chunks: list[Chunk], workers: int
-                ) -> Iterator[list[tuple[int, Any]]]:
+                ) -> Iterator[list[tuple[int, Any]] | Tick]:
     """All chunks as Ray tasks; Ray's scheduler spreads them over the cluster's CPUs.
 
     The task is put in the object store once, not once per chunk. Leaving early (an
     error, Ctrl-C, the caller dropping the iterator) cancels what has not finished.
     """
-    global _remote_run_chunk
+    global _remote_run_chunk, _ticks_actor
     ray = _ray()
     connect(None, workers)
     if _remote_run_chunk is None:
-        _remote_run_chunk = ray.remote(num_cpus=1, max_retries=0)(run_chunk)
+        _remote_run_chunk = ray.remote(num_cpus=1, max_retries=0)(run_chunk_reporting)
+        _ticks_actor = ray.remote(num_cpus=0)(TickBox)
+    box = _ticks_actor.remote()
     task_ref = ray.put(task)
-    pending = [_remote_run_chunk.remote(task_ref, chunk) for chunk in chunks]
+    pending = [_remote_run_chunk.remote(task_ref, chunk, box) for chunk in chunks]
     try:
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
+            done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
+            for first, n in ray.get(box.take.remote()):
+                yield Tick(first, n)
             for ref in done:
                 yield ray.get(ref)
+            if not done:
+                yield HEARTBEAT
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
+        ray.kill(box)

@@ -14,6 +14,12 @@ from redtable.play.terminal import plan_seats
 runner = CliRunner()
 
 
+@pytest.fixture(autouse=True)
+def state_home(tmp_path, monkeypatch):
+    """Games are saved as they go: under a temporary folder here, not the user's."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
 def app() -> typer.Typer:
     a = typer.Typer(add_completion=False)
     a.command()(play_command)
@@ -64,6 +70,10 @@ def test_bots_take_the_seats_after_the_human():
     (["red-north", "--players", "5"], "2-4 players"),
     (["red-north", "--bots", "nonsense"], "unknown bot"),
     (["red-rising", "-o", "multiplayer_variant=maybe"], "multiplayer_variant"),
+    (["red-rising", "--lang", "klingon"], "unknown language"),
+    ([], "say which game"),
+    (["--resume", "/nonexistent/game.json"], "no such file"),
+    (["--resume", "/nonexistent/game.json", "--seed", "3"], "--seed cannot be used with --resume"),
 ])
 def test_bad_options_exit_2_with_a_message(args, message):
     r = run(*args)
@@ -83,3 +93,20 @@ def test_help_documents_seats_and_bots():
     assert r.exit_code == 0
     for word in ("--players", "--bots", "--humans", "--seed", "--save", "hot-seat"):
         assert word in r.output
+
+
+def test_spectating_in_ukrainian_from_the_environment(tmp_path):
+    r = runner.invoke(app(), ["red-north", "--humans", "0", "--players", "2", "--seed", "3", "--no-autosave"],
+                      env={"LANG": "uk_UA.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": ""})
+    assert r.exit_code == 0, r.output
+    assert "Людей за столом немає" in r.output and "Гру завершено" in r.output
+
+
+def test_no_autosave_writes_nothing(tmp_path):
+    r = runner.invoke(app(), ["red-north", "--humans", "0", "--players", "2", "--seed", "3", "--no-autosave"],
+                      env={"XDG_STATE_HOME": str(tmp_path)})
+    assert r.exit_code == 0 and not any(tmp_path.rglob("*.json"))
+    r = runner.invoke(app(), ["red-north", "--humans", "0", "--players", "2", "--seed", "3"],
+                      env={"XDG_STATE_HOME": str(tmp_path)})
+    saved = list((tmp_path / "redtable" / "games").glob("red-north-*-seed3.json"))
+    assert r.exit_code == 0 and len(saved) == 1 and "Saved as it goes to" in r.output

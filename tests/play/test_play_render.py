@@ -76,3 +76,50 @@ def test_red_north_screens(seed):
         assert len(re.findall(r"card back", text)) >= backs
         mine = [x for x in v["seats"][d.player]["party"] if not x["face_up"]]
         assert text.count("(face-down)") >= len(mine)
+
+
+# ---------------------------------------------------------------------------- every screen fits 80x24
+def _screens_fit(game: str, players: int, seed: int, lang: str, width: int = 80, height: int = 24) -> int:
+    from rich.cells import cell_len
+
+    from redtable.i18n import set_lang
+
+    set_lang(lang)
+    try:
+        state = make_game(game, players).new_initial_state(seed)
+        seats = [Seat(p, True) for p in range(players)]
+        buf = io.StringIO()
+        console = Console(file=buf, width=width, height=height, color_system=None, highlight=False, emoji=False)
+        session = Session(state, seats, seed, console)
+        bot = make_bot("random", seed=seed)
+        screens = 0
+        while (d := state.decision()) is not None:
+            buf.seek(0)
+            buf.truncate()
+            session.show_screen(d)
+            lines = buf.getvalue().split("\n")[:-1]
+            assert len(lines) + 1 <= height, "\n".join(lines)         # and the prompt
+            assert all(cell_len(x) <= width for x in lines), max(lines, key=cell_len)
+            screens += 1
+            action = bot.choose(state)
+            session.record(d, action)
+            state.apply(action)
+        buf.seek(0)
+        buf.truncate()
+        session._finish()
+        assert len(buf.getvalue().split("\n")[:-1]) <= height
+        return screens
+    finally:
+        set_lang("en")
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("lang", ["en", "uk", "pl"])
+def test_every_red_rising_screen_fits_80x24(players, lang):
+    assert _screens_fit("red-rising", players, 100 + players, lang) > 20
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("lang", ["en", "uk", "pl"])
+def test_every_red_north_screen_fits_80x24(players, lang):
+    assert _screens_fit("red-north", players, 200 + players, lang) > 20

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -130,8 +135,8 @@ ERRORS = [
     ([("players", 0, "fleet")], 11, "players[0].fleet: must be from 0 to 10, got 11"),
     ([("players", 0, "fleet")], -1, "players[0].fleet: must be from 0 to 10, got -1"),
     ([("players", 0, "fleet")], True, "players[0].fleet: expected an integer 0-10, got true"),
-    ([("players", 1, "helium")], -2, "players[1].helium: must be at least 0, got -2"),
-    ([("players", 1, "helium")], 2.5, "players[1].helium: expected an integer >= 0, got 2.5"),
+    ([("players", 1, "helium")], -2, "players[1].helium: must be from 0 to 999, got -2"),
+    ([("players", 1, "helium")], 2.5, "players[1].helium: expected an integer 0-999, got 2.5"),
     ([("players", 1, "influence")], "3", 'players[1].influence: expected an integer 0-10, got "3"'),
     ([("players", 1, "influence")], 11, "players[1].influence: must be from 0 to 10, got 11"),
     ([("neutral_influence",)], 12, "neutral_influence: must be from 0 to 10, got 12"),
@@ -273,3 +278,421 @@ def test_helium_has_no_upper_limit(tmp_path):
     r = run(f, "--json")
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["players"][0]["helium"] == 225
+
+
+# ------------------------------------------------------------------------------ hostile files
+# Every bad file: exit code 2, one message on stderr naming the problem and what is allowed,
+# nothing on stdout, no traceback, and no echoed input longer than 200 characters.
+
+def clean_error(r, *fragments):
+    assert r.exit_code == 2, (r.exit_code, r.stdout, r.stderr, r.exception)
+    assert r.stdout == ""
+    assert "Traceback" not in r.output and "Traceback" not in r.stderr
+    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert len(r.stderr) < 700, r.stderr[:1000]
+    for fragment in fragments:
+        assert fragment in r.stderr, r.stderr
+    return r.stderr
+
+
+def score_text(tmp_path, text: str | bytes):
+    f = tmp_path / "final.json"
+    if isinstance(text, bytes):
+        f.write_bytes(text)
+    else:
+        f.write_text(text, encoding="utf-8")
+    return run(f), run(f, "--json")
+
+
+def base_with(value_text: str, *path) -> str:
+    """BASE as JSON with the value at ``path`` replaced by raw JSON text (which json.dumps cannot write)."""
+    data = copy.deepcopy(BASE)
+    _set(data, path, "@@VALUE@@")
+    return json.dumps(data).replace('"@@VALUE@@"', value_text)
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000, '{"a":' * 100_000, "[" * 33 + "]" * 33,
+    base_with("[" * 100_000 + "]" * 100_000, "players", 0, "hand"),
+    base_with('{"card":' * 50 + '"Darrow"' + "}" * 50, "players", 0, "hand", 0),
+])
+def test_score_deep_nesting(tmp_path, text):
+    for r in score_text(tmp_path, text):
+        clean_error(r, "JSON nested too deeply", "at most 32")
+
+
+def test_score_deep_nesting_in_a_real_process(tmp_path):
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 100_000 + '{"a":' * 100_000)
+    p = subprocess.run([sys.executable, "-m", "redtable.cli", "score", "red-rising", str(f)], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
+    assert "JSON nested too deeply" in p.stderr
+
+
+@pytest.mark.parametrize("digits", [5_000, 100_000])
+@pytest.mark.parametrize("path,message", [
+    (("players", 0, "fleet"), "players[0].fleet: must be from 0 to 10, got {sign}99999"),
+    (("players", 1, "helium"), "players[1].helium: must be from 0 to 999, got {sign}99999"),
+    (("players", 1, "influence"), "players[1].influence: must be from 0 to 10, got {sign}99999"),
+    (("players", 0, "extra_points"), "players[0].extra_points: must be from 0 to 999, got {sign}99999"),
+    (("neutral_influence",), "neutral_influence: must be from 0 to 10, got {sign}99999"),
+    (("players", 0, "hand", 1), "players[0].hand[1]: expected a card name (a string), got {sign}99999"),
+    (("players", 0, "sovereign"), "players[0].sovereign: expected true or false, got {sign}99999"),
+    (("locations", "mars"), "locations.mars: expected a list of cards, got {sign}99999"),
+])
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_score_huge_integers_name_the_field_and_range(tmp_path, digits, path, message, sign):
+    for r in score_text(tmp_path, base_with(sign + "9" * digits, *path)):
+        clean_error(r, message.format(sign=sign), f"({digits} digits)")
+
+
+@pytest.mark.parametrize("digits", [5_000, 100_000])
+def test_score_huge_floats_are_not_integers(tmp_path, digits):
+    for r in score_text(tmp_path, base_with("9" * digits + ".5", "players", 0, "fleet")):
+        clean_error(r, "players[0].fleet: expected an integer 0-10, got Infinity")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_score_dev_zero_stops_at_the_size_limit():
+    start = time.monotonic()
+    clean_error(run("/dev/zero"), "/dev/zero: the file is too large (more than 1 MB)",
+                "the limit for a final position is 1 MB")
+    assert time.monotonic() - start < 10
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_score_dev_zero_in_a_real_process():
+    start = time.monotonic()
+    p = subprocess.run([sys.executable, "-m", "redtable.cli", "score", "red-rising", "/dev/zero", "--json"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
+    assert "too large (more than 1 MB)" in p.stderr
+    assert time.monotonic() - start < 20
+
+
+def test_score_huge_file(tmp_path):
+    f = tmp_path / "huge.json"
+    with open(f, "wb") as out:                 # sparse: 2 MB without writing them
+        out.truncate(2 << 20)
+    clean_error(run(f), f"the file is too large ({2 << 20} bytes)", "the limit for a final position is 1 MB")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_score_fifo(tmp_path):
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    clean_error(run(fifo), "the file is empty")                     # nobody writes: no hang
+    fd = os.open(fifo, os.O_RDWR)              # a writer that never stops (as reader too: no race)
+    stop = threading.Event()
+
+    def feed():
+        while not stop.is_set():
+            try:
+                os.write(fd, b"{" * 65536)
+            except OSError:
+                return
+
+    t = threading.Thread(target=feed, daemon=True)
+    t.start()
+    try:
+        clean_error(run(fifo, "--json"), "too large (more than 1 MB)")
+    finally:
+        stop.set()
+        os.set_blocking(fd, False)
+        while t.is_alive():
+            try:
+                os.read(fd, 1 << 20)
+            except BlockingIOError:
+                pass
+            t.join(0.01)
+        os.close(fd)
+
+
+def test_score_directory_and_missing_file(tmp_path):
+    clean_error(run(tmp_path), "cannot read the file: it is a directory; expected a final position")
+    clean_error(run(tmp_path / "nope.json"), "nope.json: cannot read the file: no such file")
+    clean_error(run(tmp_path / ("n" * 5000)), "cannot read the file", "characters)")
+
+
+@pytest.mark.parametrize("data,message", [
+    (b'{"players": [{"name": "\xc3\x28"}]}', "not UTF-8 text: byte 0xc3 at line 1 column 24"),
+    (json.dumps(BASE).encode("utf-16"), "UTF-16"),
+    (b"\xef\xbb\xbf" + json.dumps(BASE).encode(), None),              # a UTF-8 byte order mark is fine
+    (b"   \n ", "the file is empty"),
+])
+def test_score_bad_bytes(tmp_path, data, message):
+    for r in score_text(tmp_path, data):
+        if message is None:
+            assert r.exit_code == 0, r.stderr
+        else:
+            clean_error(r, message)
+
+
+@pytest.mark.parametrize("value,message", [
+    ("2.0", "expected an integer 0-10, got 2.0"),
+    ("NaN", "expected an integer 0-10, got NaN"),
+    ("Infinity", "expected an integer 0-10, got Infinity"),
+    ("-Infinity", "expected an integer 0-10, got -Infinity"),
+    ("1e400", "expected an integer 0-10, got Infinity"),
+    ('"4"', 'expected an integer 0-10, got "4"'),
+    ("true", "expected an integer 0-10, got true"),
+    ("false", "expected an integer 0-10, got false"),
+    ("null", "expected an integer 0-10, got null"),
+    ("[4]", "expected an integer 0-10, got [4]"),
+    ('{"n": 4}', 'expected an integer 0-10, got {"n": 4}'),
+])
+def test_score_wrong_numbers(tmp_path, value, message):
+    for r in score_text(tmp_path, base_with(value, "players", 0, "fleet")):
+        clean_error(r, "players[0].fleet: " + message)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[]", "expected the final position (a JSON object), got []"),
+    ("3", "expected the final position (a JSON object), got 3"),
+    ("null", "expected the final position (a JSON object), got null"),
+    ("true", "expected the final position (a JSON object), got true"),
+    ('"players"', 'expected the final position (a JSON object), got "players"'),
+    (json.dumps({"player": []}), "unknown key 'player' (did you mean 'players'?)"),
+    (base_with('[{"name": "A", "hand": [], "helum": 3}, {"hand": []}]', "players"),
+     "players[0]: unknown key 'helum' (did you mean 'helium'?)"),
+    (base_with('{"jupitr": []}', "locations"), "locations: unknown key 'jupitr' (did you mean 'jupiter'?)"),
+    (base_with('{"card": "Bridge", "as_colour": "red"}', "players", 0, "hand", 2),
+     "players[0].hand[2]: unknown key 'as_colour' (did you mean 'as_color'?)"),
+    (base_with('{"name": "A", "name": "B", "hand": []}', "players", 0), "duplicate key 'name'"),
+    (base_with('"\\ud800"', "players", 0, "name"), "players[0].name: a string contains \\ud800"),
+    (base_with('"\\u001b[31mRed"', "players", 0, "name"), "players[0].name: a name cannot contain control characters"),
+])
+def test_score_wrong_shapes_and_keys(tmp_path, text, message):
+    for r in score_text(tmp_path, text):
+        clean_error(r, message)
+
+
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize("path", [
+    ("players", 0, "name"), ("players", 0, "hand", 0), ("players", 0, "sovereign"), ("banished", 0),
+    ("players", 0, "hand", 2, "as_color"), ("locations", "luna", 0), ("players", 1, "hand", 1, "as_name"),
+    ("players", 0, "hand", 1, LONG),           # a long key
+])
+def test_score_long_strings_are_clipped(tmp_path, path):
+    data = copy.deepcopy(BASE)
+    data["players"][0]["hand"][1] = {"card": "Sevro"}
+    data["players"][1]["hand"][1] = {"card": "Cyther"}
+    _set(data, path, LONG)
+    for r in score_text(tmp_path, json.dumps(data)):
+        err = clean_error(r, "x" * 150, "characters")
+        assert "x" * 201 not in err
+
+
+def test_score_long_keys_are_clipped(tmp_path):
+    for text in (json.dumps({"k" * 100_000: 1}), base_with(json.dumps({"card": "Darrow", "k" * 100_000: 1}),
+                                                           "players", 0, "hand", 0)):
+        for r in score_text(tmp_path, text):
+            err = clean_error(r, "unknown key 'kkkk", "characters")
+            assert "k" * 201 not in err
+
+
+def test_score_unknown_game_name_is_clipped():
+    r = runner.invoke(app, ["score", "x" * 100_000, str(DATA / "two_players.json")])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert "x" * 201 not in r.stderr and len(r.stderr) < 700
+
+
+# ------------------------------------------------------------------- the 2-player neutral house
+
+def test_two_player_file_without_neutral_influence_counts_the_neutral_houses_3_tokens(tmp_path):
+    """The rulebook always places 3 Influence tokens of an unused house on the Institute in a
+    2-player game (Setup; Scoring: "the 2 players will include those 3 tokens in the end-game
+    comparison as if they were the Influence of a third house")."""
+    f = tmp_path / "g.json"
+    data = {"players": [{"name": "A", "hand": [], "influence": 2}, {"name": "B", "hand": [], "influence": 1}]}
+    f.write_text(json.dumps(data))
+    players = json.loads(run(f, "--json").stdout)["players"]
+    assert [p["influence"] for p in players] == [4, 1]     # neutral 3 most, A 2 second (2 each), B 1 (1 each)
+    data["neutral_influence"] = 0                          # said explicitly: no neutral tokens
+    f.write_text(json.dumps(data))
+    players = json.loads(run(f, "--json").stdout)["players"]
+    assert [p["influence"] for p in players] == [8, 2]
+
+
+def test_three_player_file_has_no_neutral_house_by_default(tmp_path):
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps({"players": [{"name": "A", "hand": [], "influence": 2},
+                                         {"name": "B", "hand": [], "influence": 1},
+                                         {"name": "C", "hand": []}]}))
+    players = json.loads(run(f, "--json").stdout)["players"]
+    assert [p["influence"] for p in players] == [8, 2, 0]
+
+
+# ------------------------------------------------------------------- the short text form
+
+TEXT = """# a finished game
+Ann: Darrow, Sevro, Bridge as red, Cyther as Victra, The Howlers, Eo, Deanna | fleet 4 helium 2 influence 5 sovereign
+Bob: Janitor, Pulse Armorer, Trigg, Quicksilver, codebreaker | fleet 7 helium 5 influence 5
+Cy: mustang, Artificer, Holo Designer, Judge, lawyer | fleet 2 influence 2
+
+on jupiter: Arlus, Aja
+on mars: Evey
+on institute: Calliope face down
+banished: Harmony, Dancer
+"""
+
+
+def test_text_form_scores_as_the_same_json(tmp_path):
+    f = tmp_path / "final.txt"
+    f.write_text(TEXT)
+    r = run(f, "--json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout) == EXPECTED_THREE
+
+
+def test_text_form_from_standard_input():
+    r = runner.invoke(app, ["score", "red-rising", "-", "--json"], input=TEXT)
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout) == EXPECTED_THREE
+    r = runner.invoke(app, ["score", "red-rising"], input=TEXT)   # no FILE, stdin not a terminal
+    assert r.exit_code == 0, r.stderr
+    assert "Winner: Ann" in r.stdout and "265" in r.stdout
+
+
+def test_issue_example_line_and_the_neutral_house(tmp_path):
+    f = tmp_path / "two.txt"
+    f.write_text("Ann: Darrow, Mustang, Trigg as red, Cyther as Sevro | fleet 6 helium 4 influence 7 sovereign\n"
+                 "Bob: Eo | influence 2\n")
+    data = json.loads(run(f, "--json").stdout)
+    ann, bob = data["players"]
+    assert ann["choices"] == {"as_color": {"Trigg": "red"}, "as_name": {"Cyther": "Sevro"}}
+    assert (ann["fleet"], ann["helium"], ann["sovereignty"], ann["influence"]) == (21, 12, 10, 28)
+    assert bob["influence"] == 2          # the neutral house's 3 tokens are second, Bob third
+    f.write_text(f.read_text() + "neutral 0\n")
+    assert json.loads(run(f, "--json").stdout)["players"][1]["influence"] == 4
+
+
+@pytest.mark.parametrize("text,message", [
+    ("Ann: Darow\nBob: Eo", "line 1: unknown card 'Darow'; did you mean: Darrow"),
+    ("Ann: Darrow\nBob: Darrow", "line 2, card 1: Darrow appears twice (also at line 1, card 1)"),
+    ("Ann: Darrow | flet 3\nBob: Eo", "line 1: unknown word 'flet' (did you mean 'fleet'?)"),
+    ("Ann: Darrow | fleet 11\nBob: Eo", "line 1, fleet: must be from 0 to 10, got 11"),
+    ("Ann: Darrow | fleet\nBob: Eo", "line 1: fleet needs a number"),
+    ("Ann: Darrow as red\nBob: Eo", "Darrow is Red: only a Gray card counts as another colour"),
+    ("Ann: Trigg as purple\nBob: Eo", "line 1, card 1: expected a colour other than gray"),
+    ("Ann Darrow\nBob: Eo", "line 1: expected 'NAME: cards | tokens'"),
+    ("Ann: Darrow", "Red Rising is for 2-6 players, got 1"),
+    ("Ann: Darrow | sovereign\nBob: Eo | sovereign", "line 2, sovereign: only one player can hold"),
+    ("# nothing\n\n", "no players"),
+    ("", "the file is empty"),
+    ("Ann: Darrow,, Eo\nBob: Sevro", "line 1: an empty card name"),
+])
+def test_text_form_errors_name_the_line(tmp_path, text, message):
+    f = tmp_path / "final.txt"
+    f.write_text(text)
+    r = run(f)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert message in r.stderr, r.stderr
+    assert r.stderr.startswith(f"error: {f}")
+
+
+def test_help_shows_both_forms_with_an_example_and_the_calculator():
+    r = runner.invoke(app, ["score", "--help"], env={"COLUMNS": "80"})
+    assert r.exit_code == 0
+    out = r.stdout
+    assert "interactive scorepad" in out and "Tab" in out
+    assert "Ann: Darrow, Mustang, Trigg as red | fleet 6 helium 4 influence 7 sovereign" in out
+    assert '{"players": [{"name": "Ann"' in out
+    assert "Score" in out and "calculator" in out and "#/calc" in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_scorepad_in_ukrainian_and_polish():
+    out = runner.invoke(app, ["score", "red-rising", str(DATA / "three_players.json"), "--lang", "uk"]).stdout
+    for word in ("КАРТИ", "ФЛОТ", "ГЕЛІЙ", "УСЬОГО", "Переможець: Ann"):
+        assert word in out, word
+    out = runner.invoke(app, ["score", "red-rising", str(DATA / "three_players.json")],
+                        env={"LANG": "pl_PL.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": ""}).stdout
+    for word in ("KARTY", "SUMA", "Zwycięzca: Ann"):
+        assert word in out, word
+    r = runner.invoke(app, ["score", "red-rising", str(DATA / "three_players.json"), "--lang", "xx"])
+    assert r.exit_code == 2 and "unknown language" in r.stderr
+
+
+def test_cards_gallery_in_ukrainian():
+    r = runner.invoke(app, ["cards", "--lang", "uk"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    assert "персонаж" in r.stdout and "червоний" in r.stdout and "Дерроу" in r.stdout and "Darrow" not in r.stdout
+
+
+# ------------------------------------------------------------------- the interactive scorepad (a terminal)
+
+def test_interactive_scorepad_through_a_terminal(tmp_path):
+    import pexpect
+
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", NO_COLOR="1", PYTHONIOENCODING="utf-8")
+    for var in ("COLUMNS", "LINES", "LC_ALL", "LANGUAGE"):
+        env.pop(var, None)
+    child = pexpect.spawn(sys.executable, ["-m", "redtable.cli", "score", "red-rising"], env=env,
+                          encoding="utf-8", dimensions=(24, 80), timeout=30)
+    child.expect(r"How many players \(2-6\)\? \[2\]: ")
+    child.sendline("2")
+    child.expect(r"Player 1's name \[Player 1\]: ")
+    child.sendline("Ann")
+    child.expect(r"card 1: ")
+    child.send("Darr\t")                     # Tab completes the name
+    child.expect("Darrow")
+    child.sendline("")
+    child.expect(r"Ann: 10\S* so far")       # the running total
+    child.expect(r"card 2: ")
+    child.sendline("Trig as red")            # a typo: suggestions, nothing counted
+    child.expect(r"unknown card 'Trig'; did you mean: Trigg")
+    child.expect(r"card 2: ")
+    child.sendline("Trigg as red")
+    child.expect(r"Ann: 25\S* so far")
+    child.expect(r"card 3: ")
+    child.sendline("")
+    for prompt, answer in ((r"Fleet Track \(0-10\) \[0\]: ", "6"), (r"Helium \[0\]: ", "4"),
+                           (r"Influence on the Institute \(0-10\) \[0\]: ", "7"),
+                           (r"Sovereign token\? \[y/N\]: ", "y"), (r"Hacker\) \[0\]: ", "")):
+        child.expect(prompt)
+        child.sendline(answer)
+    child.expect(r"Ann: 96\S* so far")
+    child.expect(r"Player 2's name")
+    child.sendline("Bob")
+    child.expect(r"card 1: ")
+    child.sendline("Darrow")
+    child.expect("Darrow is already counted")
+    child.expect(r"card 1: ")
+    child.sendline("Eo")
+    child.expect(r"card 2: ")
+    child.sendline("")
+    for prompt, answer in ((r"Fleet Track \(0-10\) \[0\]: ", "11"), (r"A number from 0 to 10", None),
+                           (r"Fleet Track \(0-10\) \[0\]: ", "3"), (r"Helium \[0\]: ", "2"),
+                           (r"Institute \(0-10\) \[0\]: ", "2"), (r"Hacker\) \[0\]: ", ""),
+                           (r"Neutral house's Influence on the Institute \[3\]: ", "")):
+        child.expect(prompt)
+        if answer is not None:
+            child.sendline(answer)
+    for _ in range(5):                        # the locations and the banished pile
+        child.expect(r"\(bottom to top, commas\): ")
+        child.sendline("")
+    child.expect(r"TOTAL")
+    child.expect(r"Winner: Ann")
+    child.expect(r"Ann: Darrow, Trigg as red \| fleet 6 helium 4 influence 7 sovereign")
+    child.expect(r"Bob: Eo \| fleet 3 helium 2 influence 2")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_interactive_scorepad_end_of_input_scores_nothing():
+    import pexpect
+
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", NO_COLOR="1")
+    child = pexpect.spawn(sys.executable, ["-m", "redtable.cli", "score", "red-rising"], env=env,
+                          encoding="utf-8", dimensions=(24, 80), timeout=30)
+    child.expect(r"How many players")
+    child.sendeof()
+    child.expect("nothing scored")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1

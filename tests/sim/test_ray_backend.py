@@ -33,6 +33,13 @@ def cube(i):
     return i ** 3
 
 
+def slow_cube(i):
+    import time
+
+    time.sleep(0.3)
+    return i ** 3
+
+
 def test_backend_names_and_address_are_checked_before_anything_runs():
     with pytest.raises(ValueError, match="unknown backend 'slurm'; known backends: local, ray"):
         prepare_backend("slurm")
@@ -69,6 +76,11 @@ def test_ray_backend_matches_the_local_backend():
         seen = []
         run_games(cube, range(10), 2, "ray", chunk_size=4, progress=seen.append)
         assert seen[-1] == 10 and seen == sorted(seen)
+        seen = []  # progress per game inside chunks of 3, reported by the Ray tasks
+        assert run_games(slow_cube, range(6), 2, "ray", chunk_size=3, progress=seen.append) == \
+            [i ** 3 for i in range(6)]
+        assert seen == sorted(seen) and seen[-1] == 6 and set(range(1, 7)) <= set(seen)
+        assert all(b - a <= 1 for a, b in zip(seen, seen[1:])) and len(seen) > 6
 
         for game, players in (("red-rising", 4), ("red-north", 3)):
             local = simulate(game, players, 8, 5, bots=["heuristic", "random"], workers=2)

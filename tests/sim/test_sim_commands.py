@@ -1,6 +1,7 @@
 """The `simulate` and `tournament` command functions, through a small Typer app."""
 
 import json
+import re
 
 import pytest
 import typer
@@ -89,7 +90,7 @@ def test_simulate_command_keeps_the_json_contract(tmp_path):
 
 def test_simulate_command_table_and_errors():
     r = run("simulate", "red-north", "-p", "2", "-n", "3", "--bots", "random")
-    assert r.exit_code == 0 and "mean_vp" in r.stdout
+    assert r.exit_code == 0 and "win % [95% CI]" in r.stdout and "vp total" in r.stdout
     r = run("simulate", "red-north", "--bots", "random,zzz")
     assert r.exit_code == 2 and "zzz" in r.stderr
     r = run("simulate", "red-rising", "--players", "9")
@@ -98,3 +99,143 @@ def test_simulate_command_table_and_errors():
     assert r.exit_code == 2 and "--workers" in r.stderr
     r = run("simulate", "red-north", "-p", "2", "-n", "3", "-o", "outpost_points=-4")
     assert r.exit_code == 2 and "outpost_points" in r.stderr
+
+
+# ----------------------------------------------------------------------------- progress
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+def test_pace_is_the_observed_rate_and_the_time_left_at_it():
+    from redtable.sim.commands import Pace
+
+    clock = FakeClock()
+    pace = Pace(3000, clock)
+    assert pace.rate() is None and pace.remaining() is None and "eta -:--:--" in pace.text()
+    # 2 workers, a game each every 1.08 s: 0.54 s per game overall, 27 minutes for 3000
+    for g in range(1, 401):
+        clock.t += 0.54
+        pace.update(g)
+        if g >= 4:
+            assert pace.remaining() == pytest.approx((3000 - g) * 0.54, rel=0.02)
+    assert pace.text() == "1.9 games/s  eta 0:23:24"
+    # games finishing in bursts (both workers at once) do not make the estimate jump
+    estimates = []
+    for g in range(401, 601, 2):
+        clock.t += 1.08
+        pace.update(g)
+        pace.update(g + 1)
+        estimates.append(pace.remaining() / ((3000 - g - 1) * 0.54))
+    assert max(estimates) < 1.02 and min(estimates) > 0.98
+    # a stall slows the rate at once: the time since the last game counts
+    before = pace.rate()
+    clock.t += 30
+    pace.update(600)
+    assert pace.rate() < before * 0.7
+    pace.update(3000)
+    assert pace.remaining() == 0.0
+
+
+def test_pace_follows_a_change_of_pace_within_its_window():
+    from redtable.sim.commands import Pace
+
+    clock = FakeClock()
+    pace = Pace(10_000, clock, window=60.0)
+    for g in range(1, 1001):  # fast at first: 10 games/s
+        clock.t += 0.1
+        pace.update(g)
+    for g in range(1001, 1201):  # then 1 game/s
+        clock.t += 1.0
+        pace.update(g)
+    assert pace.rate() == pytest.approx(1.0, rel=0.05)
+    assert pace.text().startswith("1.0 games/s")
+
+
+def test_the_progress_bar_moves_per_game_with_pace_and_eta():
+    import io
+
+    from rich.console import Console
+
+    from redtable.sim.commands import _progress
+
+    clock = FakeClock()
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=120, color_system=None)
+    frames = []
+    with _progress("red-north x10", 10, console=console, clock=clock) as update:
+        for g in range(1, 11):
+            clock.t += 2.0  # slow games: one every 2 s
+            update(g)
+            frames.append(out.getvalue().rsplit("\r", 1)[-1])
+            update(g)  # a heartbeat: same count, refresh throttled
+    for g, frame in enumerate(frames, 1):
+        assert f" {g}/10 " in frame, frame
+        if g < 10:
+            assert "2.0 s/game" in frame and f"eta 0:00:{(10 - g) * 2:02d}" in frame, frame
+    assert "0:00:20" in frames[-1]  # elapsed
+    assert out.getvalue().count(" 5/10 ") == 1  # a heartbeat within 0.1 s does not redraw
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal():
+    from redtable.sim.commands import _progress
+
+    with _progress("x", 3) as update:
+        assert update is None
+
+
+# ----------------------------------------------------------------------------- the text summary
+
+
+@pytest.mark.parametrize("game", ["red-rising", "red-north"])
+def test_simulate_summary_fits_80_columns_for_every_player_count(game):
+    from redtable.core import game_class
+
+    cls = game_class(game)
+    for players in range(cls.min_players, cls.max_players + 1):
+        for extra in ([], ["--details"]):
+            r = runner.invoke(app, ["simulate", game, "-p", str(players), "-n", "12", "-w", "1",
+                                    "--bots", "heuristic,random", *extra], env={"COLUMNS": "80"})
+            assert r.exit_code == 0, r.output
+            lines = r.stdout.splitlines()
+            assert max(map(len, lines)) <= 80, (players, extra, [x for x in lines if len(x) > 80])
+            assert len(lines) <= (60 + 112 if extra and game == "red-rising" else 70)  # the details: 112 cards
+            assert not any(line.lstrip().startswith(("{", "[")) for line in lines)  # no JSON dumps
+            text = r.stdout
+            assert f"12 games, {players} players" in text and "by seat" in text and "by turn order" in text
+            assert "win % by bot" in text and "heuristic" in text and "scorepad" in text
+            assert "decisions" in text and "rounds" in text and "winning score" in text
+            seat_rows = [x for x in lines if re.match(r"^ \d  +\d+ \[\d+–\d+\] +\d+ \[\d+–\d+\]$", x)]
+            assert len(seat_rows) == players
+            if game == "red-rising":
+                assert "win % by house" in text and "turns" in text and "excess cards" in text
+                assert ("Darrow" in text) == bool(extra)
+            else:
+                assert "vp total" in text and "glory unused" in text and "decided by" in text
+                assert ("Gods:" in text and "Outposts:" in text) == bool(extra)
+
+
+def test_simulate_summary_numbers_are_those_of_analyze():
+    """The text shows analyze's numbers for the same games: seat 0's win rate and interval."""
+    from redtable.sim.analyze import analyze, collect
+    from redtable.sim.summary import rate
+
+    numbers = analyze(collect("red-rising", [4], 20, 3))
+    r = runner.invoke(app, ["simulate", "red-rising", "-p", "4", "-n", "20", "-s", "3", "-w", "1"],
+                      env={"COLUMNS": "80"})
+    seat0 = next(x for x in numbers["win_rates"]["by_seat"] if x["seat"] == 0)
+    order0 = next(x for x in numbers["win_rates"]["by_turn_order"] if x["turn_order"] == 0)
+    assert re.search(rf"^ 0 +{re.escape(rate(seat0))} +{re.escape(rate(order0))}$", r.stdout, re.M), r.stdout
+    mean = next(x["mean"] for x in numbers["scores"]["stats"] if x["row"] == "total")
+    assert re.search(rf"^ total +{mean:.1f} ", r.stdout, re.M)
+
+
+def test_simulate_json_is_still_complete():
+    r = run("simulate", "red-rising", "-p", "3", "-n", "3", "--json", "--details")
+    data = json.loads(r.stdout)
+    assert {"card_stats", "wins_by_house", "win_rate_by_house", "mean_turns", "mean_score"} <= set(data)

@@ -1,6 +1,7 @@
 """The parallel runner: order, chunks, backends, spawn; simulate over several workers."""
 
 import json
+import time
 
 import pytest
 
@@ -22,10 +23,55 @@ def test_results_come_back_sorted_by_index_for_any_worker_count():
     assert run_games(square, [], 4) == []
 
 
+def slow_square(i):
+    time.sleep(0.15)
+    return i * i
+
+
 def test_progress_counts_up_to_the_number_of_games():
+    for workers in (1, 2):
+        seen = []
+        assert run_games(square, range(20), workers, chunk_size=3, progress=seen.append) == [i * i for i in range(20)]
+        assert seen == sorted(seen) and seen[-1] == 20
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_moves_per_game_inside_a_chunk(workers):
+    """Chunks of 5 slow games: every count 1..10 is reported, one game at a time, long before
+    a chunk ends; while the workers play the count is repeated so a display can tick on."""
     seen = []
-    run_games(square, range(20), 2, chunk_size=3, progress=seen.append)
-    assert seen == sorted(seen) and seen[-1] == 20 and len(seen) == 7
+    t0 = time.monotonic()
+    stamps = []
+
+    def progress(done):
+        seen.append(done)
+        stamps.append(time.monotonic() - t0)
+
+    assert run_games(slow_square, range(10), workers, chunk_size=5, progress=progress) == \
+        [i * i for i in range(10)]
+    assert seen == sorted(seen) and seen[-1] == 10
+    assert set(range(1, 11)) <= set(seen)
+    # never the jump of a whole chunk: a chunk's games show one by one as they end
+    assert all(b - a <= 1 for a, b in zip(seen, seen[1:]))
+    # ... and as they end: the first game shows long before the end (its chunk takes 0.75 s)
+    assert stamps[seen.index(1)] < stamps[-1] - 0.3
+    if workers == 2:
+        assert len(seen) > len(set(seen))  # heartbeats while waiting
+
+
+def test_late_reports_of_a_finished_chunk_are_not_counted_twice(monkeypatch):
+    def backend(task, chunks, workers):
+        for chunk in chunks:
+            yield parallel.Tick(chunk[0], 1)
+            done = parallel.run_chunk(task, chunk)
+            yield done
+            yield parallel.Tick(chunk[0], len(chunk))  # arrives after the chunk itself
+            yield parallel.HEARTBEAT
+
+    monkeypatch.setitem(parallel.BACKENDS, "late", backend)
+    seen = []
+    assert run_games(square, range(7), 1, "late", chunk_size=3, progress=seen.append) == [i * i for i in range(7)]
+    assert seen == [1, 3, 3, 3, 4, 6, 6, 6, 7, 7, 7, 7]
 
 
 def test_chunks_cover_the_indices_in_order():
