@@ -28,8 +28,11 @@ def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
 
 
 # ---------------------------------------------------------------------- cards
-@lru_cache(maxsize=1)
-def red_rising_cards() -> dict:
+LANGS = ("en", "uk", "pl")
+
+
+@lru_cache(maxsize=4)
+def red_rising_cards(lang: str = "en") -> dict:
     from ..redrising import abilities  # noqa: F401  (registers every ability)
     from ..redrising.board import DIE_FACES, DIE_TEXT, FLEET_VP, HOUSE_NAMES, HOUSE_TEXT, HOUSE_TITLES
     from ..redrising.board import LOCATION_NAMES, LOCATION_TITLES
@@ -37,7 +40,8 @@ def red_rising_cards() -> dict:
     from ..redrising.gallery import gallery
 
     return {
-        "cards": gallery(),
+        "lang": lang,
+        "cards": gallery(lang),
         "colors": list(COLOR_NAMES),
         "houses": [{"house": h, "title": t, "text": x} for h, t, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT)],
         "locations": [{"location": n, "title": t} for n, t in zip(LOCATION_NAMES, LOCATION_TITLES)],
@@ -46,29 +50,24 @@ def red_rising_cards() -> dict:
     }
 
 
-@lru_cache(maxsize=1)
-def red_north_cards() -> dict:
-    from ..rednorth.cards import COLOURS, KINDS
-    from ..rednorth.gods import GODS
-    from ..rednorth.outposts import OUTPOSTS
+@lru_cache(maxsize=4)
+def red_north_cards(lang: str = "en") -> dict:
+    from ..rednorth.cards import gallery
 
-    return {
-        "colours": list(COLOURS),
-        "kinds": [{"card": k.slug, "name": k.name, "type": k.type, "colour": k.colour_name, "points": k.points,
-                   "text": k.text} for k in KINDS],
-        "gods": [{"god": g.slug, "name": g.name, "text": g.text} for g in GODS],
-        "outposts": [{"colour": COLOURS[i], "name": o.name, "text": o.text} for i, o in enumerate(OUTPOSTS)],
-    }
+    return {"lang": lang, **gallery(lang)}
 
 
 @router.get("/cards/{game}")
-async def cards(game: str):
-    """Every card of a title with its rules text, for the card inspector and the calculator."""
+async def cards(game: str, lang: str = "en"):
+    """Every card of a title with its name and rules text in ``lang`` (en, uk, pl), rendered from
+    the same encoding the engine runs, for the card inspector and the calculator."""
+    if lang not in LANGS:
+        return _error(422, "unknown_language", f"lang must be one of {', '.join(LANGS)}", allowed=list(LANGS))
     if game == "red-rising":
-        return red_rising_cards()
+        return red_rising_cards(lang)
     if game == "red-north":
-        return red_north_cards()
-    return _error(404, "unknown_title", f"no card gallery for {game!r}; known: red-rising, red-north")
+        return red_north_cards(lang)
+    return _error(404, "unknown_title", "no card gallery for that title; known: red-rising, red-north")
 
 
 # ---------------------------------------------------------------------- the score calculator
@@ -89,14 +88,21 @@ def score_json(data: Any) -> dict:
 
 
 @router.post("/score/red-rising")
-async def score(data: Any = Body(...)):
-    """The scorepad of a physical Red Rising game (the body of ``redtable score red-rising``)."""
+async def score(request: Request, data: Any = Body(...)):
+    """The scorepad of a physical Red Rising game (the body of ``redtable score red-rising``).
+
+    Scoring searches every Gray colour and Orange name: it runs off the event loop, and
+    each client may ask only so often."""
     from ..redrising.score_cli import InputError
 
+    hub = getattr(request.app.state, "hub", None)
     try:
-        return score_json(data)
-    except (InputError, ValueError) as e:
-        return _error(422, "malformed", str(e))
+        if hub is None:
+            return score_json(data)
+        return await hub.off_loop(score_json, data)  # rate-limited at the edge ("heavy")
+    except (InputError, ValueError, RecursionError) as e:
+        msg = str(e) if not isinstance(e, RecursionError) else "the position is nested too deeply"
+        return _error(422, "malformed", msg if len(msg) <= 400 else msg[:399] + "…")
 
 
 # ---------------------------------------------------------------------- final hands
@@ -106,11 +112,7 @@ async def final(request: Request, game_id: str):
     hub = getattr(request.app.state, "hub", None)
     if hub is None:
         return _error(503, "no_hub", "this server holds no live games")
-    try:
-        game = await hub.get(game_id)
-    except Exception as e:  # noqa: BLE001  (the server's own ApiError: unknown game)
-        body = e.body() if hasattr(e, "body") else {"error": "unknown_game", "message": str(e)}
-        return JSONResponse(body, status_code=getattr(e, "status", 404))
+    game = await hub.get(game_id)  # an ApiError (unknown game, storage) answers through the app's handler
     state = game.state
     if not state.is_terminal():
         return _error(409, "game_not_finished", "hands are revealed when the game is over")
@@ -118,7 +120,7 @@ async def final(request: Request, game_id: str):
         from ..redrising.cards import NAME, SLUG
         from ..redrising.scoring import score_position
 
-        scores = score_position(state.final_position())
+        scores = await hub.off_loop(score_position, state.final_position())
         hands = [[{"card": SLUG[c], "points": scores[p].card_points.get(NAME[c])} for c in hand]
                  for p, hand in enumerate(state.hands)]
         return {"game": game.name, "hands": hands, "choices": [s.choices for s in scores]}

@@ -1,5 +1,5 @@
 """Fixtures of the web UI tests: one live server per worker, headless Chromium, and pages
-that fail the test on any console error."""
+that fail the test on any console error (Content-Security-Policy violations included)."""
 
 from __future__ import annotations
 
@@ -31,11 +31,30 @@ def browser():
         b.close()
 
 
+# Every page reports a Content-Security-Policy violation as a console error (which fails the test).
+CSP_WATCH = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  const what = `${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile || "?"}:${e.lineNumber}`;
+  window.__csp.push(what);
+  console.error("CSP violation: " + what);
+});
+"""
+
+
 class Console:
     """Console errors and uncaught page errors of every page of a test."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
+        self.allowed: list[str] = []
+
+    def allow(self, *fragments: str) -> None:
+        """Console errors holding one of ``fragments`` are expected (a refusal the test provokes)."""
+        self.allowed += fragments
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(f in e for f in self.allowed)]
 
     def watch(self, page, label: str = "") -> None:
         page.on("console", lambda m: self.errors.append(f"{label}console.{m.type}: {m.text}")
@@ -47,7 +66,7 @@ class Console:
 def console():
     c = Console()
     yield c
-    assert c.errors == [], "errors in the browser console:\n" + "\n".join(c.errors)
+    assert c.unexpected() == [], "errors in the browser console:\n" + "\n".join(c.unexpected())
 
 
 @pytest.fixture
@@ -59,6 +78,7 @@ def new_page(browser, console):
         ctx = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce",
                                   locale=locale, **kw)
         contexts.append(ctx)
+        ctx.add_init_script(CSP_WATCH)
         page = ctx.new_page()
         page.set_default_timeout(20000)
         console.watch(page, label)

@@ -206,3 +206,29 @@ def test_every_key_used_by_the_code_exists():
         used |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_.:-]+)["']\s*[,)]""", p.read_text()))
     missing = sorted(k for k in used if k not in en)
     assert missing == []
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "pl"])
+def test_card_gallery_in_every_language(lang):
+    """GET /api/web/cards/red-rising?lang=.. answers every card's name and texts in that language."""
+    from fastapi.testclient import TestClient
+
+    from redtable.server.app import create_app
+
+    import tempfile
+
+    with TestClient(create_app(f"sqlite:///{tempfile.mkdtemp()}/c.db")) as client:
+        rr = client.get("/api/web/cards/red-rising", params={"lang": lang}).json()
+        en = client.get("/api/web/cards/red-rising").json()
+        assert rr["lang"] == lang and len(rr["cards"]) == 112
+        if lang != "en":  # every rules text is in the language; uk names are Cyrillic
+            for a, b in zip(rr["cards"], en["cards"]):
+                for field in ("deploy", "end_game_bonus", "block", "end_of_game"):
+                    assert (a.get(field) is None) == (b.get(field) is None)
+                    assert a.get(field) is None or a[field] != b[field], (a["card"], field)
+            if lang == "uk":
+                assert sum(a["name"] != b["name"] for a, b in zip(rr["cards"], en["cards"])) >= 100
+        rn = client.get("/api/web/cards/red-north", params={"lang": lang}).json()
+        assert rn["lang"] == lang and rn["gods"] and rn["outposts"]
+        r = client.get("/api/web/cards/red-rising", params={"lang": "de"})
+        assert r.status_code == 422 and r.json()["error"] == "unknown_language"

@@ -21,6 +21,8 @@ SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
+WINDOW_MEDIAN = 0.6  # seconds: the server's median wait before it declines a block window nobody can use
+
 # What the page lets the player click for the pending decision.
 CHOICES = (".board [data-action], .board [data-opener], .prompt [data-action], .prompt [data-opener]")
 READY = ("() => !!document.querySelector('.overlay .endcard') || (!document.querySelector('.table-shell.busy') "
@@ -71,8 +73,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class SeenURLs:
+    """ASGI middleware: every path and query string the server was asked for (HTTP and WebSocket)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.urls: list[str] = []
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            q = scope.get("query_string", b"").decode("latin-1")
+            self.urls.append(scope.get("path", "") + ("?" + q if q else ""))
+        return await self.app(scope, receive, send)
+
+
 class LiveServer:
-    """The game server (with the web routes) served by uvicorn in a thread of the test process."""
+    """The game server (with the web routes) served by uvicorn in a thread of the test process.
+
+    One test process is one client address: the rate limits are relaxed (``Limits.relaxed``).
+    ``allow_chosen_seeds`` lets a test deal a known game to two people, and block windows
+    are declined after a short wait (``window_median``)."""
 
     def __init__(self, db_path: Path) -> None:
         for mod in ("fastapi", "uvicorn", "sqlalchemy", "orjson"):
@@ -80,12 +100,15 @@ class LiveServer:
         import uvicorn
 
         from redtable.server import create_app
+        from redtable.server.limits import Limits
         from redtable.web.routes import install
 
-        self.app = install(create_app(db=f"sqlite:///{db_path}"))
+        self.app = install(create_app(db=f"sqlite:///{db_path}", limits=Limits().relaxed(),
+                                      allow_chosen_seeds=True, window_median=WINDOW_MEDIAN))
+        self.seen = SeenURLs(self.app)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        config = uvicorn.Config(self.seen, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

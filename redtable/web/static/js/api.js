@@ -1,12 +1,31 @@
-// HTTP helpers and the seat tokens kept in this browser.
+// HTTP helpers and the secrets kept in this browser (seat tokens, creator keys).
+// Secrets never go in a URL: a seat token travels only in the Authorization header (and,
+// over a WebSocket, in the first message); an invite lives in a link's #fragment.
+import { t, has, currentLang } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.message) || `HTTP ${status}`);
+    super(errorText(body, status));
     this.status = status;
     this.body = body || {};
     this.code = this.body.error || "http_error";
   }
+}
+
+// What to tell a person about a refusal (an HTTP body or a WebSocket error message):
+// "slow down" for rate limits, our own words for the common codes, else the server's message.
+const OWN_WORDS = new Set(["not_your_turn", "stale_version", "illegal_action", "bad_invite", "bad_token",
+  "unknown_game", "game_over", "undo_disabled", "undo_forbidden", "nothing_to_undo", "not_your_decision",
+  "spectator", "storage_unavailable", "network", "answered_by_server", "signed_out", "not_creator", "seat_taken"]);
+export function errorText(body, status) {
+  body = body || {};
+  const code = body.error;
+  const n = Math.max(1, Math.ceil(Number(body.retry_after) || 5));
+  if (code === "too_many_spectators") return t("err.too_many_spectators", { n });
+  if (code === "rate_limited" || (status === 429 && code !== "too_many_games")) return t("err.rate_limited", { n });
+  if (code && OWN_WORDS.has(code) && has("err." + code)) return t("err." + code);
+  if (body.message) return String(body.message);
+  return status ? `HTTP ${status}` : t("err.network");
 }
 
 export async function api(method, path, body, token) {
@@ -15,7 +34,7 @@ export async function api(method, path, body, token) {
   if (token) headers.Authorization = "Bearer " + token;
   let r;
   try {
-    r = await fetch(path, { method, headers, body: body !== undefined ? JSON.stringify(body) : undefined });
+    r = await fetch(path, { method, headers, body: body !== undefined ? JSON.stringify(body) : undefined, cache: "no-store" });
   } catch (e) {
     throw new ApiError(0, { error: "network", message: String(e) });
   }
@@ -28,30 +47,55 @@ export async function api(method, path, body, token) {
 export const get = (path, token) => api("GET", path, undefined, token);
 export const post = (path, body, token) => api("POST", path, body, token);
 
-// Seats this browser holds: {gameId: {token, seat, name}}.
-const KEY = "redtable.seats";
-function allSeats() {
-  try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch (e) { return {}; }
+// ---------------------------------------------------------------------- kept in this browser
+function readMap(key) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key) || "{}");
+    return v && typeof v === "object" ? v : {};
+  } catch (e) { return {}; }
 }
-export function seatFor(gameId) {
-  const fromUrl = new URLSearchParams(location.hash.split("?")[1] || "").get("token");
-  if (fromUrl) return { token: fromUrl, seat: null };
-  return allSeats()[gameId] || null;
+function writeMap(key, map) {
+  try { localStorage.setItem(key, JSON.stringify(map)); } catch (e) { /* private mode: kept for this page only */ }
 }
+
+// Seats this browser holds: {gameId: {token, seat, name}} (each device has its own token).
+const SEATS = "redtable.seats";
+export function seatFor(gameId) { return readMap(SEATS)[gameId] || null; }
 export function saveSeat(gameId, info) {
-  const s = allSeats();
+  const s = readMap(SEATS);
   s[gameId] = info;
-  localStorage.setItem(KEY, JSON.stringify(s));
+  writeMap(SEATS, s);
 }
-export function seatsHeld() { return allSeats(); }
+export function forgetSeat(gameId) {
+  const s = readMap(SEATS);
+  delete s[gameId];
+  writeMap(SEATS, s);
+}
+export function seatsHeld() { return readMap(SEATS); }
+
+// Games this browser created: {gameId: creator_key} (re-issues the invite of a seat nobody took).
+const CREATED = "redtable.created";
+export function creatorKey(gameId) { return readMap(CREATED)[gameId] || null; }
+export function saveCreatorKey(gameId, key) {
+  const c = readMap(CREATED);
+  c[gameId] = key;
+  writeMap(CREATED, c);
+}
 
 export function playerName() { return localStorage.getItem("redtable.name") || ""; }
 export function setPlayerName(n) { if (n) localStorage.setItem("redtable.name", n); }
 
+// The name rule the server applies (1-24 printable characters, no word a bot is shown by).
+export const NAME_MAX = 24;
+
+// Card names and rules texts come in the page's language (rendered by the server from the
+// same encoding the engine runs), one fetch per title and language.
 let galleries = {};
 export async function cardData(game) {
-  if (!galleries[game]) {
-    galleries[game] = get(`/api/web/cards/${game}`).catch(() => null);
+  const lang = currentLang();
+  const key = `${game}:${lang}`;
+  if (!galleries[key]) {
+    galleries[key] = get(`/api/web/cards/${game}?lang=${encodeURIComponent(lang)}`).catch(() => null);
   }
-  return galleries[game];
+  return galleries[key];
 }

@@ -1,4 +1,6 @@
 // Tiny DOM helpers: h() builds elements, plus toasts, copying and focus keeping.
+// Content-Security-Policy: no inline styles or handlers. h() sets styles only through the
+// CSSOM ({style: {prop: value}}), listeners with addEventListener, never HTML from strings.
 
 export function h(tag, attrs, ...children) {
   const [head, ...classes] = tag.split(".");
@@ -10,16 +12,19 @@ export function h(tag, attrs, ...children) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === undefined || v === null || v === false) continue;
       if (k === "class") el.className = (el.className ? el.className + " " : "") + v;
-      else if (k === "style" && typeof v === "object") {
+      else if (k === "style") {
+        if (typeof v !== "object") throw new TypeError("h(): style must be an object (CSP forbids style strings)");
         for (const [sk, sv] of Object.entries(v)) {
           if (sv === undefined || sv === null) continue;
           if (sk.startsWith("--")) el.style.setProperty(sk, sv);
           else el.style[sk] = sv;
         }
       }
-      else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+      else if (k.startsWith("on")) {
+        if (typeof v !== "function") throw new TypeError(`h(): ${k} must be a function (CSP forbids inline handlers)`);
+        el.addEventListener(k.slice(2), v);
+      }
       else if (k === "dataset") Object.assign(el.dataset, v);
-      else if (k === "html") el.innerHTML = v;
       else if (v === true) el.setAttribute(k, "");
       else el.setAttribute(k, v);
     }
@@ -45,6 +50,7 @@ export function clear(el) {
 export function svg(tag, attrs, ...children) {
   const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "style" || k.startsWith("on")) throw new TypeError(`svg(): no ${k} attribute (CSP); use a class`);
     if (v !== undefined && v !== null) el.setAttribute(k, v);
   }
   for (const c of children.flat()) {

@@ -1,25 +1,57 @@
-// The lobby: create a game (seats for people or bots), invite links, open/running/finished games.
+// The lobby: create a game (seats for people or bots), invite links, open/running/finished games;
+// the join page of an invite link (/join/<game>#<invite>).
 import { h, clear, toast, copyText, icon } from "./dom.js";
-import { t, ago } from "./i18n.js";
-import { get, post, saveSeat, seatsHeld, playerName, setPlayerName } from "./api.js";
+import { t, ago, has } from "./i18n.js";
+import {
+  get, post, saveSeat, seatFor, seatsHeld, playerName, setPlayerName, creatorKey, saveCreatorKey, NAME_MAX,
+} from "./api.js";
 
 const SPEEDS = { instant: 0, normal: 0.7, slow: 1.6 };
+const FALLBACK_BOTS = ["random", "heuristic", "ismcts:0.2s", "ismcts:1s"];
+
+export function botLabel(b) { return has("bot." + b) ? t("bot." + b) : String(b); }
+
+// A read-only link with a copy button (invite links).
+export function inviteField(url, label) {
+  const input = h("input.invite-url", { type: "text", readonly: true, value: url, "aria-label": label, onfocus: (e) => e.target.select() });
+  const btn = h("button.btn.small.copy", {
+    type: "button", onclick: async () => {
+      const ok = await copyText(url);
+      clear(btn).append(icon("copy"), " ", ok ? t("lobby.copied") : t("lobby.copy"));
+    },
+  }, icon("copy"), " ", t("lobby.copy"));
+  return h("div.invite-field", null, input, btn);
+}
+
+// The creator (this browser kept the game's creator_key) replaces the invite of a seat nobody took.
+async function reissue(gameId, seat) {
+  const key = creatorKey(gameId);
+  const r = await post(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/invite`, undefined, key);
+  return location.origin + r.invite_url;
+}
+
+function seedMarker() {
+  return h("span.badge.seed-chosen", { title: t("game.seed_chosen_help") }, t("game.seed_chosen"));
+}
 
 export function mountLobby(root) {
   let titles = null;
   let tab = "active";
   let games = [];
   let created = null; // the answer of POST /api/games plus our own seat
+  let formError = null;
+  const fresh = {}; // "gameId:seat" -> a re-issued invite link shown in the games list
   const form = {
     game: "red-rising",
     seats: [
-      { type: "human", name: playerName(), bot: "random" },
+      { type: "human", name: playerName(), bot: "heuristic" },
       { type: "bot", name: "", bot: "heuristic" },
       { type: "bot", name: "", bot: "heuristic" },
     ],
     options: { "red-rising": { multiplayer_variant: false }, "red-north": { outpost_points: 1 } },
     undo: true,
     speed: "normal",
+    seed: "",
   };
   let busy = false;
   let timer = null;
@@ -28,6 +60,8 @@ export function mountLobby(root) {
   root.append(page);
 
   function titleInfo(name) { return (titles || []).find((x) => x.name === name); }
+  function botsOf(ti) { return ti && Array.isArray(ti.bots) && ti.bots.length ? ti.bots : FALLBACK_BOTS; }
+  function humans() { return form.seats.filter((s) => s.type === "human").length; }
 
   function clampSeats() {
     const ti = titleInfo(form.game);
@@ -43,7 +77,9 @@ export function mountLobby(root) {
 
   function renderForm() {
     const ti = titleInfo(form.game);
-    const bots = ti ? ti.bots : ["random"];
+    const bots = botsOf(ti);
+    for (const s of form.seats) if (!bots.includes(s.bot)) s.bot = bots.includes("heuristic") ? "heuristic" : bots[0];
+    const seedAllowed = humans() <= 1;
     return h("section.panel.newgame", { "aria-labelledby": "new-h" },
       h("h1#new-h", null, t("lobby.new")),
       h("fieldset.titles", null, h("legend", null, t("lobby.choose_title")),
@@ -63,10 +99,10 @@ export function mountLobby(root) {
               onclick: () => { s.type = ty; render(); },
             }, ty === "human" ? t("lobby.person") : [icon("bot"), " ", t("lobby.bot")]))),
           s.type === "human"
-            ? h("input.seat-name", { type: "text", maxlength: 40, "aria-label": t("lobby.name"), placeholder: t("lobby.name_placeholder"),
+            ? h("input.seat-name", { type: "text", maxlength: NAME_MAX, autocomplete: "nickname", "aria-label": t("lobby.name"), placeholder: t("lobby.name_placeholder"),
               value: s.name || "", oninput: (e) => { s.name = e.target.value; if (i === firstHuman()) setPlayerName(s.name); } })
             : h("select.seat-bot", { "aria-label": t("lobby.strength"), onchange: (e) => { s.bot = e.target.value; } },
-              bots.map((b) => h("option", { value: b, selected: s.bot === b }, t("bot." + b)))),
+              bots.map((b) => h("option", { value: b, selected: s.bot === b }, botLabel(b)))),
           i === firstHuman() ? h("span.badge.you", null, t("seat.you")) : h("span.badge.placeholder"),
           h("button.icon-btn.remove", {
             type: "button", "aria-label": t("lobby.remove_seat", { n: i + 1 }), title: t("lobby.remove_seat", { n: i + 1 }),
@@ -89,7 +125,14 @@ export function mountLobby(root) {
           onchange: (e) => { form.undo = e.target.checked; } }), t("lobby.undo")),
         h("label.inline", null, t("lobby.bot_speed"), " ",
           h("select", { name: "speed", onchange: (e) => { form.speed = e.target.value; } },
-            Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: form.speed === k }, t("lobby.speed." + k)))))),
+            Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: form.speed === k }, t("lobby.speed." + k))))),
+        h("div.seed-field", null,
+          h("label.inline", null, t("lobby.seed"), " ",
+            h("input.num.seed", { type: "text", inputmode: "numeric", pattern: "[0-9]*", maxlength: 16, name: "seed",
+              placeholder: t("lobby.seed_placeholder"), value: seedAllowed ? form.seed : "", disabled: !seedAllowed,
+              "aria-describedby": "seed-help", oninput: (e) => { form.seed = e.target.value.replace(/\D/g, ""); } })),
+          h("p#seed-help.muted.small", null, seedAllowed ? t("lobby.seed_help") : t("lobby.seed_disabled")))),
+      formError ? h("p.error.form-error", { role: "alert" }, formError) : null,
       h("div.actions", null,
         h("button.btn.primary.create", { type: "button", disabled: busy, onclick: create }, busy ? t("lobby.creating") : t("lobby.create"))));
   }
@@ -98,6 +141,7 @@ export function mountLobby(root) {
 
   async function create() {
     busy = true;
+    formError = null;
     render();
     const body = {
       game: form.game,
@@ -108,12 +152,15 @@ export function mountLobby(root) {
       undo: form.undo,
       bot_delay: SPEEDS[form.speed] ?? 0,
     };
+    const seed = form.seed === "" ? null : Number(form.seed);
+    if (seed !== null && humans() <= 1 && Number.isSafeInteger(seed)) body.seed = seed;
     try {
       const g = await post("/api/games", body);
+      saveCreatorKey(g.game_id, g.creator_key);
       const mine = g.seats.find((s) => s.type === "human");
       let joined = null;
       if (mine) {
-        joined = await post(`/api/games/${g.game_id}/join`, { invite: mine.invite, name: mine.name || playerName() || null });
+        joined = await post(`/api/games/${g.game_id}/join`, { invite: mine.invite, name: mine.name || null });
         saveSeat(g.game_id, { token: joined.token, seat: joined.seat, name: joined.name });
       }
       created = { ...g, mySeat: mine ? mine.seat : null };
@@ -122,7 +169,8 @@ export function mountLobby(root) {
         return;
       }
     } catch (e) {
-      toast(t("err.generic", { message: e.message }), "error");
+      formError = e.message;
+      toast(e.message, "error", 6000);
     } finally {
       busy = false;
     }
@@ -135,26 +183,34 @@ export function mountLobby(root) {
     const others = g.seats.filter((s) => s.type === "human" && s.seat !== g.mySeat);
     return h("section.panel.created", { "aria-labelledby": "created-h" },
       h("h1#created-h", null, t("lobby.created"), " — ", t("title." + g.game)),
+      g.seed_chosen_by_creator ? h("p", null, seedMarker()) : null,
       h("p.muted", null, t("lobby.invites_help")),
       h("ul.invites", null, others.map((s) => {
         const url = location.origin + s.invite_url;
         return h("li.invite", { "data-seat": s.seat },
           h("span.seat-no", null, s.seat + 1),
-          h("input.invite-url", { type: "text", readonly: true, value: url, "aria-label": t("lobby.seat", { n: s.seat + 1 }), onfocus: (e) => e.target.select() }),
-          h("button.btn.small.copy", {
-            type: "button", onclick: async (e) => {
-              const ok = await copyText(url);
-              e.target.closest("button").textContent = ok ? t("lobby.copied") : t("lobby.copy");
+          inviteField(url, t("lobby.seat", { n: s.seat + 1 })),
+          h("button.btn.small.ghost.new-invite", {
+            type: "button", title: t("lobby.new_invite_help"), onclick: async (e) => {
+              e.currentTarget.disabled = true;
+              try {
+                const fresh = await reissue(g.game_id, s.seat);
+                s.invite_url = fresh.slice(location.origin.length);
+                toast(t("lobby.invite_replaced"));
+              } catch (err) {
+                toast(err.message, "error", 6000);
+              }
+              render();
             },
-          }, icon("copy"), " ", t("lobby.copy")));
+          }, t("lobby.new_invite")));
       })),
       h("div.actions", null,
         h("a.btn.primary.enter", { href: `#/game/${g.game_id}` }, t("lobby.enter")),
-        h("button.btn.ghost", { type: "button", onclick: () => { created = null; render(); } }, t("lobby.new"))));
+        h("button.btn.ghost.new-game", { type: "button", onclick: () => { created = null; render(); } }, t("lobby.new"))));
   }
 
   function seatLabel(s) {
-    if (s.type === "bot") return t("seat.bot", { n: s.seat + 1, bot: t("bot." + (s.bot || "random")) });
+    if (s.type === "bot") return t("seat.bot", { n: s.seat + 1, bot: botLabel(s.bot || "random") });
     return s.name || t("seat.n", { n: s.seat + 1 });
   }
 
@@ -174,13 +230,32 @@ export function mountLobby(root) {
         h("ul.game-list", null, list.map((g) => {
           const mine = held[g.id];
           const open = g.seats.filter((s) => !s.joined).length;
+          const canReissue = g.status === "active" && creatorKey(g.id);
+          const reissuable = canReissue ? g.seats.filter((s) => s.type === "human" && !s.joined) : [];
           return h("li.game-row", { "data-game": g.id },
-            h("div.game-title." + g.game, null, h("span.dot", { "aria-hidden": "true" }), t("title." + g.game)),
+            h("div.game-title." + g.game, null, h("span.dot", { "aria-hidden": "true" }), t("title." + g.game),
+              g.seed_chosen_by_creator ? seedMarker() : null),
             h("div.game-seats", null, g.seats.map((s) => h("span.chip" + (s.joined ? "" : ".open"), null,
               s.type === "bot" ? icon("bot") : null, s.joined ? seatLabel(s) : t("lobby.open_seat")))),
             h("div.game-meta.muted", null,
               g.status === "finished" ? t("lobby.finished") : (open ? t("lobby.waiting_join") : t("lobby.in_progress")),
               " · ", t("lobby.steps", { n: g.steps }), " · ", ago(g.created_at)),
+            reissuable.length ? h("div.reissue", null, reissuable.map((s) => {
+              const url = fresh[`${g.id}:${s.seat}`];
+              return h("div.reissue-seat", { "data-seat": s.seat },
+                h("button.btn.small.ghost.new-invite", {
+                  type: "button", title: t("lobby.new_invite_help"), onclick: async (e) => {
+                    e.currentTarget.disabled = true;
+                    try {
+                      fresh[`${g.id}:${s.seat}`] = await reissue(g.id, s.seat);
+                    } catch (err) {
+                      toast(err.message, "error", 6000);
+                    }
+                    render();
+                  },
+                }, t("lobby.new_invite_seat", { n: s.seat + 1 })),
+                url ? inviteField(url, t("lobby.seat", { n: s.seat + 1 })) : null);
+            })) : null,
             h("div.game-actions", null,
               g.status === "active" && mine ? h("a.btn.small.primary.resume", { href: `#/game/${g.id}` }, t("lobby.resume")) : null,
               g.status === "active" ? h("a.btn.small.watch", { href: `#/game/${g.id}?watch=1` }, icon("eye"), " ", t("lobby.watch")) : null,
@@ -192,7 +267,8 @@ export function mountLobby(root) {
     try {
       games = await get("/api/games?limit=60");
     } catch (e) {
-      games = [];
+      if (e.status === 429) toast(e.message, "error");
+      else games = [];
     }
     render();
   }
@@ -201,60 +277,95 @@ export function mountLobby(root) {
     try {
       titles = await get("/api/titles");
     } catch (e) {
-      titles = [{ name: "red-rising", min_players: 2, max_players: 6, bots: ["random"] },
-        { name: "red-north", min_players: 2, max_players: 4, bots: ["random"] }];
-      toast(t("err.network"), "error");
+      titles = [{ name: "red-rising", min_players: 2, max_players: 6, bots: FALLBACK_BOTS },
+        { name: "red-north", min_players: 2, max_players: 4, bots: FALLBACK_BOTS }];
+      toast(e.status === 429 ? e.message : t("err.network"), "error");
     }
     clampSeats();
     render();
     loadGames();
-    timer = setInterval(() => { if (!document.hidden && !created) loadGames(); }, 8000);
+    timer = setInterval(() => { if (!document.hidden && !created && !pageBusy()) loadGames(); }, 8000);
+  }
+  // no refresh under the reader's hands (a focused field, a link being copied)
+  function pageBusy() {
+    const a = document.activeElement;
+    return a && page.contains(a) && (a.tagName === "INPUT" || a.tagName === "SELECT");
   }
   start();
   return { destroy() { clearInterval(timer); }, relabel: render };
 }
 
+// ---------------------------------------------------------------------- the join page
 export function mountJoin(root, gameId, invite) {
   const page = h("div.join");
   clear(root).append(page);
   let info = null;
-  let error = null;
-  let name = playerName();
+  let error = invite ? null : t("join.no_invite");
+  let nameError = null;
+  let busy = false;
+  let name = playerName().slice(0, NAME_MAX);
+  const held = seatFor(gameId);
 
   function render() {
     clear(page);
     if (error) {
-      page.append(h("section.panel.narrow", null, h("h1", null, t("join.title")),
-        h("p.error", null, t("join.failed", { message: error })), h("a.btn", { href: "/#/" }, t("nav.lobby"))));
+      page.append(h("section.panel.narrow.join-failed", null, h("h1", null, t("join.title")),
+        h("p.error", null, t("join.failed", { message: error })),
+        held ? h("p", null, h("a.btn.primary.open-held", { href: `/#/game/${encodeURIComponent(gameId)}` }, t("join.open"))) : null,
+        h("a.btn", { href: "/#/" }, t("nav.lobby"))));
       return;
     }
-    const seatNo = info ? info.seat + 1 : "…";
     page.append(h("section.panel.narrow", { "aria-labelledby": "join-h" },
       h("h1#join-h", null, t("join.title")),
-      h("p", null, t("join.text", { n: seatNo, title: info ? t("title." + info.game) : "" })),
+      h("p", null, t("join.text", { title: info ? t("title." + info.game) : "" })),
+      info && info.seed_chosen_by_creator ? h("p", null, seedMarker()) : null,
+      held ? h("p.muted.small.join-held", null, t("join.already"), " ",
+        h("a.open-held", { href: `/#/game/${encodeURIComponent(gameId)}` }, t("join.open"))) : null,
       h("label.field", null, h("span", null, t("join.name")),
-        h("input#join-name", { type: "text", maxlength: 40, value: name, oninput: (e) => { name = e.target.value; } })),
-      h("div.actions", null, h("button.btn.primary.join-btn", { type: "button", onclick: join }, t("join.button")))));
+        h("input#join-name", { type: "text", maxlength: NAME_MAX, autocomplete: "nickname", value: name,
+          "aria-invalid": nameError ? "true" : null, "aria-describedby": nameError ? "join-name-error" : null,
+          oninput: (e) => { name = e.target.value; } })),
+      nameError ? h("p#join-name-error.error.join-error", { role: "alert" }, nameError) : null,
+      h("div.actions", null, h("button.btn.primary.join-btn", { type: "button", disabled: busy, onclick: join }, t("join.button")))));
   }
 
   async function join() {
+    busy = true;
+    nameError = null;
+    render();
+    const wanted = name.trim() || null;
+    const path = `/api/games/${encodeURIComponent(gameId)}/join`;
     try {
-      const r = await post(`/api/games/${gameId}/join`, { invite, name: name.trim() || null });
-      setPlayerName(name.trim());
+      let r;
+      try {
+        r = await post(path, { invite, name: wanted });
+      } catch (e) {
+        if (e.code !== "game_started") throw e;
+        // the game has begun: a seat's name no longer changes; take the seat under its name
+        r = await post(path, { invite, name: null });
+        toast(t("join.name_kept", { name: r.name || t("seat.n", { n: r.seat + 1 }) }), "info", 6000);
+      }
+      if (wanted) setPlayerName(wanted);
       saveSeat(gameId, { token: r.token, seat: r.seat, name: r.name });
-      history.replaceState(null, "", `/#/game/${gameId}`);
+      // the invite leaves the address bar (and the history) once used
+      history.replaceState(null, "", `/#/game/${encodeURIComponent(gameId)}`);
       window.dispatchEvent(new HashChangeEvent("hashchange"));
+      return;
     } catch (e) {
-      error = e.message;
-      render();
+      if (e.code === "bad_name") nameError = t("join.bad_name", { message: e.message });
+      else if (e.status === 429) nameError = e.message;
+      else error = e.message;
     }
+    busy = false;
+    render();
+    const field = page.querySelector("#join-name");
+    if (nameError && field) field.focus();
   }
 
   (async () => {
+    if (error) return;
     try {
-      const g = await get(`/api/games/${gameId}?events=false`);
-      // Which seat is this invite for? The join answer tells; until then show the game title.
-      info = { game: g.game, seat: g.seats.find((s) => s.type === "human" && !s.joined)?.seat ?? 0 };
+      info = await get(`/api/games/${encodeURIComponent(gameId)}?events=false`);
     } catch (e) {
       error = e.message;
     }

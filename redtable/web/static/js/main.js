@@ -37,11 +37,13 @@ async function route() {
   if (current && current.destroy) current.destroy();
   current = null;
   renderTopbar();
-  // Invite links are real paths (/join/<game>/<invite>): the server answers them with this page.
-  const join = location.pathname.match(/^\/join\/([^/]+)\/([^/]+)/);
+  // Invite links are /join/<game>#<invite>: the server answers the path with this page, and
+  // the invite stays in the #fragment, which a browser never sends to any server.
+  const join = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   if (join) {
     const m = await import("./lobby.js");
-    current = m.mountJoin(app, decodeURIComponent(join[1]), decodeURIComponent(join[2]));
+    const invite = decodeURIComponent(location.hash.replace(/^#/, ""));
+    current = m.mountJoin(app, decodeURIComponent(join[1]), invite);
     return;
   }
   const hash = location.hash || "#/";

@@ -22,9 +22,9 @@ function entries(ctx) {
 }
 
 export function cardName(ctx, slug) {
-  if (has("rr.cardname." + slug) && currentLang() !== "en") return t("rr.cardname." + slug);
-  const e = entries(ctx)[slug];
-  return e ? e.name : slug;
+  const e = entries(ctx)[slug];  // the server's gallery is in the page's language
+  if (e) return e.name;
+  return has("rr.cardname." + slug) && currentLang() !== "en" ? t("rr.cardname." + slug) : slug;
 }
 
 function colorName(c) { return t("rr.color." + c); }
@@ -83,8 +83,7 @@ function cardDetail(ctx, slug) {
     sec("deploy", t("rr.deploy_ability"), e.deploy),
     sec("bonus", t("rr.end_game_bonus"), e.end_game_bonus),
     sec("eog", t("rr.end_of_game"), e.end_of_game),
-    sec("block", t("rr.block"), e.block),
-    currentLang() !== "en" && (e.deploy || e.end_game_bonus) ? h("p.muted.small", null, t("rr.text_note")) : null);
+    sec("block", t("rr.block"), e.block));
 }
 
 // ---------------------------------------------------------------------- pieces of the board

@@ -1,10 +1,15 @@
 // A live connection to one game: WebSocket with reconnect, snapshot + events, decide and undo.
+// The URL carries no secret: the first message on every (re)connection is
+// {"type": "auth", "token": ...} (null: a spectator), then the server sends the snapshot.
+
+// Close codes the server uses when it refuses the auth message or ends the connection.
+export const CLOSE = { malformed: 4000, tokenInUrl: 4001, badToken: 4003, unknownGame: 4004, ended: 4008, signedOut: 4010, rateLimited: 4029 };
 
 export class Session {
   constructor(gameId, token, on) {
     this.gameId = gameId;
     this.token = token;
-    this.on = on; // {state(msg), update(msg), error(msg), status(s), presence(msg), accepted(msg)}
+    this.on = on; // {state(msg), update(msg), error(msg), status(s), presence(msg), accepted(msg), ended(why, msg)}
     this.ws = null;
     this.closed = false;
     this.attempt = 0;
@@ -15,6 +20,7 @@ export class Session {
     this.events = [];
     this.pending = null; // {id, action}
     this.seq = 0;
+    this.lastError = null; // the last error message, read when the socket closes (retry_after, code)
     this.onVisible = () => { if (!document.hidden && this.status !== "open") this.reconnectNow(); };
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("online", this.onVisible);
@@ -22,8 +28,7 @@ export class Session {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${q}`;
+    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws`;
   }
 
   setStatus(s) {
@@ -44,6 +49,9 @@ export class Session {
     }
     this.ws = ws;
     ws.onopen = () => {
+      // the first message, before anything else is sent on this socket
+      ws.send(JSON.stringify({ type: "auth", token: this.token || null }));
+      this.lastError = null;
       this.attempt = 0;
       this.setStatus("open");
       clearInterval(this.pinger);
@@ -60,13 +68,28 @@ export class Session {
       this.ws = null;
       this.pending = null;
       if (this.closed) return;
-      if (e.code === 4004 || e.code === 4003) {
-        this.setStatus("failed");
+      const err = this.lastError;
+      this.lastError = null;
+      if (e.code === CLOSE.signedOut || (err && err.error === "signed_out")) return this.end("signed_out", err);
+      if (e.code === CLOSE.badToken) return this.end("bad_token", err);
+      if (e.code === CLOSE.unknownGame) return this.end("unknown_game", err);
+      if (e.code === CLOSE.tokenInUrl || e.code === CLOSE.malformed) return this.end("failed", err);
+      if (e.code === CLOSE.rateLimited) {
+        const wait = Math.max(1, Number(err && err.retry_after) || 5) * 1000;
+        this.setStatus("reconnecting");
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.connect(), wait * (1 + Math.random() * 0.2));
         return;
       }
       this.schedule();
     };
     ws.onerror = () => { /* onclose follows */ };
+  }
+
+  // The server will not take this socket back as it was: tell the page (it may reconnect, say as a spectator).
+  end(why, msg) {
+    this.setStatus("failed");
+    this.on.ended && this.on.ended(why, msg || {});
   }
 
   schedule() {
@@ -118,9 +141,13 @@ export class Session {
         this.on.presence && this.on.presence(msg);
         break;
       case "error":
+        this.lastError = msg;
         this.pending = null;
         if (msg.error === "stale_version") this.send({ type: "sync" });
         this.on.error && this.on.error(msg);
+        break;
+      case "notice": // something the table should tell (a bot that failed and played at random, say)
+        this.on.notice && this.on.notice(msg);
         break;
       default:
         break;

@@ -1,9 +1,10 @@
 // The game table shell shared by both titles: live session, decisions by clicking, prompt,
 // card inspector, log, undo, end screen; and the replay scrubber for finished games.
 import { h, clear, toast, icon, copyText } from "./dom.js";
-import { t, list } from "./i18n.js";
-import { get, seatFor, cardData } from "./api.js";
+import { t, list, currentLang } from "./i18n.js";
+import { get, post, seatFor, forgetSeat, cardData, errorText } from "./api.js";
 import { Session } from "./session.js";
+import { inviteField, botLabel } from "./lobby.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -20,7 +21,7 @@ function makeCtx(base) {
       if (seat === null || seat === undefined || seat < 0) return "—";
       const s = (ctx.seats || [])[seat];
       if (!s) return t("seat.n", { n: seat + 1 });
-      if (s.type === "bot") return s.name || t("seat.bot", { n: seat + 1, bot: t("bot." + (s.bot || "random")) });
+      if (s.type === "bot") return s.name || t("seat.bot", { n: seat + 1, bot: botLabel(s.bot || "random") });
       return s.name || t("seat.n", { n: seat + 1 });
     },
     color(seat) { return ctx.renderer.seatColor ? ctx.renderer.seatColor(ctx, seat) : SEAT_COLORS[seat % SEAT_COLORS.length]; },
@@ -33,7 +34,8 @@ function makeCtx(base) {
 // ---------------------------------------------------------------------- choices on the board
 function markChoices(boardEl, promptEl, ctx, decide) {
   const d = ctx.decision;
-  if (!d || !d.options || !ctx.isMe(d.player) || ctx.readOnly) return [];
+  // an "auto" decision (a block window with nothing to block with) is answered by the server
+  if (!d || !d.options || d.auto || !ctx.isMe(d.player) || ctx.readOnly) return [];
   const map = ctx.renderer.targets(ctx, d);
   for (const [key, opts] of map.board) {
     const els = boardEl.querySelectorAll(`[data-target="${CSS.escape(key)}"]`);
@@ -135,14 +137,18 @@ function buildShell(root, mode) {
   const shell = h("div.table-shell." + mode,
     null,
     h("div.statusbar", null,
-      h("div.status-left", null, h("span.game-name"), h("span.round-info")),
+      h("div.status-left", null, h("span.game-name"),
+        h("span.badge.seed-chosen", { hidden: true, title: t("game.seed_chosen_help") }, t("game.seed_chosen")),
+        h("span.round-info")),
       h("div.status-right", null,
         h("span.conn", { role: "status", "aria-live": "polite" }),
         h("button.btn.small.undo", { type: "button", hidden: true, title: t("table.undo_title") }, icon("undo"), h("span", null, t("table.undo"))),
         h("button.btn.small.results", { type: "button", hidden: true }, icon("trophy"), h("span", null, t("table.show_results"))),
         mode === "live" ? h("button.btn.small.ghost.share", { type: "button", title: t("table.copy_link") }, icon("eye"), h("span", null, t("table.copy_link"))) : null,
+        h("button.btn.small.ghost.info", { type: "button", title: t("info.title"), "aria-haspopup": "dialog" }, icon("info"), h("span", null, t("info.title"))),
         h("button.btn.small.logtoggle", { type: "button", "aria-expanded": "false" }, icon("log"), h("span", null, t("table.show_log"))),
         h("a.btn.small.ghost.leave", { href: "#/" }, t("table.leave")))),
+    h("div.notice", { role: "status", hidden: true }),
     h("div.table-main", null,
       h("div.board-wrap", null, h("div.board", { "aria-label": "board" }, h("p.loading", null, t("table.loading")))),
       h("aside.side", null,
@@ -231,6 +237,128 @@ function relabelShell(els) {
   q(".leave").textContent = t("table.leave");
   if (q(".share")) { q(".share span").textContent = t("table.copy_link"); q(".share").title = t("table.copy_link"); }
   q(".log h2").textContent = t("table.log");
+  q(".info span").textContent = t("info.title");
+  q(".info").title = t("info.title");
+  q(".seed-chosen").textContent = t("game.seed_chosen");
+  q(".seed-chosen").title = t("game.seed_chosen_help");
+  // the card shown was in the old language: show none until the next one is picked
+  clear(q(".inspector")).append(h("p.muted", null, t("table.inspector_empty")));
+}
+
+// ---------------------------------------------------------------------- game info (and devices)
+// info: the game's public facts (a snapshot or GET /api/games/ID); token: this device's seat token or null.
+function infoDialog(info, gameId, token) {
+  const overlay = h("div.overlay", { role: "dialog", "aria-modal": "true", "aria-labelledby": "info-h" });
+  const close = () => { overlay.remove(); };
+  const opts = info.options || {};
+  const row = (label, ...value) => [h("dt", null, label), h("dd", null, ...value)];
+  const optionLines = [];
+  if (info.game === "red-rising") {
+    optionLines.push(opts.multiplayer_variant ? t("opt.multiplayer_variant") : null);
+    optionLines.push(opts.block_windows ? t("info.block_windows") : null);
+  } else if (opts.outpost_points !== undefined) {
+    optionLines.push(`${t("opt.outpost_points")}: ${opts.outpost_points}`);
+  }
+  optionLines.push(info.undo ? t("info.undo_on") : t("info.undo_off"));
+  const devices = token ? devicesSection(gameId, token) : null;
+  const card = h("div.dialog.info-card", null,
+    h("div.dialog-head", null, h("h1#info-h", null, icon("info"), " ", t("info.title")),
+      h("button.icon-btn.close-info", { type: "button", "aria-label": t("info.close"), title: t("info.close"), onclick: close }, "×")),
+    h("dl.info-list", null,
+      row(t("info.game"), t("title." + info.game), " · ", h("code", null, gameId)),
+      row(t("info.options"), h("ul.plain", null, optionLines.filter(Boolean).map((l) => h("li", null, l)))),
+      row(t("info.deal"), info.seed_chosen_by_creator
+        ? h("span.badge.seed-chosen", { title: t("game.seed_chosen_help") }, t("game.seed_chosen"))
+        : t("info.deal_random")),
+      info.seed_commitment ? row(t("info.commitment"), h("code.hash", null, info.seed_commitment),
+        h("p.muted.small", null, t("info.commitment_help"))) : []),
+    devices);
+  overlay.append(card);
+  overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
+  overlay.addEventListener("click", (e) => { if (e.target === overlay) close(); });
+  return overlay;
+}
+
+function devicesSection(gameId, token) {
+  const box = h("section.devices", { "aria-labelledby": "devices-h" });
+  const result = h("div.devices-result", { role: "status" });
+  const btn = h("button.btn.small.sign-out-others", { type: "button", onclick: run }, t("devices.button"));
+  box.append(h("h2#devices-h", null, t("devices.title")), h("p.muted.small", null, t("devices.help")),
+    h("div.actions", null, btn), result);
+  async function run() {
+    btn.disabled = true;
+    clear(result);
+    try {
+      const r = await post(`/api/games/${encodeURIComponent(gameId)}/sign-out-others`, undefined, token);
+      const url = location.origin + r.invite_url;
+      result.append(h("p", null, t("devices.done", { n: r.signed_out || 0 })),
+        h("p.muted.small", null, t("devices.new_link")),
+        inviteField(url, t("devices.new_link")));
+    } catch (e) {
+      result.append(h("p.error", null, e.message));
+    } finally {
+      btn.disabled = false;
+    }
+  }
+  return box;
+}
+
+// ---------------------------------------------------------------------- fair deal (end screen)
+const verified = new Map(); // gameId -> "verified" | "mismatch" | "unavailable"
+
+async function sha256Hex(text) {
+  const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The record reveals the seed and salt; sha256("<seed>:<salt>") must be the commitment published at creation.
+async function verifyDeal(gameId, commitment) {
+  if (!(window.crypto && crypto.subtle)) return "unavailable";
+  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`, { cache: "no-store" });
+  const text = await r.text();
+  if (!r.ok) {
+    let body = null;
+    try { body = JSON.parse(text); } catch (e) { body = null; }
+    throw new Error(errorText(body, r.status));
+  }
+  // the seed may exceed 2^53: read its digits from the text, not through a JS number
+  const m = text.match(/"seed"\s*:\s*(\d+)/);
+  const rec = JSON.parse(text);
+  if (!m || typeof rec.salt !== "string") return "unavailable";
+  const digest = await sha256Hex(`${m[1]}:${rec.salt}`);
+  return digest === String(commitment).toLowerCase() && digest === String(rec.seed_commitment).toLowerCase() ? "verified" : "mismatch";
+}
+
+function fairness(ctx) {
+  const c = ctx.commitment;
+  if (!c) return null;
+  const status = h("span.verify-status", { role: "status" });
+  const show = (v) => {
+    clear(status).append(v === "verified" ? h("span.ok", null, "✓ ", t("fair.verified"))
+      : v === "mismatch" ? h("span.error", null, "✗ ", t("fair.mismatch")) : h("span.muted", null, t("fair.unavailable")));
+  };
+  const btn = h("button.btn.small.ghost.verify", {
+    type: "button", onclick: async () => {
+      btn.disabled = true;
+      clear(status).append(t("fair.verifying"));
+      try {
+        const v = await verifyDeal(ctx.gameId, c);
+        verified.set(ctx.gameId, v);
+        show(v);
+        btn.hidden = true;
+      } catch (e) {
+        clear(status).append(h("span.error", null, e.message));
+        btn.disabled = false;
+      }
+    },
+  }, t("fair.verify"));
+  const box = h("div.fairness.small", null,
+    ctx.seedChosen ? h("span.badge.seed-chosen", { title: t("game.seed_chosen_help") }, t("game.seed_chosen")) : null,
+    h("span.muted", null, t("fair.commitment"), " ", h("code.hash", { title: c }, c.slice(0, 12) + "…")),
+    h("a.record-link", { href: `/api/games/${encodeURIComponent(ctx.gameId)}/record`, target: "_blank", rel: "noopener" }, t("fair.record")),
+    btn, status);
+  if (verified.has(ctx.gameId)) { show(verified.get(ctx.gameId)); btn.hidden = true; }
+  return box;
 }
 
 // ---------------------------------------------------------------------- end screen
@@ -241,6 +369,7 @@ function endScreen(ctx, onClose) {
     null,
     h("h1#end-h", null, icon("trophy"), " ", t("end.title")),
     r.endScreen(ctx),
+    fairness(ctx),
     h("div.actions", null,
       h("button.btn.close-end", { type: "button", onclick: () => { overlay.remove(); onClose && onClose(); } }, t("end.view_board")),
       ctx.readOnly ? null : h("a.btn", { href: `#/replay/${ctx.gameId}` }, t("end.replay")),
@@ -265,25 +394,40 @@ export function mountGame(root, gameId) {
   let endShown = false;
   let destroyed = false;
 
+  // refusals that end the connection are told once, when the socket closes (ended)
+  const ENDING = new Set(["bad_token", "unknown_game", "signed_out", "token_in_url", "auth_required"]);
   const session = new Session(gameId, held && held.token, {
     state: () => { logCount = 0; schedule(); },
     update: () => schedule(),
     accepted: () => schedule(),
     presence: () => schedule(),
     status: (s) => showStatus(s),
+    notice: (msg) => { if (msg.message) toast(String(msg.message), "info", 6000); },
     error: (msg) => {
       schedule();
-      if (msg.error === "stale_version") return;
-      toast(t("err." + msg.error) !== "err." + msg.error ? t("err." + msg.error) : t("err.generic", { message: msg.message }), "error");
-      if (msg.error === "bad_token" && session.token) {
-        // a seat kept from another server or database: watch instead
+      if (msg.error === "stale_version" || ENDING.has(msg.error)) return;
+      toast(errorText(msg), "error");
+    },
+    ended: (why, msg) => {
+      if ((why === "signed_out" || why === "bad_token") && session.token) {
+        // this device's token was revoked (signed out from another device) or is unknown here: watch instead
+        forgetSeat(gameId);
         session.token = null;
+        notice(why === "signed_out" ? t("table.signed_out") : t("table.seat_lost"));
         setTimeout(() => { session.attempt = 0; session.connect(); }, 50);
-      } else if (msg.error === "unknown_game") {
+      } else if (why === "unknown_game") {
         clear(q(".board")).append(h("p.error", null, t("err.unknown_game")), h("a.btn", { href: "#/" }, t("nav.lobby")));
+      } else {
+        toast(errorText(msg), "error");
       }
     },
   });
+
+  function notice(text) {
+    const box = q(".notice");
+    clear(box).append(h("p.banner.warn", null, text));
+    box.hidden = false;
+  }
   window.__session = session;
 
   function showStatus(s) {
@@ -308,6 +452,13 @@ export function mountGame(root, gameId) {
   wireBoard(els, () => ctx, decide);
   q(".undo").addEventListener("click", () => { if (session.undo()) shell.classList.add("busy"); });
   q(".results").addEventListener("click", () => showEnd(true));
+  q(".info").addEventListener("click", () => {
+    if (!session.snap) return;
+    for (const o of document.querySelectorAll(".overlay")) o.remove();
+    const ov = infoDialog(session.snap, gameId, session.snap.seat !== null ? session.token : null);
+    document.body.append(ov);
+    ov.querySelector(".close-info").focus();
+  });
   q(".share").addEventListener("click", async () => {
     const ok = await copyText(`${location.origin}/#/game/${gameId}?watch=1`);
     toast(ok ? t("lobby.copied") : `${location.origin}/#/game/${gameId}?watch=1`);
@@ -328,16 +479,18 @@ export function mountGame(root, gameId) {
     if (!snap) return;
     if (!renderer) {
       renderer = await rendererFor(snap.game);
-      cards = await cardData(snap.game);
       shell.classList.add(snap.game);
     }
+    if (!cards || (cards.lang && cards.lang !== currentLang())) cards = await cardData(snap.game);  // the page's language
     if (snap.status === "finished" && !final) {
       final = await get(`/api/web/games/${gameId}/final`).catch(() => ({}));
     }
     ctx = makeCtx({
       renderer, cards, final, gameId, game: snap.game, view: snap.view, decision: snap.decision, me: snap.seat,
       seats: snap.seats, status: snap.status, result: snap.result, step: snap.step, events: session.events, readOnly: false,
+      commitment: snap.seed_commitment, seedChosen: !!snap.seed_chosen_by_creator,
     });
+    q(".seed-chosen").hidden = !snap.seed_chosen_by_creator;
     shell.classList.toggle("busy", !!session.pending);
     q(".game-name").textContent = t("title." + snap.game);
     q(".round-info").textContent = renderer.statusLine(ctx);
@@ -353,6 +506,7 @@ export function mountGame(root, gameId) {
     clear(board).append(built);
     const promptItems = markChoices(board, q(".prompt"), ctx, decide);
     renderPrompt(promptItems);
+    q(".prompt").dataset.version = snap.version;  // which snapshot the prompt shows (tests, debugging)
     if (key) {
       const again = shell.querySelector(`[data-key="${CSS.escape(key)}"]`);
       if (again) again.focus({ preventScroll: true });
@@ -360,7 +514,7 @@ export function mountGame(root, gameId) {
     if (logCount > session.events.length) logCount = 0;
     renderLog(els, ctx, session.events, logCount);
     logCount = session.events.length;
-    document.title = `${ctx.decision && ctx.isMe(ctx.decision.player) ? "● " : ""}${t("title." + snap.game)} — redtable`;
+    document.title = `${ctx.decision && ctx.isMe(ctx.decision.player) && !ctx.decision.auto ? "● " : ""}${t("title." + snap.game)} — redtable`;
     if (snap.status === "finished") showEnd(false);
   }
 
@@ -374,6 +528,12 @@ export function mountGame(root, gameId) {
       return;
     }
     if (!d) return;
+    if (ctx.isMe(d.player) && d.auto) {
+      // a block window this seat cannot use: the server declines it after a person's wait; nothing to do
+      box.append(h("p.prompt-wait.prompt-auto", null, h("span.spinner", { "aria-hidden": "true" }), t("table.window_wait")),
+        h("p.muted.small.auto-note", null, t("table.window_auto")));
+      return;
+    }
     if (ctx.isMe(d.player)) {
       box.classList.add("mine");
       if (ctx.renderer.isInterrupt && ctx.renderer.isInterrupt(ctx, d)) box.classList.add("urgent");
@@ -413,7 +573,7 @@ export function mountGame(root, gameId) {
 // ---------------------------------------------------------------------- replay
 export function mountReplay(root, gameId) {
   const held = seatFor(gameId);
-  const token = held && held.token;
+  let token = held && held.token;
   const els = buildShell(root, "replay");
   const { q, shell } = els;
   q(".undo").remove();
@@ -426,14 +586,20 @@ export function mountReplay(root, gameId) {
   let timer = null;
   let ctx = null;
   const cache = new Map();
-  const tq = token ? `?token=${encodeURIComponent(token)}` : "";
+  const gid = encodeURIComponent(gameId);
 
   const bar = h("div.scrubber", { role: "group", "aria-label": t("replay.scrubber") });
   shell.querySelector(".table-main").before(bar);
   wireBoard(els, () => ctx, () => {});
+  q(".info").addEventListener("click", () => {
+    if (!info) return;
+    const ov = infoDialog(info, gameId, null);
+    document.body.append(ov);
+    ov.querySelector(".close-info").focus();
+  });
 
   async function fetchStep(n) {
-    if (!cache.has(n)) cache.set(n, get(`/api/games/${gameId}/replay/${n}${tq}`));
+    if (!cache.has(n)) cache.set(n, get(`/api/games/${gid}/replay/${n}`, token));
     return cache.get(n);
   }
 
@@ -444,7 +610,7 @@ export function mountReplay(root, gameId) {
     ctx = makeCtx({
       renderer, cards, final: null, gameId, game: info.game, view: data.view, decision: data.decision, me: data.seat,
       seats: info.seats, status: step === steps ? info.status : "active", result: step === steps ? info.result : null,
-      step, events: data.events, readOnly: true,
+      step, events: data.events, readOnly: true, commitment: info.seed_commitment, seedChosen: !!info.seed_chosen_by_creator,
     });
     q(".game-name").textContent = `${t("replay.title")} — ${t("title." + info.game)}`;
     q(".round-info").textContent = renderer.statusLine(ctx);
@@ -461,7 +627,7 @@ export function mountReplay(root, gameId) {
 
   let marks = [];
   async function loadLog() {
-    const lg = await get(`/api/games/${gameId}/log${tq}`);
+    const lg = await get(`/api/games/${gid}/log`, token);
     const evs = [...lg.setup];
     marks = [evs.length];
     for (const s of lg.log) { evs.push(...s.events); marks.push(evs.length); }
@@ -496,10 +662,18 @@ export function mountReplay(root, gameId) {
 
   (async () => {
     try {
-      info = await get(`/api/games/${gameId}?events=false${token ? "&token=" + encodeURIComponent(token) : ""}`);
+      try {
+        info = await get(`/api/games/${gid}?events=false`, token);
+      } catch (e) {
+        if (e.code !== "bad_token" || !token) throw e;
+        forgetSeat(gameId); // a token signed out from another device: read as a spectator
+        token = null;
+        info = await get(`/api/games/${gid}?events=false`);
+      }
       renderer = await rendererFor(info.game);
       cards = await cardData(info.game);
       shell.classList.add(info.game);
+      q(".seed-chosen").hidden = !info.seed_chosen_by_creator;
       steps = info.step;
       await loadLog();
       await go(steps);
