@@ -7,6 +7,8 @@
   of ``redtable score red-rising FILE`` (see the README).
 - ``GET  /api/web/games/{game_id}/final``: a finished game's final hands (public once the
   game is over), with each Red Rising card's points.
+- ``GET  /api/web/games/{game_id}/score``: the running score as the asking seat may know it
+  (its hand's points and everyone's public rows; a spectator: the public rows).
 
 Wire it into the server with :func:`install` (``install(app)`` after ``create_app``): it
 includes the router and moves its routes in front of the static files mounted at ``/``.
@@ -129,6 +131,47 @@ async def final(request: Request, game_id: str):
 
         return {"game": game.name, "hands": [counts_to_slugs(h) for h in state.hands]}
     return {"game": game.name, "hands": []}
+
+
+# ---------------------------------------------------------------------- running score
+@router.get("/games/{game_id}/score")
+async def running(request: Request, game_id: str):
+    """The score now, as the asking seat may know it (``Authorization: Bearer <seat token>``;
+    without one, a spectator: the public rows only). Built from that seat's own view and
+    events, never from the state (:mod:`.running`), so nothing hidden can reach it."""
+    from ..server.app import _token  # the server's own reading of the token: header only, never the URL
+    from .running import running_score
+
+    hub = getattr(request.app.state, "hub", None)
+    if hub is None:
+        return _error(503, "no_hub", "this server holds no live games")
+    game = await hub.get(game_id)  # an ApiError (unknown game, storage) answers through the app's handler
+    seat = game.seat_of_token(_token(request))  # bad_token (403) for a token of no seat of this game
+    # one consistent reading on the loop; the scoring (a search over Gray/Orange choices) off it
+    version, step, status = game.version, game.step, game.status
+    view = game.state.view(seat)
+    events = [e for e in game.events_for(seat) if e["kind"] in ("points", "end_of_game_ability")] \
+        if game.name == "red-rising" and seat is not None else []
+    try:
+        out = await hub.off_loop(running_score, game.name, view, events, seat)
+    except ValueError as e:
+        return _error(404, "no_running_score", str(e))
+    return {"game_id": game.id, "version": version, "step": step, "status": status, **out}
+
+
+# ---------------------------------------------------------------------- rules pages
+@router.get("/rules/{game}")
+async def rules(game: str, lang: str = "en"):
+    """What a title's rules page shows, in ``lang``: houses, locations, die, fleet track and the
+    112 cards (Red Rising); rounds, phases and actions, card types, Gods, Outposts (Red North).
+    Built from the engines' own tables (:mod:`redtable.web.rules_data`)."""
+    from .rules_data import UnknownChoice, rules_data
+
+    try:
+        return rules_data(game, lang)
+    except UnknownChoice as e:
+        code = "unknown_title" if e.what == "game" else "unknown_language"
+        return _error(422, code, str(e), allowed=list(e.allowed))
 
 
 # ---------------------------------------------------------------------- wiring
