@@ -30,8 +30,9 @@ from .abilities import deploy
 from .board import INSTITUTE, LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES, LUNA
 from .cards import BLUE, BY_SLUG, GOLD, RED, SLUG
 from .effects import (SAME_CARD_STEPS, SCOPES, TEXT, cond, filter_text, gain_blocked, matches, names_text, render,
-                      render_cached, scope_positions)
+                      scope_positions)
 from .engine import BLOCK_STEAL_BANISH, YES_NO, RRState, op
+from .words import prompt_context
 
 
 def _lower(s: str) -> str:
@@ -111,7 +112,7 @@ def _gold_gain_banished(st: RRState, node, ctx, answer):
         opts = tuple(SLUG[c] for c in st.banished if matches(st, c, filt, ctx))
         if not opts:
             return None
-        return Decision(p, "choose_banished", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
+        return Decision(p, "choose_banished", opts, prompt_context(st, node, ctx))
     card = BY_SLUG[answer]
     st.banished.remove(card)
     st.take_to_hand(p, card, "banished")
@@ -326,7 +327,7 @@ def _gold_reveal_instead(st: RRState, node, ctx, answer):
         st.push(default, ctx)
         return None
     if answer is None:
-        return Decision(p, "may", YES_NO, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
+        return Decision(p, "may", YES_NO, prompt_context(st, node, ctx, "instead"))
     if answer == "yes":
         card = held[0]
         st.log("reveal", player=p, card=SLUG[card], source="hand")

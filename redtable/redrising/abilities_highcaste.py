@@ -20,9 +20,10 @@ from .cards import (
     BLUE, BROWN, BY_SLUG, COLOR, COLOR_NAMES, COLOR_OF_NAME, COPPER, GOLD, GRAY, GREEN, NAME,
     OBSIDIAN, ORANGE, PINK, RED, SILVER, SLUG, VALUE, VIOLET, WHITE, YELLOW,
 )
-from .effects import (TEXT, cond, filter_text, gainable, holds, matches, render, render_cached, render_cond,
+from .effects import (TEXT, cond, filter_text, gainable, holds, matches, render, render_cond,
                       scope_positions)
 from .engine import YES_NO, RRState, op, seat_id, seat_of
+from .words import prompt_context
 
 H = "highcaste_"
 
@@ -523,7 +524,8 @@ def _choose_banished(st: RRState, node, ctx, answer):
             return None
         if optional:
             opts += ("none",)
-        return Decision(ctx["p"], "choose_banished", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
+        return Decision(ctx["p"], "choose_banished", opts,
+                        prompt_context(st, node, ctx, ("stop" if times != 1 else "none") if optional else ""))
     if answer == "none":
         return None
     nodes = [then]
@@ -586,7 +588,7 @@ def _choose_hand(st: RRState, node, ctx, answer):
         return None
     if answer is None:
         return Decision(p, "choose_hand", opts + (("none",) if optional else ()),
-                        {"card": SLUG[ctx["src"]], "text": render_cached(node)})
+                        prompt_context(st, node, ctx, "none" if optional else ""))
     if answer == "none":
         return None
     st.push(then, dict(ctx, c=BY_SLUG[answer]))
@@ -611,7 +613,7 @@ def _swap(st: RRState, node, ctx, answer):
     if not opts or not st.deck:
         return None
     if answer is None:
-        return Decision(p, "banish_from_hand", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
+        return Decision(p, "banish_from_hand", opts, prompt_context(st, node, ctx))
     c = BY_SLUG[answer]
     st.hands[p].remove(c)
     st.banish(c, p, "hand")

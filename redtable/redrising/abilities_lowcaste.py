@@ -19,9 +19,10 @@ from .cards import (
     BLUE, BROWN, BY_SLUG, COLOR, COLOR_NAMES, COPPER, GOLD, GRAY, GREEN, OBSIDIAN, ORANGE,
     PINK, RED, SILVER, SLUG, VIOLET, WHITE, YELLOW,
 )
-from .effects import (TEXT, colors_text, cond, filter_text, matches, parse_pos, pos_id, render, render_cached,
+from .effects import (TEXT, colors_text, cond, filter_text, matches, parse_pos, pos_id, render,
                       scope_positions)
 from .engine import RRState, op, seat_id, seat_of
+from .words import prompt_context
 
 card = BY_SLUG.__getitem__
 
@@ -114,7 +115,7 @@ def _q_reveals(st: RRState, node, ctx, answer):
         return None
     if answer is None:
         return Decision(q, "reveal", tuple(SLUG[c] for c in fits),
-                        {"card": SLUG[ctx["src"]], "by": ctx["p"],
+                        {"card": SLUG[ctx["src"]], "by": ctx["p"], "colors": [COLOR_NAMES[c] for c in colors],
                          "hint": f"reveal a {colors_text(colors)} from your hand"})
     _reveal_from_hand(st, q, [BY_SLUG[answer]], "must_reveal")
     return None
@@ -188,7 +189,7 @@ def _may_banish_from_hand(st: RRState, node, ctx, answer):
         return None
     if answer is None:
         return Decision(p, "banish_from_hand", tuple(SLUG[c] for c in fits) + ("none",),
-                        {"card": SLUG[ctx["src"]], "text": render_cached(node)})
+                        prompt_context(st, node, ctx, "none"))
     if answer == "none":
         return None
     c = BY_SLUG[answer]
@@ -418,7 +419,7 @@ def _move_card(st: RRState, node, ctx, answer):
                      if matches(st, st.locs[l][i], filt, ctx) and destinations(st, st.locs[l][i], dest, ctx))
         if not opts:
             return None
-        return Decision(ctx["p"], "choose_card", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
+        return Decision(ctx["p"], "choose_card", opts, prompt_context(st, node, ctx))
     l, i = parse_pos(answer)
     st.push(("lowcaste_move_c", dest, then), dict(ctx, c=st.locs[l][i]))
     return None
@@ -478,7 +479,7 @@ def _choose_topmost(st: RRState, node, ctx, answer):
                     break
         if not opts:
             return None
-        return Decision(ctx["p"], "choose_card", tuple(opts), {"card": SLUG[ctx["src"]], "text": render_cached(node)})
+        return Decision(ctx["p"], "choose_card", tuple(opts), prompt_context(st, node, ctx))
     l, i = parse_pos(answer)
     st.push(then, dict(ctx, c=st.locs[l][i]))
     return None

@@ -25,6 +25,7 @@ from ..core import Decision
 from .board import LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES
 from .cards import BY_SLUG, COLOR, COLOR_NAMES, COLOR_OF_NAME, GOLD, NAME, SLUG, VALUE
 from .engine import OPS, YES_NO, RRState, gainable, op, seat_id, seat_of
+from .words import prompt_context
 
 # ---------------------------------------------------------------------------- text
 TEXT: dict[str, Callable[[tuple], str]] = {}
@@ -218,7 +219,7 @@ def _may(st: RRState, node, ctx, answer):
     if "c" in ctx and gain_blocked(st, ctx["c"], node[1]):
         return None
     if answer is None:
-        return Decision(ctx["p"], "may", YES_NO, {"card": SLUG[ctx["src"]], "text": render_cached(node[1])})
+        return Decision(ctx["p"], "may", YES_NO, prompt_context(st, node, ctx, "may"))
     if answer == "yes":
         then = node[3] if len(node) > 3 else None
         st.push_all([node[1]] + ([then] if then is not None else []), ctx)
@@ -443,7 +444,7 @@ def _choose_card(st: RRState, node, ctx, answer):
             return None
         if optional:
             opts += ("none",)
-        return Decision(ctx["p"], "choose_card", opts, {"card": SLUG[ctx["src"]], "text": render_cached(node)})
+        return Decision(ctx["p"], "choose_card", opts, prompt_context(st, node, ctx, "none" if optional else ""))
     if answer == "none":
         return None
     l, i = parse_pos(answer)

@@ -24,6 +24,7 @@ from .board import (
     LUNA, MARS, NEUTRAL_INFLUENCE_2P, THRESHOLD,
 )
 from .cards import BY_SLUG, COLOR, COLOR_NAMES, NAME, NUM_CARDS, SLUG, VALUE
+from .words import public_about
 
 Handler = Callable[["RRState", tuple, dict, Any], "Decision | None"]
 OPS: dict[str, Handler] = {}
@@ -602,6 +603,9 @@ class RRState(State):
         }
         if d is not None:
             out["decision"] = {"player": d.player, "kind": d.kind}
+            about = public_about(d.kind, d.context, self.phase == "play")
+            if about:  # what every seat may know of it: the asking card when face up, the seats it names
+                out["decision"]["about"] = about
             if d.player == player:  # the context may name a card only the decider holds
                 out["decision"]["options"] = list(d.options)
                 out["decision"]["context"] = d.context
