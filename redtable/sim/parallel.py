@@ -6,7 +6,8 @@ its own seed (``game_seed(seed, index)``). Because a game never depends on which
 plays it or on what that process played before, ``run_games`` returns the same list for
 any ``workers``: it sorts the results by index.
 
-Work is cut into *chunks* of consecutive indices; a *backend* runs chunks somewhere and
+Work is cut into *chunks* of consecutive indices; a *backend* (the interface and the
+worker-side pieces every backend shares are in :mod:`.backend`) runs chunks somewhere and
 yields each finished chunk as a list of ``(index, result)`` pairs, in any order::
 
     def backend(task, chunks, workers) -> Iterator[list[tuple[int, Any]] | Tick]
@@ -20,7 +21,8 @@ per chunk).
 
 ``"local"`` runs in this process (``workers == 1``) or in a ``multiprocessing`` pool;
 ``"ray"`` runs chunks as Ray tasks on a local Ray or a cluster (:mod:`.ray_backend`,
-imported only when used). Another backend (a cluster queue...) is one more entry in
+imported only when used: the dependencies run ``parallel -> ray_backend -> backend``).
+Another backend (a cluster queue...) is one more entry in
 :data:`BACKENDS` (:func:`register_backend`) and callers only pass its name.
 
 The pool uses the ``fork`` start method on Linux (fast start, nothing to re-import) and
@@ -36,53 +38,16 @@ import os
 import queue
 import signal
 import sys
-import time
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
-Chunk = list[int]
+from .backend import (HEARTBEAT, POLL_SECONDS, TICK_SECONDS, Backend, Chunk, Output, Preparable, Reporter, Task,
+                      Tick, run_chunk)
 
-
-class Tick(NamedTuple):
-    """``done`` games of the chunk starting at index ``first`` have finished (the chunk's own
-    result is still to come); ``first is None``: nothing new, the backend is waiting."""
-
-    first: int | None
-    done: int
-
-
-HEARTBEAT = Tick(None, 0)
-TICK_SECONDS = 0.02   # a worker reports finished games at most this often
-POLL_SECONDS = 0.1    # a backend waiting for results looks at the reports this often
-
-Backend = Callable[[Callable[[int], Any], list[Chunk], int], Iterator["list[tuple[int, Any]] | Tick"]]
-
-
-class Reporter:
-    """``reporter(first, done)`` in a worker: passes it on to ``send`` unless the last report
-    went less than ``every`` seconds ago (a later report carries the count)."""
-
-    def __init__(self, send: Callable[[int, int], None], every: float = TICK_SECONDS) -> None:
-        self.send = send
-        self.every = every
-        self.last = float("-inf")
-
-    def __call__(self, first: int, done: int) -> None:
-        now = time.monotonic()
-        if now - self.last >= self.every:
-            self.last = now
-            self.send(first, done)
-
-
-def run_chunk(task: Callable[[int], Any], chunk: Sequence[int],
-              report: Callable[[int, int], None] | None = None) -> list[tuple[int, Any]]:
-    """Play the games of one chunk (in whatever process this is called); ``report(first
-    index of the chunk, games done)`` after each game."""
-    out = []
-    for i in chunk:
-        out.append((i, task(i)))
-        if report is not None:
-            report(chunk[0], len(out))
-    return out
+__all__ = [
+    "BACKENDS", "HEARTBEAT", "POLL_SECONDS", "TICK_SECONDS", "Backend", "Chunk", "Reporter", "Tick",
+    "default_workers", "local_backend", "make_chunks", "prepare_backend", "register_backend", "run_chunk",
+    "run_games", "start_method",
+]
 
 
 def make_chunks(indices: Sequence[int], workers: int, chunk_size: int | None = None) -> list[Chunk]:
@@ -164,14 +129,22 @@ def _star_run_chunk(args: tuple[Callable[[int], Any], Chunk]) -> list[tuple[int,
     return run_chunk(*args, report=_worker_report)
 
 
-def _ray_backend(task: Callable[[int], Any], chunks: list[Chunk], workers: int
-                 ) -> Iterator[list[tuple[int, Any]] | Tick]:
-    from .ray_backend import ray_backend
+class _RayOnFirstUse:
+    """The Ray backend (:mod:`.ray_backend`), imported when a run or ``prepare`` needs it:
+    Ray is optional, and importing it is slow."""
 
-    yield from ray_backend(task, chunks, workers)
+    def __call__(self, task: Task, chunks: list[Chunk], workers: int) -> Output:
+        from .ray_backend import ray_backend
+
+        return ray_backend(task, chunks, workers)
+
+    def prepare(self, address: str | None, workers: int | None) -> None:
+        from .ray_backend import connect
+
+        connect(address, workers)
 
 
-BACKENDS: dict[str, Backend] = {"local": local_backend, "ray": _ray_backend}
+BACKENDS: dict[str, Backend] = {"local": local_backend, "ray": _RayOnFirstUse()}
 
 
 def register_backend(name: str, backend: Backend) -> None:
@@ -183,17 +156,19 @@ def prepare_backend(name: str, address: str | None = None, workers: int | None =
     """Check ``name`` and connect its backend before any game starts, so that a missing
     library or an unreachable cluster is reported at once with what to do about it.
 
-    ``address`` names a cluster to join (Ray only); without one, Ray starts locally with
-    ``workers`` CPUs. Raises ``ValueError`` naming the problem and what is allowed.
+    A backend with ``prepare(address, workers)`` (:class:`~.backend.Preparable`) does the
+    connecting: for Ray, ``address`` names a cluster to join; without one, Ray starts
+    locally with ``workers`` CPUs. Other backends take no address. Raises ``ValueError``
+    naming the problem and what is allowed.
     """
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r}; known backends: {', '.join(BACKENDS)}")
-    if name == "ray":
-        from .ray_backend import connect
-
-        connect(address, workers)
+    backend = BACKENDS[name]
+    if isinstance(backend, Preparable):
+        backend.prepare(address, workers)
     elif address is not None:
-        raise ValueError(f"--address joins a cluster and needs --backend ray, not {name!r}")
+        clusters = " or ".join(f"--backend {n}" for n, b in BACKENDS.items() if isinstance(b, Preparable))
+        raise ValueError(f"--address joins a cluster and needs {clusters or 'a cluster backend'}, not {name!r}")
 
 
 def run_games(task: Callable[[int], Any], indices: Iterable[int], workers: int = 1,

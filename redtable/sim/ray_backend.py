@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from .parallel import HEARTBEAT, POLL_SECONDS, Chunk, Reporter, Tick, run_chunk
+from .backend import HEARTBEAT, POLL_SECONDS, Chunk, Reporter, Tick, run_chunk
 
 INSTALL_HINT = "the ray backend needs Ray: pip install 'redtable[ray]'"
 
