@@ -96,7 +96,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import math
 import pstats
 import sys
 import time
@@ -109,6 +108,7 @@ from redtable.bots import make_bot  # noqa: E402
 from redtable.bots.heuristic import HeuristicBot  # noqa: E402
 from redtable.bots.ismcts import ISMCTSBot  # noqa: E402
 from redtable.core import Rng, make_game  # noqa: E402
+from redtable.sim.stats import wilson_interval  # noqa: E402
 
 
 def midgame(game_name: str, players: int, seed: int = 1, steps: int | None = None):
@@ -179,16 +179,6 @@ def profile(args) -> None:
 
 
 # ---------------------------------------------------------------------- strength
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def play_match(job) -> dict:
     game_name, players, a_spec, b_spec, i = job
     game = make_game(game_name, players)
@@ -227,7 +217,7 @@ def strength(args) -> None:
                 print(r, flush=True)
     n = len(results)
     wins = sum(r["win_a"] for r in results)
-    lo, hi = wilson(wins, n)
+    lo, hi = wilson_interval(wins, n)
     sa = sum(r["score_a"] for r in results) / n
     sb = sum(sum(r["score_b"]) for r in results) / (n * (args.players - 1))
     print(f"{args.game} {args.players}p, {n} games: {args.a} vs {args.b}")

@@ -17,21 +17,11 @@ uniformly random policy (the baseline the training must beat).
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 
-
-def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
+from redtable.sim.stats import wilson_interval
 
 
 def evaluate(policy, game: str, players: int, opponent: str, games: int, seed: int) -> dict:
@@ -49,7 +39,7 @@ def evaluate(policy, game: str, players: int, opponent: str, games: int, seed: i
                 wins += reward
                 break
         obs, _ = env.reset()
-    lo, hi = wilson(wins, games)
+    lo, hi = wilson_interval(wins, games)
     return {"games": games, "wins": wins, "win_rate": wins / games, "ci95": (lo, hi)}
 
 
