@@ -8,7 +8,7 @@
 Parameters. ``python_red_rising``: ``players`` (2-6, default 4), ``multiplayer_variant``
 and ``block_windows`` (the engine's options, default false), ``max_game_length``.
 ``python_red_north``: ``players`` (2-4, default 2), ``outpost_points`` (the Outposts'
-printed Raid Points, default 1), ``outpost_points_by_colour`` (e.g. ``"green=2,red=3"``,
+printed Raid Points, default 1), ``outpost_points_by_colour`` (e.g. ``"green:2;red:3"``,
 overriding it per colour), ``max_game_length``. Bad values raise ValueError naming the
 parameter and what is allowed.
 

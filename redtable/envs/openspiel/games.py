@@ -82,11 +82,12 @@ def _rn_options(p: dict[str, Any]) -> dict[str, Any]:
     from ...rednorth.cards import COLOURS
 
     points: dict[str, int] = {c: p["outpost_points"] for c in COLOURS}
-    for item in by_colour.split(","):
-        colour, eq, value = item.strip().partition("=")
-        colour = colour.strip()
-        if not eq or colour not in COLOURS or not value.strip().lstrip("-").isdigit():
-            raise ValueError(f"parameter 'outpost_points_by_colour' must look like 'green=2,red=3' with colours "
+    # ';' and ':' because OpenSpiel's game strings use ',' and '=' themselves
+    for item in by_colour.split(";"):
+        colour, colon, value = item.strip().partition(":")
+        colour, value = colour.strip(), value.strip()
+        if not colon or colour not in COLOURS or not value.lstrip("-").isdigit():
+            raise ValueError(f"parameter 'outpost_points_by_colour' must look like 'green:2;red:3' with colours "
                              f"from {', '.join(COLOURS)} and whole numbers; got {by_colour!r} (at {item.strip()!r})")
         points[colour] = int(value)
     return {"players": p["players"], "outpost_points": points}
