@@ -2,37 +2,35 @@
 
 The vocabulary is in ``effects.py`` (and the turn-flow steps in ``engine.py``); each
 ability below reads like the printed card. Families of cards live in the
-``abilities_*`` modules imported at the bottom; this module holds the shared blocks.
+``abilities_*`` modules; this module holds the shared blocks (:data:`SHARED`) and
+installs every family's :class:`~.ability_table.AbilityTable` in the engine, in the
+explicit order of :data:`FAMILIES` (a later family may override an earlier one's ability
+for a card only where it says ``override=True``). Importing this module is what makes
+the engine know every card; the families do not import it.
 """
 
 from __future__ import annotations
 
+from . import abilities_gold, abilities_highcaste, abilities_lowcaste
 from . import effects  # noqa: F401  (registers the primitives)
+from .ability_table import AbilityTable, card, install
 from .board import INSTITUTE, JUPITER, LUNA, MARS
-from .cards import BLUE, BY_SLUG, GOLD
-from .engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
+from .cards import BLUE, GOLD
 
+SHARED = AbilityTable("abilities")
+deploy = SHARED.deploy
+end_of_game = SHARED.end_of_game
 
-def card(slug: str) -> int:
-    return BY_SLUG[slug]
-
-
-def deploy(slug: str, effect: tuple) -> None:
-    DEPLOY[card(slug)] = effect
-
-
-def end_of_game(slug: str, effect: tuple) -> None:
-    END_OF_GAME[card(slug)] = effect
+__all__ = ["FAMILIES", "SHARED", "card", "deploy", "end_of_game"]
 
 
 # Blocks against stealing or banishing your cards: reveal, and the attempt fails.
-for _slug in ("judge", "pax-au-telemanus", "the-howlers"):
-    BLOCK_STEAL_BANISH.add(card(_slug))
+SHARED.block_steal_banish("judge", "pax-au-telemanus", "the-howlers")
 
 # Blocks against the Sovereign token being taken: banish the blocker, keep the token,
 # then gain the top card of the deck.
-BLOCK_SOVEREIGN[card("martyr")] = ("draw_to_hand",)
-BLOCK_SOVEREIGN[card("justice")] = ("draw_to_hand",)
+SHARED.block_sovereign("martyr", ("draw_to_hand",))
+SHARED.block_sovereign("justice", ("draw_to_hand",))
 
 # Blue ships: advance if deployed on their location.
 deploy("invictus", ("if", ("deployed_on", (MARS,)), ("advance", 1)))
@@ -66,5 +64,7 @@ _orange("cyther", (("color", (BLUE,)),))
 # Copper.
 deploy("lawyer", ("influence", 1))
 
-# The card families (imported last: they use the helpers above and may override them).
-from . import abilities_gold, abilities_highcaste, abilities_lowcaste  # noqa: E402,F401
+# The shared blocks first, then each family (which may override them where it says so).
+FAMILIES: tuple[AbilityTable, ...] = (
+    SHARED, abilities_gold.ABILITIES, abilities_highcaste.ABILITIES, abilities_lowcaste.ABILITIES)
+install(*FAMILIES)

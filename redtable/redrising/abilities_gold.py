@@ -26,12 +26,12 @@ Readings taken where the text leaves room (see also the tests):
 from __future__ import annotations
 
 from ..core import Decision
-from .abilities import deploy
+from .ability_table import AbilityTable
 from .board import INSTITUTE, LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES, LUNA
 from .cards import BLUE, BY_SLUG, GOLD, RED, SLUG
 from .effects import (SAME_CARD_STEPS, SCOPES, TEXT, cond, filter_text, gain_blocked, matches, names_text, render,
                       scope_positions)
-from .engine import BLOCK_STEAL_BANISH, YES_NO, RRState, op
+from .engine import YES_NO, RRState, op
 from .words import prompt_context
 
 
@@ -358,12 +358,16 @@ TEXT.setdefault("attempt", lambda node: render(node[2]))
 
 
 # ============================================================================ the cards
+ABILITIES = AbilityTable("abilities_gold")   # installed by abilities.py
+deploy = ABILITIES.deploy
+
+
 def _c(slug: str) -> int:
     return BY_SLUG[slug]
 
 
 # Blocks: reveal to stop an opponent's attempt to steal or banish your cards (engine ``attempt``).
-BLOCK_STEAL_BANISH.update({_c("pax-au-telemanus"), _c("the-howlers")})
+ABILITIES.block_steal_banish("pax-au-telemanus", "the-howlers")
 
 # Choose an opponent; they banish 1 of their cards. Then banish Aja. (Antonia works the same.)
 _AJA = ("choose_opponent", ("seq", ("attempt", "q", ("gold_opp_banish",)), ("banish_self",)), True)
@@ -381,7 +385,8 @@ deploy("the-jackal", ("sovereign",))
 # Gain the card directly under this one. Banish Cassius unless that card is a Gold.
 # (Overrides abilities.py: the colour is read as the card lay, so a face-down card is no Gold.)
 deploy("cassius", ("under", ("gold_note_c", ("seq", ("gain_c",),
-                                             ("unless", ("gold_c_color", (GOLD,)), ("banish_self",))))))
+                                             ("unless", ("gold_c_color", (GOLD,)), ("banish_self",))))),
+       override=True)
 
 # If deployed to the Institute, place 1 Influence there.
 deploy("fitchner", ("if", ("deployed_on", (INSTITUTE,)), ("influence", 1)))

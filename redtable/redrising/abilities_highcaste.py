@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..core import Decision
 from . import effects  # noqa: F401  (registers the shared primitives)
-from .abilities import card, deploy, end_of_game
+from .ability_table import AbilityTable, card
 from .board import INFLUENCE_TOKENS, INSTITUTE, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES, LUNA, MARS
 from .cards import (
     BLUE, BROWN, BY_SLUG, COLOR, COLOR_NAMES, COLOR_OF_NAME, COPPER, GOLD, GRAY, GREEN, NAME,
@@ -680,6 +680,10 @@ TEXT[H + "loan_shark"] = lambda node: (
 
 
 # ====================================================================== the cards
+ABILITIES = AbilityTable("abilities_highcaste")   # installed by abilities.py
+deploy = ABILITIES.deploy
+end_of_game = ABILITIES.end_of_game
+
 # --- Yellows
 REVEAL_UNDER = (H + "reveal_under", 2)
 deploy("dr-virany", ("if", ("deployed_on", (MARS,)), REVEAL_UNDER))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..core import Decision
 from . import effects
-from .abilities import deploy
+from .ability_table import AbilityTable
 from .board import INSTITUTE, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME, LUNA, MARS
 from .cards import (
     BLUE, BROWN, BY_SLUG, COLOR, COLOR_NAMES, COPPER, GOLD, GRAY, GREEN, OBSIDIAN, ORANGE,
@@ -490,6 +490,10 @@ TEXT["lowcaste_choose_topmost"] = lambda node: render(node[3]).replace(
 
 
 # ============================================================================ the cards
+ABILITIES = AbilityTable("abilities_lowcaste")   # installed by abilities.py
+deploy = ABILITIES.deploy
+
+
 def _if_on(colors: tuple[int, ...], effect: tuple) -> tuple:
     """"If deployed directly on top of a <colors>, <effect on that card>" (the Browns)."""
     return ("note_under", ("if", ("src_on_color", colors), ("under", effect)))

@@ -2,7 +2,8 @@
 
 import pytest
 
-import redtable.redrising.abilities_gold as gold  # noqa: F401  (registers the Golds)
+import redtable.redrising.abilities  # noqa: F401  (installs every card's abilities in the engine)
+import redtable.redrising.abilities_gold as gold
 from redtable.redrising.cards import BY_SLUG, NUM_CARDS
 from redtable.redrising.effects import render
 from redtable.redrising.engine import BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME

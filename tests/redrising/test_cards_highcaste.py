@@ -4,7 +4,7 @@ abilities of Grays and Oranges: every clause on exact positions."""
 import pytest
 
 import redtable.redrising.game  # noqa: F401
-import redtable.redrising.abilities_highcaste as hc  # noqa: F401  (registers the cards)
+import redtable.redrising.abilities_highcaste as hc  # noqa: F401  (the family's table and primitives)
 from redtable.redrising.cards import BY_SLUG, COLOR, NUM_CARDS, SLUG, VALUE
 from redtable.redrising.effects import render
 from redtable.redrising.engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
