@@ -481,3 +481,21 @@ def test_openspiel_bots_win_some_games_against_random_play():
         bots[1 - seat] = osbots.make_bot("random", game, seed=seed)
         share += osbots.play_game(game, bots, seed).returns[seat]
     assert share >= 2.5
+
+
+def test_the_example_plays_a_game_and_saves_its_record(tmp_path, capsys):
+    import runpy
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "openspiel_play.py"
+    main = runpy.run_path(str(example))["main"]
+    out = tmp_path / "game.json"
+    assert main(["--bots", "openspiel:mcts,ismcts", "--seconds", "0.005", "--seed", "3", "--quiet",
+                 "--save", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Red North, 2 players, seed 3: scores" in text and "winners ['p" in text
+    rec = GameRecord.load(out)
+    assert rec.seed == 3 and replay(rec).is_terminal()
+    with pytest.raises(SystemExit):
+        main(["--bots", "openspiel:alphazero"])
+    assert "unknown OpenSpiel bot" in capsys.readouterr().err
