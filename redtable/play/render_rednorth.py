@@ -456,7 +456,7 @@ class RedNorthRenderer(Renderer):
             return tr("Setup: Outposts in play: {outposts}. {who} is First Player.", outposts=outs,
                       who=self.who(d["first_player"], viewer))
         if k == "hand":
-            return tr("{who} starting hand: {cards}", who=who(), cards=counted(d["hand"]))
+            return tr("{who}'s starting hand: {cards}", who=who(), cards=counted(d["hand"]))
         if k == "round":
             name = round_title(ROUND_NAMES[d["round"]])
             text = "[bold]══ " + tr("Round {n}: {name} — Outposts worth {vp} VP; First Player {who}", n=d["round"],
@@ -548,7 +548,7 @@ class RedNorthRenderer(Renderer):
         for colour, pts in d["raid_points"].items():
             o = d["outposts"].get(colour, {})
             ctrl = self.who(o["controller"], viewer) if o.get("controller") is not None else tr("nobody")
-            scores = ", ".join(f"P{p} {x}" for p, x in enumerate(pts))
+            scores = ", ".join(f"{self.who(p, viewer)} {x}" for p, x in enumerate(pts))
             how = o.get("decided_by")
             lines.append("  " + tr("{outpost}: Raid Points {scores} → {who} ({how})",
                                    outpost=f"{colour_markup(colour)} {esc(OUTPOST_NAME[colour])}", scores=scores,

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Decision, Event, State
-from ..i18n import ntr, tr
+from ..i18n import get_lang, ntr, tr
 from ..redrising import abilities  # noqa: F401  (registers every card's abilities)
 from ..redrising.board import (
     DIE_TEXT, FLEET_MAX, HOUSE_NAMES, HOUSE_TEXT, HOUSE_TITLES, LOCATION_NAMES, LOCATION_OF_NAME,
@@ -74,7 +74,7 @@ LABEL = {
     "order_under": "order", "reveal": "reveal", "banish_from_hand": "banish from hand",
 }
 CHOICE_WORDS = {
-    "yes": "Yes", "no": "No", "none": "None (skip)", "top": "On top of the deck",
+    "yes": "Yes", "no": "No", "none": "Skip", "top": "On top of the deck",
     "bottom": "At the bottom of the deck", "helium": "Helium", "advance": "Advance on the Fleet Track",
     "influence": "Influence on the Institute", "banish": DIE_TEXT["banish"], "place": DIE_TEXT["place"],
 }
@@ -127,6 +127,13 @@ def json_card_markup(card: dict, value: bool = True) -> str:
     if card.get("face_down"):
         text += " [dim](" + tr("face-down") + ")[/dim]"
     return text
+
+
+def said(d: Decision) -> dict:
+    """The words a card's question carries in the current language (``say``, rendered by the
+    engine from the card's encoding: :mod:`redtable.redrising.words`), or {}."""
+    say = d.context.get("say") or {}
+    return say.get(get_lang()) or say.get("en") or {}
 
 
 def loc_title(name: str) -> str:
@@ -323,7 +330,8 @@ class RedRisingRenderer(Renderer):
     def explain(self, state: State, d: Decision) -> str:
         c = d.context
         src = card_markup(c["card"]) if c.get("card") in BY_SLUG else None
-        text = esc(c.get("text", ""))
+        words = said(d)
+        text = esc(words.get("text") or c.get("text", ""))
         who = lambda key: self.who(c.get(key))  # noqa: E731
         k = d.kind
         if k == "action":
@@ -349,6 +357,8 @@ class RedRisingRenderer(Renderer):
                           card=card_markup(c["placing"]), source=src)
             return tr("Place (not deploy) {card} on which location?", card=src)
         if k == "may":
+            if words:
+                return f"{src}: {text}"
             return tr("{card}: {text} Do you?", card=src, text=text)
         if k == "banish_from_location":
             return tr("House Ceres: banish any 1 card from a location.")
@@ -356,14 +366,17 @@ class RedRisingRenderer(Renderer):
             return tr("Rising die: banish the top card of a location of your choice.")
         if k == "choose_card":
             return tr("{card}: {text} Which card?", card=src, text=text)
+        if k == "choose_hand":
+            return tr("{card}: {text} Which card of your hand?", card=src, text=text)
         if k == "move_location":
             return tr("{card}: move the card to which location?", card=src)
         if k == "choose_opponent":
             return tr("{card}: choose an opponent.", card=src)
         if k == "choose_one":
             if "for" in c:
-                return tr("{card}: choose one ({hint}; {who} gets the others).", card=src,
-                          hint=esc(c["hint"]), who=who("for"))
+                return tr("{card}: choose the one you gain; {who} gains the others.", card=src, who=who("for"))
+            if words:
+                return tr("{card}: choose one. {text}", card=src, text=text)
             return tr("{card}: choose one.", card=src)
         if k == "choose_color":
             return tr("{card}: name a colour.", card=src)
@@ -387,34 +400,48 @@ class RedRisingRenderer(Renderer):
             return tr("House Ceres, end of game: banish 1 card from your hand before scoring.")
         if k == "name_card":
             return tr("{card}: name a card in {who}'s hand.", card=src, who=who("target"))
-        if k in ("order_under", "bottom_order"):
-            return f"{src}: {esc(c.get('hint') or tr('choose the order'))}."
+        if k == "order_under":
+            return tr("{card}: choose the card to place directly under it (the other goes below it).", card=src)
+        if k == "bottom_order":
+            return tr("{card}: choose the next card to put at the bottom of the deck (the last one chosen "
+                      "ends at the bottom).", card=src)
         if k == "loan_shark":
-            return tr("{who} played {card}: {text}", who=who("lender"), card=src, text=text)
+            return tr("{who} played {card}: give them 2 Helium to take 1 turn out of order now? Otherwise you "
+                      "give them 1 Helium.", who=who("lender"), card=src)
         if k == "facedown_card":
             return tr("{card}: choose the card to place face down on top of {location}.", card=src,
                       location=esc(loc_title(c.get("location", ""))))
-        if k == "choose_hand":
-            return f"{src}: {text}"
         if k == "die_face":
             return tr("House Minerva rolled the Sovereign token: choose any other bonus of the die.")
         if k == "deck_end":
             return tr("{card}: put {placing} on the top or at the bottom of the deck?", card=src,
                       placing=card_markup(c.get("placing")))
         if k == "reveal":
-            return tr("{who} played {card}: {hint}.", who=who("by"), card=src,
-                      hint=esc(c.get("hint") or tr("reveal a card")))
+            if c.get("colors"):
+                return tr("{who} played {card}: reveal a {colors} from your hand.", who=who("by"), card=src,
+                          colors=tr(" or ").join(color_markup(x) for x in c["colors"]))
+            return tr("{who} played {card}: reveal a card from your hand.", who=who("by"), card=src)
         if k == "steal_choice":
             return tr("{who} played {card}: choose the card from your hand they take.", who=who("thief"), card=src)
         if k == "reveal_from_hand":
             return tr("{card}: reveal a card from your hand ({n} to go).", card=src, n=c.get("left", "?"))
         if k == "end_of_game_order":
             return tr("End of game: choose which of your end-of-game abilities to resolve next.")
-        bits = ", ".join(f"{esc(key)}: {esc(val)}" for key, val in c.items() if key != "card")
-        return f"{esc(k.replace('_', ' ').capitalize())}" + (f" — {src}" if src else "") + (f" ({bits})" if bits else "")
+        return tr("{card}: choose.", card=src) if src else tr("Choose.")
 
     def option_row(self, state: State, d: Decision, v: dict, o: str) -> tuple[str, str]:
         k = d.kind
+        words = said(d)
+        if o in ("yes", "no", "none") and words.get(o):
+            return esc(words[o]), ""
+        if o in (words.get("options") or {}):
+            return esc(words["options"][o]), ""
+        if k == "loan_shark" and o in ("yes", "no"):
+            return esc(tr("Give 2 Helium and take a turn") if o == "yes" else tr("Decline (give 1 Helium)")), ""
+        if k == "facedown_card" and o == "none":
+            return esc(tr("Place no card face down on {location}", location=loc_title(d.context.get("location", "")))), ""
+        if k in ("block", "block_sovereign") and o == "no":
+            return esc(tr("Don't block")), ""
         if o in BY_SLUG:
             return card_markup(o), card_text_markup(o)
         if o.startswith("block:") and o[6:] in BY_SLUG:
@@ -527,7 +554,7 @@ class RedRisingRenderer(Renderer):
                                  house=esc(house_title(d["neutral_house"])), n=d["neutral_influence"])
             return text
         if k == "hand":
-            return tr("{who} starting hand: {cards}", who=who(), cards=", ".join(card_markup(c) for c in d["cards"]))
+            return tr("{who}'s starting hand: {cards}", who=who(), cards=", ".join(card_markup(c) for c in d["cards"]))
         if k == "turn":
             if d.get("out_of_order"):
                 return "[bold]── " + tr("{who} — turn {n} (out of order)", who=who(), n=d["number"]) + " ──[/bold]"
@@ -612,10 +639,9 @@ class RedRisingRenderer(Renderer):
             return tr("{who} banishes {card} {source}", who=who(), card=card(), source=frm).rstrip()
         if k == "block":
             if d.get("attempt") == "take_sovereign":
-                return tr("{who} blocks {other}'s taking the Sovereign token with {card}", who=who(),
+                return tr("{who} keeps the Sovereign token: blocks {other} with {card}", who=who(),
                           other=who("against"), card=card())
-            return tr("{who} blocks {other}'s steal or banish with {card}", who=who(), other=who("against"),
-                      card=card())
+            return tr("{who} blocks {other} with {card}", who=who(), other=who("against"), card=card())
         if k == "sovereign":
             if d.get("taken_from") is not None:
                 return tr("{who} gains the Sovereign token from {other}", who=who(), other=who("taken_from"))
@@ -688,11 +714,13 @@ class RedRisingRenderer(Renderer):
                       option=esc(tr(CHOICE_WORDS[d["option"]]) if d["option"] in CHOICE_WORDS else d["option"]),
                       card=card())
         if k == "count":
-            cols = "/".join(tr(x) for x in d.get("colors", []))
-            return tr("{who} counts {n} {colors} at {location}", who=who(), n=d["count"], colors=esc(cols),
-                      location=loc())
+            cols = tr(" or ").join(tr(x) for x in d.get("colors", []))
+            return tr("{who} counts the {colors} cards on {location}: {n}", who=who(), n=d["count"],
+                      colors=esc(cols), location=loc())
         if k in ("cannot_reveal", "not_found"):
             cols = tr(" or ").join(tr(x) for x in d.get("colors", []))
+            if k == "not_found":
+                return tr("No {colors} is found in the deck ({card})", colors=esc(cols), card=card())
             return tr("{who} has no {colors} to reveal ({card})", who=who(), colors=esc(cols), card=card())
         if k == "nothing_to_gain":
             return tr("{who} has nothing to gain", who=who())

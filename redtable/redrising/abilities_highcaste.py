@@ -170,7 +170,7 @@ TEXT[H + "each_player"] = lambda node: "In clockwise order starting with you, ea
 def _choose_one(st: RRState, node, ctx, answer):
     """node = (choose_one, (label, effect), ...): the acting player picks one effect."""
     if answer is None:
-        return Decision(ctx["p"], "choose_one", tuple(lbl for lbl, _ in node[1:]), {"card": SLUG[ctx["src"]]})
+        return Decision(ctx["p"], "choose_one", tuple(lbl for lbl, _ in node[1:]), prompt_context(st, node, ctx, "one"))
     st.push(dict(node[1:])[answer], ctx)
     return None
 
@@ -192,7 +192,8 @@ def _split(st: RRState, node, ctx, answer):
     q = ctx["q"]
     if answer is None:
         return Decision(q, "choose_one", tuple(lbl for lbl, _ in node[1:]),
-                        {"card": SLUG[ctx["src"]], "for": ctx["p"], "hint": "you gain this one; they gain the others"})
+                        prompt_context(st, node, ctx, "one", **{"for": ctx["p"],
+                                                                "hint": "you gain this one; they gain the others"}))
     st.log("chose", player=q, option=answer, card=SLUG[ctx["src"]])
     frames = [(e, dict(ctx, p=q)) for lbl, e in node[1:] if lbl == answer]
     frames += [(e, ctx) for lbl, e in node[1:] if lbl != answer]

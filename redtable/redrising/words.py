@@ -8,6 +8,7 @@ options whose meaning only the card gives:
 
 * ``yes`` / ``no`` of a "may" ("Gain Sevro" / "Don't gain Sevro"),
 * ``none`` of a choice that may be skipped ("Skip: don't gain a Gold from Mars"),
+* ``options`` of a "choose one" (each option's effect: "Banish Sevro", "Gain 1 Helium"),
 
 so the terminal and the browser show the same words, taken from the same encodings the
 engine runs (:mod:`.effects` in English, :mod:`.lang` in Ukrainian and Polish). The
@@ -62,7 +63,7 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 #: Modes of :func:`say`: which option labels the decision needs.
-MODES = ("", "may", "instead", "none", "stop")
+MODES = ("", "may", "instead", "none", "stop", "one")
 
 
 # ====================================================================== the engine's entry point
@@ -111,7 +112,16 @@ def _say(lang: str, node: tuple, c: int | None, loc: int, mode: str) -> dict[str
         out["none"] = _cap(negate(lang, body, W["none"]) if lang == "uk" else W["none"].format(body=body))
     elif mode == "stop":
         out["none"] = W["stop"]
+    elif mode == "one":
+        # (choose_one | split, (label, effect), ...): each option is its effect's words
+        out["options"] = {lbl: _cap(_label(lang, eff, c, loc)) for lbl, eff in node[1:]}
     return out
+
+
+def _label(lang: str, node: tuple, c: int | None, loc: int) -> str:
+    """An effect as a button: its first sentence, in the mood buttons take in ``lang``
+    (Ukrainian: the infinitive; English and Polish: the imperative)."""
+    return sentences(lang, node, c, loc, "inf" if lang == "uk" else "imp")[0]
 
 
 def sentences(lang: str, node: tuple, c: int | None = None, loc: int = -1, mood: str = "imp") -> list[str]:

@@ -1,7 +1,8 @@
 // Red North: the table, how each decision maps onto it, the log and the final tally.
-import { h, icon } from "./dom.js";
+import { h, icon, isTouch } from "./dom.js";
 import { t, list, has } from "./i18n.js";
 import { lineChart } from "./chart.js";
+import { scorepadTable } from "./scorepad.js";
 
 const SEAT_COLORS = ["#e05a47", "#4f9de0", "#e6b83c", "#61b86a"];
 const ROUNDS = ["spring", "summer", "ragnarok"];
@@ -14,6 +15,8 @@ function kindOf(slug) {
 }
 
 function cardName(slug) { return t("rn.card." + slug); }
+// A prompt that names the gesture: "tap" on a touch screen, "click" elsewhere.
+function tk(key, params) { return t(isTouch() && has(key + "_touch") ? key + "_touch" : key, params); }
 function godName(g) { return t("rn.god." + g); }
 function colourName(c) { return t("rn.colour." + c); }
 
@@ -21,7 +24,8 @@ function groupName(g) {
   return g.startsWith("hero-") ? cardName(g) : godName(g);
 }
 
-// A card: a kind slug, or null for a face-down card of another player.
+// A card: a kind slug, or null for a face-down card of another player. Its colour is on top
+// and its kind (Raider, Hero) at the bottom, each wrapping rather than being cut.
 function ncard(slug, opts = {}) {
   const k = kindOf(slug);
   const cls = ["ncard", k.type, "k-" + (k.colour || "back")];
@@ -30,12 +34,12 @@ function ncard(slug, opts = {}) {
   const pts = k.type === "raider" ? 2 : k.type === "hero" ? 4 : k.type === "jarl" ? "+1" : "?";
   const el = h("div." + cls.join("."), {
     "data-card": slug || "back", "data-target": opts.target, "data-key": opts.key || opts.target,
-    "data-down": opts.downOwn ? t("rn.face_down") : null,
-    "aria-label": slug ? cardName(slug) + (opts.downOwn ? `, ${t("rn.face_down")}` : "") : t("table.face_down"),
+    role: slug ? null : "img", "aria-label": slug ? null : t("table.face_down"),
   },
   h("span.n-type", null, slug ? (k.type === "jarl" ? t("rn.card.jarl") : colourName(k.colour)) : ""),
+  opts.downOwn ? h("span.n-down", null, t("rn.face_down")) : null,
   h("span.n-pts", null, slug ? pts : icon("axe")),
-  slug && k.type !== "jarl" ? h("span.n-name", null, cardName(slug)) : null,
+  slug && k.type !== "jarl" ? h("span.n-name", null, t("rn.type." + k.type)) : null,
   opts.champion ? h("span.champ-mark", { title: t("rn.champion") }, icon("shield")) : null,
   opts.glory ? h("span.glory-tokens", { title: `${t("rn.glory")} ×${opts.glory}` }, Array.from({ length: opts.glory }, () => h("i"))) : null);
   return el;
@@ -52,12 +56,12 @@ function seatColor(ctx, seat) { return SEAT_COLORS[seat % SEAT_COLORS.length]; }
 // ---------------------------------------------------------------------- the board
 function roundsBar(ctx) {
   const v = ctx.view;
-  return h("div.rounds", { "aria-label": t("rn.round." + v.round_name) }, ROUNDS.map((r, i) => h("div.round" + (v.round === i + 1 ? ".now" : v.round > i + 1 ? ".done" : ""), null,
+  return h("div.rounds", { role: "group", "aria-label": t("rn.round." + v.round_name) }, ROUNDS.map((r, i) => h("div.round" + (v.round === i + 1 ? ".now" : v.round > i + 1 ? ".done" : ""), null,
     h("strong", null, t("rn.round." + r)), h("span.small", null, t("rn.round_vp", { n: i + 1 })))));
 }
 
 function outposts(ctx) {
-  return h("div.outposts", { "aria-label": t("rn.outposts") }, ctx.view.outposts.map((o) => h("div.outpost.o-" + o.colour, {
+  return h("div.outposts", { role: "group", "aria-label": t("rn.outposts") }, ctx.view.outposts.map((o) => h("div.outpost.o-" + o.colour, {
     "data-card": "outpost:" + o.colour, "data-key": "outpost:" + o.colour, tabindex: "0",
   },
   h("span.o-name", null, o.name),
@@ -82,7 +86,7 @@ function piles(ctx) {
   for (const c of v.discard) counts[c] = (counts[c] || 0) + 1;
   return h("div.rn-piles", null,
     h("div.rn-pile", null, h("h3.rn-section-title", null, icon("deck"), " ", t("rn.deck")), h("strong", null, v.deck_size)),
-    h("div.rn-pile", { "aria-label": t("rn.discard") }, h("h3.rn-section-title", null, t("rn.discard")),
+    h("div.rn-pile", { role: "group", "aria-label": t("rn.discard") }, h("h3.rn-section-title", null, t("rn.discard")),
       v.discard.length ? h("div.discard-list", null, Object.entries(counts).map(([c, n]) => h("span.dchip.k-" + (kindOf(c).colour), { "data-card": c }, `${cardName(c)} ×${n}`)))
         : h("span.muted.small", null, t("rn.discard_none"))),
     v.set_aside_hero ? h("div.rn-pile", null, h("h3.rn-section-title", null, t("rn.set_aside")), ncard(v.set_aside_hero, { small: true })) : null);
@@ -94,7 +98,7 @@ function seatRow(ctx, s) {
   const d = ctx.decision;
   const deciding = d && d.player === s.seat && v.phase !== "over";
   const own = ctx.isMe(s.seat);
-  return h("section.rn-seat" + (own ? ".me" : "") + (deciding ? ".turn" : ""), {
+  return h("div.rn-seat" + (own ? ".me" : "") + (deciding ? ".turn" : ""), {
     "data-target": `player:${s.seat}`, "data-key": `player:${s.seat}`, "data-seat": s.seat, style: { "--seat": seatColor(ctx, s.seat) },
   },
   h("div.rs-info", null,
@@ -113,7 +117,7 @@ function seatRow(ctx, s) {
       v.champion && v.champion.holder === s.seat ? h("span.token.champ", null, icon("shield"), v.champion.placed ? t("rn.champion_placed") : t("rn.champion")) : null,
       deciding ? h("span.token.thinking", null, t("seat.thinking")) : null),
     s.god ? godCard(s.god, { invoked: s.invoked, target: `god:${s.seat}` }) : null),
-  h("div.rs-party", { "aria-label": t("rn.party"), "data-scroll": "party" + s.seat },
+  h("div.rs-party", { role: "group", tabindex: "0", "aria-label": t("rn.party"), "data-scroll": "party" + s.seat },
     s.party.length ? s.party.map((slot, i) => ncard(slot.card, {
       target: `slot:${s.seat}:${i}`, key: `slot:${s.seat}:${i}`, glory: slot.glory, champion: slot.champion,
       downOwn: !slot.face_up && !!slot.card,
@@ -126,7 +130,7 @@ function myHand(ctx) {
   const hand = s.hand || [];
   return h("section.rn-hand", { "aria-label": t("table.hand") },
     h("header.hand-head", null, h("h2", null, t("table.hand"), " ", h("span.count", null, hand.length))),
-    h("div.hand-cards", { "data-scroll": "hand" }, hand.map((c, i) => ncard(c, { target: `hand:${c}`, key: `hand:${c}:${i}` }))));
+    h("div.hand-cards", { "data-scroll": "hand", role: "group", tabindex: "0", "aria-label": t("table.hand") }, hand.map((c, i) => ncard(c, { target: `hand:${c}`, key: `hand:${c}:${i}` }))));
 }
 
 function resolutionPanel(ctx, rep, open) {
@@ -234,8 +238,9 @@ function optionLabel(ctx, d, o) {
 function promptText(ctx, d) {
   const c = d.context || {};
   switch (d.kind) {
-    case "deploy": return t("rn.prompt.deploy", { n: (c.placed || 0) + 1 });
-    case "turn": return ctx.view.round === 3 ? t("rn.prompt.turn_ragnarok") : t("rn.prompt.turn");
+    case "deploy": return tk("rn.prompt.deploy", { n: (c.placed || 0) + 1 });
+    case "turn": return ctx.view.round === 3 ? tk("rn.prompt.turn_ragnarok") : tk("rn.prompt.turn");
+    case "reinforce": return tk("rn.prompt.reinforce");
     case "loki": return t("rn.prompt.loki", { n: c.glory_left ?? "" });
     case "freya": return t("rn.prompt.freya", { card: c.card ? cardName(c.card) : t("table.face_down") });
     case "saga": return t("rn.prompt.saga", { player: ctx.name(c.opponent) });
@@ -251,6 +256,18 @@ function promptCard(ctx, d) {
 
 function kindText(ctx, d) {
   return has("rn.kind." + d.kind) ? t("rn.kind." + d.kind) : t("rn.kind.generic");
+}
+
+// What the other players read while a seat decides: the kind and the view's public "pending"
+// part (whose Party Saga turns up), never the options or a drawn card.
+function waitingText(ctx, d) {
+  const pend = (ctx.view && ctx.view.pending) || {};
+  const params = { player: ctx.name(d.player) };
+  if (d.kind === "saga") {
+    if (!pend.opponents || !pend.opponents.length) return t("rn.wait.generic", params);
+    params.other = ctx.name(pend.opponents[0]);
+  }
+  return t(has("rn.wait." + d.kind) ? "rn.wait." + d.kind : "rn.wait.generic", params);
 }
 
 // ---------------------------------------------------------------------- inspector
@@ -285,7 +302,7 @@ function logLine(ctx, e) {
     case "deployed": return L(t("rn.log.deployed", { player: P(e.player), n: e.count }));
     case "first-player": return L(e.recipient === e.player ? t("rn.log.first-player_keep", { player: P(e.player) }) : t("rn.log.first-player", { player: P(e.player), other: P(e.recipient) }));
     case "sax": return L(e.card ? t("rn.log.sax", { player: P(e.player), card: C(e.card), end: t("rn." + e.end) }) : t("rn.log.sax_skip", { player: P(e.player) }));
-    case "withdraw": return L(t("rn.log.withdraw", { player: P(e.player) }));
+    case "withdraw": return L(e.glory_lost ? t("rn.log.withdraw_glory", { player: P(e.player), n: e.glory_lost }) : t("rn.log.withdraw", { player: P(e.player) }));
     case "flip": return L(t("rn.log.flip", { player: P(e.player), card: C(e.card) }));
     case "reinforce": return L(t("rn.log.reinforce", { player: P(e.player), card: C(e.card), end: t("rn." + e.end) }), "key");
     case "inspire": return L(t("rn.log.inspire", { player: P(e.player) }));
@@ -325,21 +342,21 @@ function endScreen(ctx) {
   const cumulative = names.map((_, p) => { let acc = 0; return perRound.map((r) => (acc += r[p])); });
   const winner = res.winner;
   const rows = [
-    ...ROUNDS.map((r, i) => [t("rn.end.vp_round", { round: t("rn.round." + r) }), perRound[i]]),
-    [t("rn.end.odin"), odin],
-    [t("rn.end.total"), totals, "total"],
-    [t("rn.end.glory"), v.seats.map((s) => s.glory)],
-    [t("rn.end.hand"), v.seats.map((s) => s.hand_size)],
+    ...ROUNDS.map((r, i) => [t("rn.end.vp_round", { round: t("rn.round." + r) }), perRound[i], "vp_" + r, t("rn.round." + r)]),
+    [t("rn.end.odin"), odin, "odin", t("rn.end.odin")],
+    [t("rn.end.total"), totals, "total", t("rn.end_short.total")],
+    [t("rn.end.glory"), v.seats.map((s) => s.glory), "glory", t("rn.end_short.glory")],
+    [t("rn.end.hand"), v.seats.map((s) => s.hand_size), "hand", t("rn.end_short.hand")],
   ];
   return h("div.end-body", null,
     h("p.winner", null, t("end.winner", { player: names[winner] }), " ",
       res.decided_by ? h("small.muted", null, t("end.decided_by", { how: has("rn.decided." + res.decided_by) ? t("rn.decided." + res.decided_by) : res.decided_by })) : null),
     h("div.end-grid", null,
       h("section", null, h("h2", null, t("end.scorepad")),
-        h("div.table-scroll", null, h("table.scorepad", null,
-          h("thead", null, h("tr", null, h("th", { scope: "col" }, t("end.player")), names.map((nm, p) => h("th" + (p === winner ? ".win" : ""), { scope: "col", style: { "--house": seatColor(ctx, p) } }, nm)))),
-          h("tbody", null, rows.map(([label, vals, cls]) => h("tr" + (cls ? ".row-" + cls : ""), null, h("th", { scope: "row" }, label),
-            vals.map((x, p) => h("td" + (cls === "total" && p === winner ? ".win" : ""), null, x)))))))),
+        scorepadTable({  // every column fits on a phone (scorepad.js)
+          columns: names.map((nm, p) => ({ name: nm, color: seatColor(ctx, p), win: p === winner })),
+          rows: rows.map(([label, vals, cls, short]) => ({ key: cls, label, short, values: vals })),
+        })),
       h("section", null, h("h2", null, t("end.chart")),
         lineChart(names, cumulative.map((c, p) => [0, ...c.slice(0, -1), totals[p]]), ["", ...ROUNDS.map((r) => t("rn.round." + r))], names.map((_, p) => seatColor(ctx, p))))),
     reps.length ? h("section.final-hands", null, reps.map((rep, i) => resolutionPanel(ctx, rep, i === reps.length - 1))) : null);
@@ -348,5 +365,5 @@ function endScreen(ctx) {
 function isInterrupt() { return false; }
 
 export default {
-  board, statusLine, targets, optionLabel, promptText, promptCard, kindText, isInterrupt, inspect, logLine, endScreen, seatColor,
+  board, statusLine, targets, optionLabel, promptText, promptCard, kindText, waitingText, isInterrupt, inspect, logLine, endScreen, seatColor,
 };

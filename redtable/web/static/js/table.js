@@ -1,10 +1,14 @@
 // The game table shell shared by both titles: live session, decisions by clicking, prompt,
 // card inspector, log, undo, end screen; and the replay scrubber for finished games.
-import { h, clear, toast, icon, copyText } from "./dom.js";
+import { h, clear, toast, icon, copyText, onLongPress, sheet } from "./dom.js";
 import { t, list, currentLang } from "./i18n.js";
 import { get, post, seatFor, forgetSeat, cardData, errorText } from "./api.js";
 import { Session } from "./session.js";
 import { inviteField, botLabel } from "./lobby.js";
+import { LogFollower } from "./logfollow.js";
+import { TurnSignals } from "./chime.js";
+import { ScorePanel } from "./scorepanel.js";
+import { Scrubber, stepFromHash } from "./replaybar.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -45,14 +49,35 @@ function markChoices(boardEl, promptEl, ctx, decide) {
       el.setAttribute("role", "button");
       if (opts.length === 1) {
         el.dataset.action = opts[0];
-        el.setAttribute("aria-label", ctx.renderer.optionLabel(ctx, d, opts[0]));
+        nameTarget(el, ctx.renderer.optionLabel(ctx, d, opts[0]));
       } else {
         el.dataset.opener = JSON.stringify(opts);
         el.setAttribute("aria-haspopup", "menu");
       }
     }
   }
+  for (const el of boardEl.querySelectorAll(".choice")) quietInside(el);
   return map.prompt;
+}
+
+// A target takes the tap wherever it lands inside it: the links and buttons it holds (a
+// house's text, a pile's "+N cards") go inert while it is a target (no focus, no clicks:
+// the click falls through to the target; a long press or the corner info mark reads it).
+function quietInside(el) {
+  for (const inner of el.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]")) {
+    if (inner.classList.contains("choice") || inner.querySelector(".choice")) continue;
+    inner.inert = true;
+  }
+  if (el.dataset.card && !el.querySelector(":scope > .card-info")) {
+    el.append(h("span.card-info", { "data-info": el.dataset.card, "aria-hidden": "true" }, icon("info")));
+  }
+}
+
+// The option names a target only where it shows no text of its own: a visible name that the
+// accessible name does not contain confuses speech input ("click Jupiter" must work).
+function nameTarget(el, label) {
+  if (!el.textContent.trim()) el.setAttribute("aria-label", label);
+  else el.removeAttribute("aria-label");
 }
 
 function optionButton(ctx, d, opt, extra) {
@@ -63,7 +88,7 @@ function optionButton(ctx, d, opt, extra) {
     card.dataset.action = opt;
     card.setAttribute("tabindex", "0");
     card.setAttribute("role", "button");
-    card.setAttribute("aria-label", r.optionLabel(ctx, d, opt));
+    nameTarget(card, r.optionLabel(ctx, d, opt));
     card.dataset.key = "opt:" + opt;
     return card;
   }
@@ -137,7 +162,7 @@ function buildShell(root, mode) {
   const shell = h("div.table-shell." + mode,
     null,
     h("div.statusbar", null,
-      h("div.status-left", null, h("span.game-name"),
+      h("div.status-left", null, h("h1.game-name"),
         h("span.badge.seed-chosen", { hidden: true, title: t("game.seed_chosen_help") }, t("game.seed_chosen")),
         h("span.round-info")),
       h("div.status-right", null,
@@ -156,32 +181,46 @@ function buildShell(root, mode) {
         h("section.inspector", { "aria-label": t("table.inspector") }, h("p.muted", null, t("table.inspector_empty"))),
         h("section.log", { "aria-label": t("table.log") },
           h("h2", null, t("table.log")),
-          h("ol.log-lines", { "data-scroll": "log" })))));
+          h("ol.log-lines", { "data-scroll": "log", tabindex: "0", "aria-label": t("table.log") })))));
   clear(root).append(shell);
   const q = (s) => shell.querySelector(s);
-  // the log sticks to its newest line unless the reader scrolled up, also when the side panel resizes
-  const ol = q(".log-lines");
-  ol._stick = true;
-  ol.addEventListener("scroll", () => { ol._stick = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40; });
-  if (window.ResizeObserver) new ResizeObserver(() => { if (ol._stick && !ol.querySelector(".now")) ol.scrollTop = ol.scrollHeight; }).observe(ol);
+  // the log follows its newest line unless the reader scrolled it up (logfollow.js)
+  const follow = new LogFollower(q(".log-lines"), q(".log"));
   q(".logtoggle").addEventListener("click", () => {
     const open = shell.classList.toggle("log-open");
     q(".logtoggle").setAttribute("aria-expanded", String(open));
   });
-  return { shell, q };
+  return { shell, q, follow };
 }
 
 function wireBoard(els, getCtx, decide) {
   const { shell } = els;
-  // Clicking a choice decides; a target with several options opens a menu.
+  // Clicking a choice decides; a target with several options opens a menu. A target takes
+  // the click wherever it lands inside it (only its corner info mark reads it instead); a
+  // card that is not a target shows its full text (in the inspector, or a sheet where the
+  // inspector is not shown: phones, touch).
   shell.addEventListener("click", (e) => {
     const ctx = getCtx();
-    if (!ctx) return;
-    const el = e.target.closest("[data-action],[data-opener],[data-inspect]");
-    if (!el || !shell.contains(el) || el.closest(".menu")) return;
-    if (el.dataset.action !== undefined) { e.preventDefault(); decide(el.dataset.action); return; }
-    if (el.dataset.opener) { e.preventDefault(); openMenu(el, ctx, JSON.parse(el.dataset.opener), decide); return; }
-    if (el.dataset.inspect) inspect(els, ctx, el.dataset.inspect, true);
+    if (!ctx || e.target.closest(".menu")) return;
+    const info = e.target.closest("[data-info]");
+    if (info && shell.contains(info)) { e.preventDefault(); e.stopPropagation(); readCard(els, ctx, info.dataset.info); return; }
+    const el = e.target.closest("[data-action],[data-opener]");
+    if (el && shell.contains(el)) {
+      e.preventDefault();
+      if (el.dataset.action !== undefined) decide(el.dataset.action);
+      else openMenu(el, ctx, JSON.parse(el.dataset.opener), decide);
+      return;
+    }
+    const ins = e.target.closest("[data-inspect]");
+    if (ins && shell.contains(ins)) { readCard(els, ctx, ins.dataset.inspect); return; }
+    const card = e.target.closest("[data-card]");
+    if (card && shell.contains(card) && !e.target.closest("a, button, input, select, summary, label")) {
+      readCard(els, ctx, card.dataset.card);
+    }
+  });
+  onLongPress(shell, "[data-card], [data-info]", (el) => {
+    const ctx = getCtx();
+    if (ctx) readCard(els, ctx, el.dataset.info || el.dataset.card, true);
   });
   shell.addEventListener("keydown", (e) => {
     if (e.key !== "Enter" && e.key !== " ") return;
@@ -205,10 +244,64 @@ function inspect(els, ctx, key, pinned) {
   if (pinned && window.innerWidth < 900) box.scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
+// A card's (house's, location's, God's) full text, one tap away: the inspector where it is
+// shown, otherwise (phones, narrow windows) or on a long press, a sheet over the table.
+function readCard(els, ctx, key, held) {
+  const box = els.q(".inspector");
+  if (!held && box.getClientRects().length) { inspect(els, ctx, key, true); return; }
+  const body = ctx.renderer.inspect(ctx, key);
+  if (body) sheet(body, { label: t("table.inspector"), closeLabel: t("info.close") });
+}
+
+// When a decision arrives and none of its targets on the board is in sight (under the sticky
+// prompt, above the docked hand), scroll the first one into the middle of what is free.
+function revealTargets(shell) {
+  const targets = [...shell.querySelectorAll(".board .choice")].filter((el) => el.getClientRects().length);
+  if (!targets.length) return;
+  const sticky = [document.getElementById("topbar"), shell.querySelector(".prompt"), shell.querySelector(".rr-hand, .rn-hand")]
+    .filter((el) => el && ["sticky", "fixed"].includes(getComputedStyle(el).position));
+  const band = (target) => {
+    let top = 0;
+    let bottom = window.innerHeight;
+    for (const el of sticky) {
+      if (el.contains(target)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.bottom <= 0 || r.top >= window.innerHeight) continue;
+      if (r.top < window.innerHeight / 3) top = Math.max(top, r.bottom);
+      else bottom = Math.min(bottom, r.top);
+    }
+    return [top, bottom];
+  };
+  const inSight = (el) => {
+    const [top, bottom] = band(el);
+    const r = el.getBoundingClientRect();
+    return Math.min(r.bottom, bottom) - Math.max(r.top, top) >= Math.min(24, r.height);
+  };
+  if (targets.some(inSight)) return;
+  const el = targets[0];
+  const [top, bottom] = band(el);
+  const r = el.getBoundingClientRect();
+  window.scrollBy({ top: r.top - top - Math.max(8, (bottom - top - r.height) / 2), behavior: "instant" });
+}
+
+// The top bar is sticky on wide screens only: the sticky prompt goes under it.
+function trackTopbar() {
+  const bar = document.getElementById("topbar");
+  if (!bar) return;
+  const set = () => document.documentElement.style.setProperty("--topbar-h",
+    (getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0) + "px");
+  set();
+  if (bar._tracked) return;
+  bar._tracked = true;
+  if (window.ResizeObserver) new ResizeObserver(set).observe(bar);
+  window.addEventListener("resize", set);
+}
+
 function renderLog(els, ctx, events, from, highlightFrom) {
   const ol = els.q(".log-lines");
+  const kept = ol.scrollTop;
   if (from === 0) clear(ol);
-  const atBottom = ol._stick !== false;
+  let added = 0;
   const frag = document.createDocumentFragment();
   for (let i = from; i < events.length; i++) {
     const line = ctx.renderer.logLine(ctx, events[i]);
@@ -219,13 +312,17 @@ function renderLog(els, ctx, events, from, highlightFrom) {
       h("span.text", null, line.text),
       events[i].to ? h("span.private-tag", { title: t("table.private") }, icon("eye", t("table.private"))) : null);
     frag.append(li);
+    added += 1;
   }
   ol.append(frag);
-  // keep the log bounded in the DOM
-  while (ol.children.length > 600) ol.removeChild(ol.firstChild);
+  // keep the log bounded in the DOM (the reader's place stays put)
+  let removed = 0;
+  while (ol.children.length > 600) { removed += ol.firstChild.offsetHeight || 0; ol.removeChild(ol.firstChild); }
   const first = ol.querySelector(".now");
-  if (first) ol.scrollTop = Math.max(0, first.offsetTop - ol.offsetTop - 40);
-  else if (atBottom || from === 0) ol.scrollTop = ol.scrollHeight;
+  if (first) { els.follow.pin(); ol.scrollTop = Math.max(0, first.offsetTop - ol.offsetTop - 40); return; }
+  if (from === 0 && !els.follow.following) ol.scrollTop = kept;  // a full re-render keeps the place
+  els.follow.trimmed(removed);
+  els.follow.appended(from === 0 ? 0 : added);
 }
 
 function relabelShell(els) {
@@ -380,7 +477,8 @@ function endScreen(ctx, onClose) {
 }
 
 // ---------------------------------------------------------------------- live game
-export function mountGame(root, gameId) {
+// hooks.rendered(ctx, shell): called after every render (the tutorial's coach marks read the table through it)
+export function mountGame(root, gameId, hooks = {}) {
   const watch = /[?&]watch=1/.test(location.hash);
   const held = watch ? null : seatFor(gameId);
   const els = buildShell(root, "live");
@@ -397,13 +495,14 @@ export function mountGame(root, gameId) {
   // refusals that end the connection are told once, when the socket closes (ended)
   const ENDING = new Set(["bad_token", "unknown_game", "signed_out", "token_in_url", "auth_required"]);
   const session = new Session(gameId, held && held.token, {
-    state: () => { logCount = 0; schedule(); },
-    update: () => schedule(),
-    accepted: () => schedule(),
+    state: () => { logCount = 0; moved(); schedule(); },
+    update: () => { moved(); schedule(); },
+    accepted: () => { turn(); schedule(); },
     presence: () => schedule(),
     status: (s) => showStatus(s),
     notice: (msg) => { if (msg.message) toast(String(msg.message), "info", 6000); },
     error: (msg) => {
+      turn();
       schedule();
       if (msg.error === "stale_version" || ENDING.has(msg.error)) return;
       toast(errorText(msg), "error");
@@ -447,9 +546,26 @@ export function mountGame(root, gameId) {
     if (!session.decide(action)) return;
     shell.classList.add("busy");
     closeMenu();
+    turn();
   }
 
   wireBoard(els, () => ctx, decide);
+  // your turn outside the page (tab title, chime) and the running score (chime.js, scorepanel.js)
+  const signals = new TurnSignals();
+  const panel = new ScorePanel({ shell, gameId, getCtx: () => ctx, getToken: () => session.token,
+    getVersion: () => (session.snap ? session.snap.version : -1) });
+  q(".info").before(signals.button, panel.button);
+  // Straight from the messages, not from render(): a hidden tab gets no animation frames.
+  function turn() {
+    const s = session.snap;
+    if (!s || destroyed) return;
+    const d = s.decision;
+    const mine = !!d && s.seat !== null && s.seat !== undefined && d.player === s.seat && !d.auto && s.status !== "finished";
+    signals.update(mine, !!session.pending, `${t("title." + s.game)} — redtable`);
+  }
+  function moved() { turn(); panel.changed(); }
+  trackTopbar();
+  let revealed = null;  // the version whose targets were last brought into sight
   q(".undo").addEventListener("click", () => { if (session.undo()) shell.classList.add("busy"); });
   q(".results").addEventListener("click", () => showEnd(true));
   q(".info").addEventListener("click", () => {
@@ -511,11 +627,16 @@ export function mountGame(root, gameId) {
       const again = shell.querySelector(`[data-key="${CSS.escape(key)}"]`);
       if (again) again.focus({ preventScroll: true });
     }
+    const mine = ctx.decision && ctx.isMe(ctx.decision.player) && !ctx.decision.auto;
+    if (mine && revealed !== snap.version) { revealed = snap.version; revealTargets(shell); }
     if (logCount > session.events.length) logCount = 0;
     renderLog(els, ctx, session.events, logCount);
     logCount = session.events.length;
-    document.title = `${ctx.decision && ctx.isMe(ctx.decision.player) && !ctx.decision.auto ? "● " : ""}${t("title." + snap.game)} — redtable`;
+    signals.button.hidden = snap.seat === null || snap.seat === undefined;
+    turn();
+    panel.sync();
     if (snap.status === "finished") showEnd(false);
+    if (hooks.rendered) hooks.rendered(ctx, shell);
   }
 
   function renderPrompt(items) {
@@ -545,16 +666,20 @@ export function mountGame(root, gameId) {
     } else {
       box.append(h("p.prompt-wait", null, h("span.spinner", { "aria-hidden": "true" }),
         h("span.seat-dot", { style: { background: ctx.color(d.player) }, "aria-hidden": "true" }),
-        t("table.waiting_kind", { player: ctx.name(d.player), what: ctx.renderer.kindText(ctx, d) })));
+        (ctx.renderer.waitingText ? ctx.renderer.waitingText(ctx, d) : t("table.waiting_kind", { player: ctx.name(d.player), what: ctx.renderer.kindText(ctx, d) }))));
       if (ctx.me === null || ctx.me === undefined) box.append(h("p.muted.small", null, icon("eye"), " ", t("table.spectating")));
     }
   }
 
   session.connect();
   return {
+    session,
     destroy() {
       destroyed = true;
       session.close();
+      signals.destroy();
+      panel.destroy();
+      els.follow.destroy();
       closeMenu();
       for (const o of document.querySelectorAll(".overlay")) o.remove();
       if (window.__session === session) window.__session = null;
@@ -562,6 +687,9 @@ export function mountGame(root, gameId) {
     relabel() {
       relabelShell(els);
       showStatus(session.status);
+      signals.label();
+      panel.relabel();
+      els.follow.relabel();
       logCount = 0;
       const wasShown = document.querySelector(".overlay");
       if (wasShown) { wasShown.remove(); endShown = false; }
@@ -588,9 +716,11 @@ export function mountReplay(root, gameId) {
   const cache = new Map();
   const gid = encodeURIComponent(gameId);
 
-  const bar = h("div.scrubber", { role: "group", "aria-label": t("replay.scrubber") });
-  shell.querySelector(".table-main").before(bar);
+  // built once: the focus stays on its controls across steps (replaybar.js)
+  const bar = new Scrubber({ go: (n) => { stop(); go(n); }, toggle });
+  shell.querySelector(".table-main").before(bar.el);
   wireBoard(els, () => ctx, () => {});
+  trackTopbar();
   q(".info").addEventListener("click", () => {
     if (!info) return;
     const ov = infoDialog(info, gameId, null);
@@ -603,9 +733,15 @@ export function mountReplay(root, gameId) {
     return cache.get(n);
   }
 
+  let shown = 0;  // the latest go(): an older answer that arrives late is not drawn
   async function go(n) {
     step = Math.max(0, Math.min(steps, n));
+    const mine = ++shown;
+    renderBar();
+    // the link names the step shown (a reload or a shared link opens it); no hashchange, no re-mount
+    history.replaceState(history.state, "", `#/replay/${encodeURIComponent(gameId)}?step=${step}`);
     const data = await fetchStep(step);
+    if (mine !== shown) return;
     fetchStep(Math.min(steps, step + 1));
     ctx = makeCtx({
       renderer, cards, final: null, gameId, game: info.game, view: data.view, decision: data.decision, me: data.seat,
@@ -622,7 +758,6 @@ export function mountReplay(root, gameId) {
     }
     // The log shows every event up to this step.
     renderLog(els, ctx, allEvents.slice(0, marks[step] ?? allEvents.length), 0, step > 0 ? marks[step - 1] : undefined);
-    renderBar();
   }
 
   let marks = [];
@@ -636,27 +771,14 @@ export function mountReplay(root, gameId) {
   let allEvents = [];
 
   function renderBar() {
-    clear(bar);
-    const playing = !!timer;
-    bar.append(
-      h("button.icon-btn", { type: "button", "aria-label": t("replay.first"), title: t("replay.first"), onclick: () => { stop(); go(0); } }, icon("first")),
-      h("button.icon-btn", { type: "button", "aria-label": t("replay.prev"), title: t("replay.prev"), onclick: () => { stop(); go(step - 1); } }, icon("prev")),
-      h("button.icon-btn.play", { type: "button", "aria-label": playing ? t("replay.pause") : t("replay.play"), title: playing ? t("replay.pause") : t("replay.play"), onclick: toggle }, icon(playing ? "pause" : "play")),
-      h("button.icon-btn", { type: "button", "aria-label": t("replay.next"), title: t("replay.next"), onclick: () => { stop(); go(step + 1); } }, icon("next")),
-      h("button.icon-btn", { type: "button", "aria-label": t("replay.last"), title: t("replay.last"), onclick: () => { stop(); go(steps); } }, icon("last")),
-      h("input.range", { type: "range", min: 0, max: steps, value: step, "aria-label": t("replay.scrubber"),
-        oninput: (e) => { stop(); go(parseInt(e.target.value, 10)); } }),
-      h("span.step-label", null, step === 0 ? t("replay.setup") : t("replay.step", { n: step, total: steps })));
-    if (info.status !== "finished") bar.append(h("span.muted.small", null, t("replay.not_finished")));
+    bar.set(step, steps, !!timer, !!info && info.status !== "finished");
   }
 
   function toggle() {
-    if (timer) stop();
-    else {
-      if (step >= steps) go(0);
-      timer = setInterval(() => { if (step >= steps) { stop(); renderBar(); } else { go(step + 1); } }, 700);
-      renderBar();
-    }
+    if (timer) { stop(); renderBar(); return; }
+    if (step >= steps) go(0);
+    timer = setInterval(() => { if (step >= steps) { stop(); renderBar(); } else { go(step + 1); } }, 700);
+    renderBar();
   }
   function stop() { if (timer) { clearInterval(timer); timer = null; } }
 
@@ -676,19 +798,15 @@ export function mountReplay(root, gameId) {
       q(".seed-chosen").hidden = !info.seed_chosen_by_creator;
       steps = info.step;
       await loadLog();
-      await go(steps);
+      // a replay opens at the setup, unless its link asks for a step (?step=12, ?step=end)
+      await go(stepFromHash(location.hash, steps) ?? 0);
     } catch (e) {
       clear(q(".board")).append(h("p.error", null, e.message));
     }
   })();
-  shell.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT") return;
-    if (e.key === "ArrowRight") { stop(); go(step + 1); }
-    if (e.key === "ArrowLeft") { stop(); go(step - 1); }
-  });
   return {
-    destroy() { stop(); closeMenu(); for (const o of document.querySelectorAll(".overlay")) o.remove(); },
-    relabel() { relabelShell(els); if (info) go(step); },
+    destroy() { stop(); bar.destroy(); els.follow.destroy(); closeMenu(); for (const o of document.querySelectorAll(".overlay")) o.remove(); },
+    relabel() { relabelShell(els); bar.relabel(); if (info) go(step); },
   };
 }
 
