@@ -58,14 +58,15 @@ Rulings taken where the card text is open:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .cards import (BROWN, CARDS, COLOR, COLOR_NAMES, GOLD, GRAY, NAME, NUM_CARDS, OBSIDIAN, PINK, RED,
                     VALUE, card_index)
 
 __all__ = [
     "Board", "Hand", "Refs", "FRESH", "ENCODING", "BONUSES", "bonus", "bonus_text",
-    "bonus_clauses_text", "has_bonus", "refs", "hand_bonuses", "initial", "mask_of",
+    "bonus_clauses_text", "has_bonus", "refs", "hand_bonuses", "initial", "mask_of", "BONUS_FNS", "CLAUSE_FNS",
+    "reference_hand_bonuses",
 ]
 
 FRESH = -1
@@ -215,6 +216,10 @@ class Sel:
     def mask(self) -> int:
         return 0
 
+    def form(self) -> "Form":
+        """How the compiled evaluators test a card against this selector (see :class:`Form`)."""
+        return Form(pred=self.match)
+
     # text
     def a(self, me: int) -> str:       # "a Silver", "another Red", "Darrow"
         raise NotImplementedError
@@ -256,6 +261,9 @@ class C(Sel):
     def mask(self) -> int:
         return self._mask
 
+    def form(self) -> "Form":
+        return Form(mask=self._mask)
+
     def refs(self) -> Refs:
         return Refs(colors=self._mask)
 
@@ -291,6 +299,9 @@ class N(Sel):
     def match(self, mask: int, name: int) -> bool:
         return name in self.names
 
+    def form(self) -> "Form":
+        return Form(names=frozenset(self.names))
+
     def refs(self) -> Refs:
         return Refs(names=frozenset(self.names))
 
@@ -312,30 +323,26 @@ class N(Sel):
 class Or(Sel):
     """Any of several selectors: "Victra, The Howlers, or a Red"."""
 
-    __slots__ = ("items", "_fast")
+    __slots__ = ("items",)
 
     def __init__(self, *items: Sel) -> None:
         self.items = tuple(items)
-        # colours and names only (the usual case): (colour mask, names) for a quick match
-        self._fast: tuple[int, frozenset[int]] | None = None
-        if all(type(s) in (C, N) for s in self.items):
-            m = 0
-            names: set[int] = set()
-            for s in self.items:
-                if type(s) is C:
-                    m |= s._mask
-                else:
-                    names.update(s.names)
-            self._fast = (m, frozenset(names))
 
     def parts(self) -> tuple[Sel, ...]:
         return self.items
 
     def match(self, mask: int, name: int) -> bool:
-        fast = self._fast
-        if fast is not None:
-            return bool(mask & fast[0]) or name in fast[1]
         return any(s.match(mask, name) for s in self.items)
+
+    def form(self) -> "Form":
+        forms = [s.form() for s in self.items]
+        if any(f.pred is not None or f.exclude for f in forms):
+            return Form(pred=self.match)
+        m, names = 0, frozenset()
+        for f in forms:
+            m |= f.mask
+            names |= f.names
+        return Form(mask=m, names=names)
 
     def mask(self) -> int:
         m = 0
@@ -383,6 +390,12 @@ class Except(Sel):
     def mask(self) -> int:
         return self.sel.mask()
 
+    def form(self) -> "Form":
+        inner = self.sel.form()
+        if inner.pred is not None or inner.exclude:
+            return Form(pred=self.match)
+        return Form(mask=inner.mask, names=inner.names, exclude=frozenset(self.excluded.names))
+
     def refs(self) -> Refs:
         return self.sel.refs() | self.excluded.refs()
 
@@ -413,6 +426,106 @@ def _union(items: Sequence["Sel | str"]) -> Sel:
 
 
 # --------------------------------------------------------------------------------------
+# Compiled evaluators
+# --------------------------------------------------------------------------------------
+#
+# Every primitive has a plain evaluation (``Sel.match``, ``Qty.value``, ``Cond.holds``,
+# ``Clause.value``): the reference, written for clarity. ``compile()`` turns a primitive
+# into a function ``(hand, i, board)`` built once from the same data, with the selector
+# tests folded into one loop specialised to what the selector reads (its :class:`Form`:
+# colours only, names only, both, an exception list, or a general predicate).
+# :data:`BONUS_FNS` holds each card's whole bonus compiled this way; the scorer and the
+# bots evaluate hands through it. A primitive without a specialised ``compile`` uses its
+# reference evaluation, and a subclass that redefines the evaluation gets the reference
+# back (:func:`_reference_compile`), so a compiled form can never drift from the
+# primitive it came from. tests/redrising/test_scoring_compiled.py checks both against
+# each other on every card.
+
+Eval = Callable[[Hand, int, Board], int]
+Test = Callable[[Hand, int, Board], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """What a card must be to match a selector: any colour of ``mask`` or any name of
+    ``names``, and no name of ``exclude``; or, when ``pred`` is set, ``pred(mask, name)``."""
+
+    mask: int = 0
+    names: frozenset[int] = frozenset()
+    exclude: frozenset[int] = frozenset()
+    pred: Callable[[int, int], bool] | None = None
+
+
+def _find_other(form: Form, yes, no) -> Callable[[Hand, int, Board], object]:
+    """``yes`` if another card of the hand (not card ``i``) matches ``form``, else ``no``."""
+    m, names, excl, pred = form.mask, form.names, form.exclude, form.pred
+    if pred is not None:
+        def find(h: Hand, i: int, b: Board):
+            masks, ns = h.masks, h.names
+            for j in range(len(masks)):
+                if j != i and pred(masks[j], ns[j]):
+                    return yes
+            return no
+    elif excl:
+        def find(h: Hand, i: int, b: Board):
+            ns = h.names
+            for j, x in enumerate(h.masks):
+                if j != i and (x & m or ns[j] in names) and ns[j] not in excl:
+                    return yes
+            return no
+    elif not names:
+        def find(h: Hand, i: int, b: Board):
+            for j, x in enumerate(h.masks):
+                if x & m and j != i:
+                    return yes
+            return no
+    elif not m:
+        def find(h: Hand, i: int, b: Board):
+            for j, n in enumerate(h.names):
+                if n in names and j != i:
+                    return yes
+            return no
+    else:
+        def find(h: Hand, i: int, b: Board):
+            ns = h.names
+            for j, x in enumerate(h.masks):
+                if (x & m or ns[j] in names) and j != i:
+                    return yes
+            return no
+    return find
+
+
+def _count_in_hand(form: Form, including_self: bool, distinct_names: bool) -> Eval | None:
+    """How many cards of the hand match (``distinct_names``: how many different names),
+    for the forms worth a loop of their own; None for the others."""
+    m, names = form.mask, form.names
+    if form.pred is not None or form.exclude:
+        return None
+    if distinct_names:
+        if m:
+            return None
+        if including_self:
+            return lambda h, i, b: len({n for n in h.names if n in names})
+        return lambda h, i, b: len({n for j, n in enumerate(h.names) if n in names and j != i})
+    if names:
+        return None
+    if including_self:
+        return lambda h, i, b: sum([1 for x in h.masks if x & m])
+    return lambda h, i, b: sum([1 for j, x in enumerate(h.masks) if x & m and j != i])
+
+
+def _zero(h: Hand, i: int, b: Board) -> int:
+    return 0
+
+
+def _reference_compile(cls: type, evaluation: str) -> None:
+    """A class that defines its own ``evaluation`` but no ``compile`` compiles to that
+    evaluation, never to a parent's specialised form (which would read the parent's rule)."""
+    if evaluation in cls.__dict__ and "compile" not in cls.__dict__:
+        cls.compile = lambda self: getattr(self, evaluation)
+
+
+# --------------------------------------------------------------------------------------
 # Quantities
 # --------------------------------------------------------------------------------------
 
@@ -420,8 +533,16 @@ def _union(items: Sequence["Sel | str"]) -> Sel:
 class Qty:
     __slots__ = ()
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        _reference_compile(cls, "value")
+
     def value(self, h: Hand, i: int, b: Board) -> int:
         raise NotImplementedError
+
+    def compile(self) -> Eval:
+        """This quantity as one function ``(hand, i, board) -> int`` (see "Compiled evaluators")."""
+        return self.value
 
     def refs(self) -> Refs:
         return NO_REFS
@@ -447,17 +568,15 @@ class InHand(Qty):
         self.including_self = including_self
 
     def value(self, h: Hand, i: int, b: Board) -> int:
-        sel = self.sel
-        if type(sel) is C:  # (the usual case, inlined) cards of some colours
-            m = sel._mask
-            if self.including_self:
-                return sum([1 for x in h.masks if x & m])
-            return sum([1 for j, x in enumerate(h.masks) if x & m and j != i])
-        match = sel.match
+        match = self.sel.match
         idx = range(len(h.cards)) if self.including_self else _others(h, i)
-        if sel.names_only():
+        if self.sel.names_only():
             return len({h.names[j] for j in idx if match(h.masks[j], h.names[j])})
         return sum(1 for j in idx if match(h.masks[j], h.names[j]))
+
+    def compile(self) -> Eval:
+        fn = _count_in_hand(self.sel.form(), self.including_self, self.sel.names_only())
+        return fn if fn is not None else self.value
 
     def refs(self) -> Refs:
         return self.sel.refs()
@@ -486,6 +605,10 @@ class OnLocations(Qty):
         m = self.sel.mask()
         return sum(1 for lm in b.location_masks if lm & m)
 
+    def compile(self) -> Eval:
+        m = self.sel.mask()
+        return lambda h, i, b: sum([1 for lm in b.location_masks if lm & m])
+
     def each(self, me: int) -> str:
         return f"for each {self.sel.each(-1)} on all locations"
 
@@ -503,6 +626,12 @@ class Banished(Qty):
             return len(b.banished_masks)
         m = self.sel.mask()
         return sum(1 for bm in b.banished_masks if bm & m)
+
+    def compile(self) -> Eval:
+        if self.sel is None:
+            return lambda h, i, b: len(b.banished_masks)
+        m = self.sel.mask()
+        return lambda h, i, b: sum([1 for bm in b.banished_masks if bm & m])
 
     def each(self, me: int) -> str:
         return "for each banished " + ("card" if self.sel is None else self.sel.each(-1))
@@ -564,6 +693,10 @@ class _Token(Qty):
 
     def value(self, h: Hand, i: int, b: Board) -> int:
         return self.mine(b)
+
+    def compile(self) -> Eval:
+        mine = self.mine
+        return lambda h, i, b: mine(b)
 
     def each(self, me: int) -> str:
         return self.words["each"]
@@ -653,8 +786,23 @@ class BestTopValue(Qty):
 class Cond:
     __slots__ = ()
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        _reference_compile(cls, "holds")
+        if "holds" in cls.__dict__ and "compile_points" not in cls.__dict__:
+            cls.compile_points = Cond.compile_points
+
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         raise NotImplementedError
+
+    def compile(self) -> Test:
+        """This condition as one function ``(hand, i, board) -> truth`` (see "Compiled evaluators")."""
+        return self.holds
+
+    def compile_points(self, n: int) -> Eval:
+        """``n`` if the condition holds, else 0, as one function (what :class:`Points` compiles to)."""
+        test = self.compile()
+        return lambda h, i, b: n if test(h, i, b) else 0
 
     def refs(self) -> Refs:
         return NO_REFS
@@ -671,25 +819,9 @@ def _count(sel: Sel, h: Hand, i: int) -> int:
 
 
 def _any(sel: Sel, h: Hand, i: int) -> bool:
-    t = type(sel)
-    if t is C:  # (the usual cases, inlined) a colour...
-        m = sel._mask
-        for j, x in enumerate(h.masks):
-            if x & m and j != i:
-                return True
-        return False
-    if t is N:  # ... or names
-        ns = sel.names
-        for j, x in enumerate(h.names):
-            if x in ns and j != i:
-                return True
-        return False
     match = sel.match
     masks, names = h.masks, h.names
-    for j in range(len(masks)):
-        if j != i and match(masks[j], names[j]):
-            return True
-    return False
+    return any(j != i and match(masks[j], names[j]) for j in range(len(masks)))
 
 
 class With(Cond):
@@ -703,6 +835,12 @@ class With(Cond):
 
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         return _any(self.sel, h, i) if self.n == 1 else _count(self.sel, h, i) >= self.n
+
+    def compile(self) -> Test:
+        return _find_other(self.sel.form(), True, False) if self.n == 1 else self.holds
+
+    def compile_points(self, n: int) -> Eval:
+        return _find_other(self.sel.form(), n, 0) if self.n == 1 else Cond.compile_points(self, n)
 
     def refs(self) -> Refs:
         return self.sel.refs()
@@ -722,6 +860,12 @@ class WithNo(Cond):
 
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         return not _any(self.sel, h, i)
+
+    def compile(self) -> Test:
+        return _find_other(self.sel.form(), False, True)
+
+    def compile_points(self, n: int) -> Eval:
+        return _find_other(self.sel.form(), 0, n)
 
     def refs(self) -> Refs:
         return self.sel.refs()
@@ -776,6 +920,10 @@ class WithButNot(Cond):
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         return _any(self.a, h, i) and not _any(self.b, h, i)
 
+    def compile(self) -> Test:
+        with_a, without_b = _find_other(self.a.form(), True, False), _find_other(self.b.form(), False, True)
+        return lambda h, i, b: with_a(h, i, b) and without_b(h, i, b)
+
     def refs(self) -> Refs:
         return self.a.refs() | self.b.refs()
 
@@ -793,6 +941,10 @@ class WithOneNotBoth(Cond):
 
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         return _any(self.a, h, i) != _any(self.b, h, i)
+
+    def compile(self) -> Test:
+        with_a, with_b = _find_other(self.a.form(), True, False), _find_other(self.b.form(), True, False)
+        return lambda h, i, b: with_a(h, i, b) != with_b(h, i, b)
 
     def refs(self) -> Refs:
         return self.a.refs() | self.b.refs()
@@ -938,6 +1090,14 @@ class Have(Cond):
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         return (self.sovereign and b.sovereign) or (self.sel is not None and _any(self.sel, h, i))
 
+    def compile(self) -> Test:
+        if self.sel is None:
+            return (lambda h, i, b: b.sovereign) if self.sovereign else (lambda h, i, b: False)
+        find = _find_other(self.sel.form(), True, False)
+        if not self.sovereign:
+            return find
+        return lambda h, i, b: b.sovereign or find(h, i, b)
+
     def refs(self) -> Refs:
         return self.sel.refs() if self.sel is not None else NO_REFS
 
@@ -960,6 +1120,10 @@ class HaveNone(Have):
 
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         return not Have.holds(self, h, i, b)
+
+    def compile(self) -> Test:
+        have = Have.compile(self)
+        return lambda h, i, b: not have(h, i, b)
 
     def text(self, me: int) -> str:
         words = self._words(me)
@@ -1027,6 +1191,14 @@ class InRange(Cond):
         v = self.qty.value(h, i, b)
         return (self.lo is None or v >= self.lo) and (self.hi is None or v <= self.hi)
 
+    def compile(self) -> Test:
+        qty, lo, hi = self.qty.compile(), self.lo, self.hi
+        if hi is None:
+            return (lambda h, i, b: True) if lo is None else (lambda h, i, b: qty(h, i, b) >= lo)
+        if lo is None:
+            return lambda h, i, b: qty(h, i, b) <= hi
+        return lambda h, i, b: lo <= qty(h, i, b) <= hi
+
     def refs(self) -> Refs:
         return self.qty.refs()
 
@@ -1068,6 +1240,10 @@ class AllOf(Cond):
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         return all(c.holds(h, i, b) for c in self.conds)
 
+    def compile(self) -> Test:
+        tests = tuple(c.compile() for c in self.conds)
+        return lambda h, i, b: all([t(h, i, b) for t in tests])
+
     def refs(self) -> Refs:
         r = NO_REFS
         for c in self.conds:
@@ -1084,6 +1260,10 @@ class AnyOf(AllOf):
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         return any(c.holds(h, i, b) for c in self.conds)
 
+    def compile(self) -> Test:
+        tests = tuple(c.compile() for c in self.conds)
+        return lambda h, i, b: any([t(h, i, b) for t in tests])
+
     def text(self, me: int) -> str:
         return _merge_with([c.text(me) for c in self.conds], "or")
 
@@ -1098,6 +1278,10 @@ class Unless(Cond):
 
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         return not self.cond.holds(h, i, b)
+
+    def compile(self) -> Test:
+        test = self.cond.compile()
+        return lambda h, i, b: not test(h, i, b)
 
     def refs(self) -> Refs:
         return self.cond.refs()
@@ -1117,8 +1301,16 @@ class Unless(Cond):
 class Clause:
     __slots__ = ()
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        _reference_compile(cls, "value")
+
     def value(self, h: Hand, i: int, b: Board) -> int:
         raise NotImplementedError
+
+    def compile(self) -> Eval:
+        """This clause's points as one function ``(hand, i, board) -> int`` (see "Compiled evaluators")."""
+        return self.value
 
     def refs(self) -> Refs:
         return NO_REFS
@@ -1137,6 +1329,9 @@ class Points(Clause):
 
     def value(self, h: Hand, i: int, b: Board) -> int:
         return self.n if self.cond.holds(h, i, b) else 0
+
+    def compile(self) -> Eval:
+        return self.cond.compile_points(self.n)
 
     def refs(self) -> Refs:
         return self.cond.refs() | Refs(negative=self.n < 0)
@@ -1157,6 +1352,12 @@ class Each(Clause):
         v = self.n * self.qty.value(h, i, b)
         return min(v, self.cap) if self.cap is not None else v
 
+    def compile(self) -> Eval:
+        qty, n, cap = self.qty.compile(), self.n, self.cap
+        if cap is None:
+            return lambda h, i, b: n * qty(h, i, b)
+        return lambda h, i, b: min(n * qty(h, i, b), cap)
+
     def refs(self) -> Refs:
         return self.qty.refs() | Refs(negative=self.n < 0)
 
@@ -1176,6 +1377,9 @@ class Gain(Clause):
     def value(self, h: Hand, i: int, b: Board) -> int:
         return self.qty.value(h, i, b)
 
+    def compile(self) -> Eval:
+        return self.qty.compile()
+
     def refs(self) -> Refs:
         return self.qty.refs()
 
@@ -1194,6 +1398,9 @@ class IgnoreLosses(Clause):
 
     def value(self, h: Hand, i: int, b: Board) -> int:
         return 0
+
+    def compile(self) -> Eval:
+        return _zero
 
     def refs(self) -> Refs:
         return self.sel.refs()
@@ -1348,6 +1555,24 @@ IGNORES: tuple[int, ...] = tuple(
 """Per card, the colours whose lost points it cancels (bit mask)."""
 
 
+def _sum_of(fns: tuple[Eval, ...]) -> Eval:
+    if not fns:
+        return _zero
+    if len(fns) == 1:
+        return fns[0]
+    if len(fns) == 2:
+        f, g = fns
+        return lambda h, i, b: f(h, i, b) + g(h, i, b)
+    return lambda h, i, b: sum([f(h, i, b) for f in fns])
+
+
+CLAUSE_FNS: tuple[tuple[Eval, ...], ...] = tuple(tuple(cl.compile() for cl in BONUSES[c]) for c in range(NUM_CARDS))
+"""Per card, its bonus clauses compiled (in :data:`BONUSES` order)."""
+BONUS_FNS: tuple[Eval, ...] = tuple(_sum_of(fns) for fns in CLAUSE_FNS)
+"""Per card, its whole bonus compiled: ``BONUS_FNS[card](hand, i, board)`` is the points of
+the card at position ``i`` of the hand (no lost points cancelled: see :func:`hand_bonuses`)."""
+
+
 def bonus(card: int) -> tuple[Clause, ...]:
     return BONUSES[card]
 
@@ -1378,8 +1603,23 @@ def hand_bonuses(h: Hand, b: Board) -> list[int]:
     """Each card's bonus points (without its core value) for this hand and board.
 
     Cards that ignore lost points (Artisan Chef) turn every negative clause of a card of
-    the given colour into 0, clause by clause.
+    the given colour into 0, clause by clause. Evaluated through the compiled bonuses
+    (:data:`BONUS_FNS`); :func:`reference_hand_bonuses` is the same by the plain evaluation.
     """
+    ignore = 0
+    cards = h.cards
+    for c in cards:
+        ignore |= IGNORES[c]
+    if not ignore:
+        return [BONUS_FNS[c](h, i, b) for i, c in enumerate(cards)]
+    masks = h.masks
+    return [sum([max(f(h, i, b), 0) for f in CLAUSE_FNS[c]]) if ignore & masks[i] else BONUS_FNS[c](h, i, b)
+            for i, c in enumerate(cards)]
+
+
+def reference_hand_bonuses(h: Hand, b: Board) -> list[int]:
+    """:func:`hand_bonuses` by the primitives' plain evaluation (``Clause.value``): the
+    reference the compiled bonuses are checked against."""
     ignore = 0
     for c in h.cards:
         ignore |= IGNORES[c]

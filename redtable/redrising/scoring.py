@@ -32,7 +32,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import Iterator, Sequence
 
-from .bonuses import BONUSES, FRESH, IGNORES, REFS, Board, Clause, Hand, Points, Refs, hand_bonuses, initial
+from .bonuses import BONUSES, CLAUSE_FNS, FRESH, IGNORES, REFS, Board, Clause, Hand, Points, Refs, hand_bonuses, initial
 from .cards import COLOR, COLOR_NAMES, COLORLESS, GRAY, NAME, NUM_CARDS, ORANGE, VALUE
 
 __all__ = [
@@ -142,8 +142,8 @@ class _Best:
 
 _LETTERS_BY_NAME = tuple(initial(n) for n in range(NUM_CARDS))
 _MASK = tuple(1 << COLOR[c] for c in range(NUM_CARDS))
-# per card: its bonus clauses with what each reads (computed once)
-_CLAUSES = tuple(tuple((cl, cl.refs()) for cl in BONUSES[c]) for c in range(NUM_CARDS))
+# per card: its bonus clauses with what each reads and its compiled evaluator (computed once)
+_CLAUSES = tuple(tuple((cl, cl.refs(), fn) for cl, fn in zip(BONUSES[c], CLAUSE_FNS[c])) for c in range(NUM_CARDS))
 # cards that may choose: Grays (an extra colour) and Oranges (another name)
 _CHOOSER = tuple(COLOR[c] in (GRAY, ORANGE) for c in range(NUM_CARDS))
 
@@ -243,14 +243,12 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
     else:
         fixed_colors = fixed_names = {}
 
+    if not any([_CHOOSER[c] for c in cards]):
+        # (the usual case) no Gray or Orange: nothing to choose, the hand scores as it is
+        return _scored(Hand(tuple(cards), tuple(base_masks), tuple(base_names)), board)
     ignore = 0
     for c in cards:
         ignore |= IGNORES[c]
-    if not any([_CHOOSER[c] for c in cards]):
-        # (the usual case) no Gray or Orange: nothing to choose
-        masks_t, names_t = tuple(base_masks), tuple(base_names)
-        bonuses = hand_bonuses(Hand(tuple(cards), masks_t, names_t), board)
-        return _Best(sum([VALUE[c] for c in cards]) + sum(bonuses), bonuses, masks_t, names_t)
 
     h_colors, named, distinct, initials = 0, frozenset(), False, False
     for c in cards:
@@ -295,11 +293,11 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
     static, by_color, by_name, mixed = [], [], [], []
     any_grays, any_oranges = bool(grays), bool(oranges)
     for j, c in enumerate(cards):
-        for cl, r in _CLAUSES[c]:
+        for cl, r, fn in _CLAUSES[c]:
             reads_color = any_grays and bool(r.colors or r.all_colors or (r.negative and ignore and j in grays))
             reads_name = any_oranges and bool(r.names or r.initials)
             (mixed if reads_color and reads_name else by_color if reads_color else
-             by_name if reads_name else static).append((j, cl))
+             by_name if reads_name else static).append((j, cl, fn))
 
     work = Hand(cards_t, (), (), fresh_letters)  # one Hand for every total() (clauses keep nothing)
 
@@ -307,8 +305,8 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
         work.masks = masks
         work.names = names
         out = 0
-        for j, cl in clauses:
-            v = cl.value(work, j, board)
+        for j, _, fn in clauses:
+            v = fn(work, j, board)
             if v < 0 and ignore & masks[j]:
                 v = 0
             out += v
@@ -324,10 +322,7 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
         if orange_pool and pool_name_opts[0] is not None:
             for j in orange_pool:
                 names[j] = pool_name_opts[0]
-        masks_t, names_t = base_masks_t, tuple(names)
-        h = Hand(cards_t, masks_t, names_t, fresh_letters)
-        bonuses = hand_bonuses(h, board)
-        return _Best(sum([VALUE[c] for c in cards]) + sum(bonuses), bonuses, masks_t, names_t)
+        return _scored(Hand(cards_t, base_masks_t, tuple(names), fresh_letters), board)
     color_space = []   # (points of the colour-only clauses, cards changed, masks)
     for choice in _assignments(color_opts, gray_pool, gray_solo):
         if skip_colors:
@@ -367,7 +362,7 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
     else:
         # the mixed clauses only see some colours and names: keep the best choice per view
         mixed_refs = Refs()
-        for _, cl in mixed:
+        for _, cl, _ in mixed:
             mixed_refs |= cl.refs()
         see_colors = -1 if mixed_refs.all_colors else mixed_refs.colors | ignore
         see_names = None if mixed_refs.initials else mixed_refs.names
@@ -375,7 +370,7 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
         name_space = _best_per_view(
             name_space, lambda ns: ns if see_names is None else tuple(x if x in see_names else -2 for x in ns))
         top_name = name_space[0][0]
-        hi = sum(_upper(cl) for _, cl in mixed)
+        hi = sum(_upper(cl) for _, cl, _ in mixed)
         best_key: tuple | None = None
         masks_t, names_t = base_masks_t, base_names_t
         for fc, cc, m in color_space:
@@ -387,9 +382,13 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
                 k = (-(fc + fn + total(mixed, m, n)), cc + cn)
                 if best_key is None or k < best_key:
                     best_key, masks_t, names_t = k, m, n
-    h = Hand(cards_t, masks_t, names_t, fresh_letters)
+    return _scored(Hand(cards_t, masks_t, names_t, fresh_letters), board)
+
+
+def _scored(h: Hand, board: Board) -> _Best:
+    """The cards row of a hand whose colours and names are settled."""
     bonuses = hand_bonuses(h, board)
-    return _Best(sum(VALUE[c] for c in cards) + sum(bonuses), bonuses, masks_t, names_t)
+    return _Best(sum([VALUE[c] for c in h.cards]) + sum(bonuses), bonuses, h.masks, h.names)
 
 
 def _materialise_fresh(cards: Sequence[int], names: tuple[int, ...], referenced: frozenset[int]) -> list[int]:
