@@ -25,8 +25,10 @@ Clauses (points)
 Every primitive evaluates itself against a :class:`Hand` (the player's cards with the
 colours and names they count as) and a :class:`Board` (everything else the player's
 bonuses may read), renders its own English text (:func:`bonus_text` builds a card's
-rules text from the encoding), and reports what it reads (:class:`Refs`) so that the
-scorer only tries the Gray colours and Orange names that can matter.
+rules text from the encoding), reports what it reads (:class:`Refs`) so that the
+scorer only tries the Gray colours and Orange names that can matter, and compiles itself
+once into a fast evaluator (see "Compiled evaluators" below: :data:`BONUS_FNS`, the form
+the scorer and the bots use).
 
 Rules applied throughout (rulebook, "Anatomy of a Character Card" and "Game End and
 Scoring"): "with" and "for each" look at the *other* cards in the player's hand unless
@@ -1586,16 +1588,20 @@ def refs(card: int) -> Refs:
 
 
 def bonus_clauses_text(card: int, lang: str = "en") -> list[str]:
-    """The card's bonus, one sentence per clause, rendered from the encoding (in English,
-    or "uk"/"pl" through :mod:`redtable.redrising.lang`)."""
+    """The card's bonus in English, one sentence per clause, rendered from the encoding.
+
+    Other languages are rendered by :mod:`redtable.redrising.lang` (``lang.bonus_text``),
+    which reads this encoding: this module does not import it back.
+    """
     if lang != "en":
-        from .lang.bonuses_text import bonus_clauses_text as in_lang
-        return in_lang(card, lang)
+        raise ValueError(f"bonuses renders English only, not {lang!r}: "
+                         "use redtable.redrising.lang.bonus_text(card, lang) for 'uk' or 'pl'")
     return [cl.text(card) for cl in BONUSES[card]]
 
 
 def bonus_text(card: int, lang: str = "en") -> str:
-    """The card's end-game bonus as rules text, rendered from the encoding ("" if none)."""
+    """The card's end-game bonus as English rules text, rendered from the encoding ("" if
+    none); ``redtable.redrising.lang.bonus_text`` renders every language."""
     return " ".join(bonus_clauses_text(card, lang))
 
 
