@@ -72,7 +72,9 @@ export function mountLobby(root) {
 
   function render() {
     clear(page);
-    page.append(h("div.lobby-grid", null, created ? renderCreated() : renderForm(), renderGames()));
+    page.append(h("p.muted.lobby-learn", null, t("lobby.learn"), " ",
+      h("a.btn.small.learn-link", { href: "#/learn" }, t("lobby.learn_link"))),
+      h("div.lobby-grid", null, created ? renderCreated() : renderForm(), renderGames()));
   }
 
   function renderForm() {

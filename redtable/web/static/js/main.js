@@ -9,6 +9,10 @@ const routes = [
   [/^#\/game\/([^/?]+)/, () => import("./table.js").then((m) => m.mountGame)],
   [/^#\/replay\/([^/?]+)/, () => import("./table.js").then((m) => m.mountReplay)],
   [/^#\/calc/, () => import("./calc.js").then((m) => m.mountCalc)],
+  [/^#\/learn\/?$/, () => import("./learn.js").then((m) => m.mountLearnHub)],
+  [/^#\/learn\/([^/?]+)\/([^/?]+)/, () => import("./learn.js").then((m) => m.mountTutorialGame)],
+  [/^#\/learn\/([^/?]+)/, () => import("./learn.js").then((m) => m.mountTutorialStart)],
+  [/^#\/rules\/([^/?]+)/, () => import("./rules.js").then((m) => m.mountRules)],
 ];
 
 function renderTopbar() {
@@ -22,7 +26,8 @@ function renderTopbar() {
       h("span.brand-name", null, "red", h("b", null, "table"))),
     h("nav.mainnav", { "aria-label": "main" },
       h("a", { href: "#/", "aria-current": here("#/") }, t("nav.lobby")),
-      h("a", { href: "#/calc", "aria-current": here("#/calc") }, t("nav.calc"))),
+      h("a", { href: "#/calc", "aria-current": here("#/calc") }, t("nav.calc")),
+      h("a.nav-learn", { href: "#/learn", "aria-current": /^#\/(learn|rules)(\/|$)/.test(hash) ? "page" : null }, t("nav.learn"))),
     h("div.langs", { role: "group", "aria-label": t("nav.language") },
       languages().map((l) => h("button.lang", {
         type: "button", lang: l, "aria-pressed": String(l === currentLang()), "data-lang": l,

@@ -1,7 +1,7 @@
 // The game table shell shared by both titles: live session, decisions by clicking, prompt,
 // card inspector, log, undo, end screen; and the replay scrubber for finished games.
 import { h, clear, toast, icon, copyText, onLongPress, sheet } from "./dom.js";
-import { t, list, currentLang } from "./i18n.js";
+import { t, list, has, currentLang } from "./i18n.js";
 import { get, post, seatFor, forgetSeat, cardData, errorText } from "./api.js";
 import { Session } from "./session.js";
 import { inviteField, botLabel } from "./lobby.js";
@@ -500,7 +500,11 @@ export function mountGame(root, gameId, hooks = {}) {
     accepted: () => { turn(); schedule(); },
     presence: () => schedule(),
     status: (s) => showStatus(s),
-    notice: (msg) => { if (msg.message) toast(String(msg.message), "info", 6000); },
+    notice: (msg) => {  // in the page's language when the code is known, else the server's words
+      const known = msg.code && has("notice." + msg.code);
+      const text = known ? t("notice." + msg.code, { player: ctx ? ctx.name(msg.seat) : t("seat.n", { n: (msg.seat ?? 0) + 1 }) }) : msg.message;
+      if (text) toast(String(text), "info", 6000);
+    },
     error: (msg) => {
       turn();
       schedule();
