@@ -11,6 +11,7 @@ options can name cards in that seat's hand.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -25,6 +26,7 @@ class ApiError(Exception):
         self.message = message
         self.headers = headers
         self.details = details
+        complete_details(code, message, details)
 
     def body(self) -> dict[str, Any]:
         return {"error": self.code, "message": self.message, **self.details}
@@ -60,3 +62,37 @@ def storage_error(request_id: str) -> ApiError:
 def internal_error(request_id: str) -> ApiError:
     return ApiError(500, "internal_error", f"the server failed on this request; request id {request_id}",
                     request_id=request_id)
+
+
+# ---------------------------------------------------------------------- parameters a page translates
+# A page shows a refusal in its reader's language from the stable code and the body's
+# parameters (``err.<code>`` in static/i18n/*.json); the English message is for logs, scripts
+# and codes the page does not know. Where a refusal is raised with its facts only in the
+# message, the facts are added here as parameters (never anything the message did not say).
+BAD_NAME_REASONS = {
+    "length": ("characters long", "must be a string of"),
+    "characters": ("only printable characters",),
+    "bot_word": ("word the table uses for bots",),
+}
+
+
+def complete_details(code: str, message: str, details: dict[str, Any]) -> None:
+    """Add the parameters a translated message needs and the raiser left in the text:
+    ``reason`` of a ``bad_name`` (``length``, ``characters``, ``bot_word``), the ``limit`` of
+    ``too_many_games``, the ``seat`` of ``bot_seat`` / ``seat_taken``."""
+    if code == "bad_name" and "reason" not in details:
+        for reason, marks in BAD_NAME_REASONS.items():
+            if any(m in message for m in marks):
+                details["reason"] = reason
+                break
+        m = re.search(r"1-(\d+) characters", message)
+        if details.get("reason") == "length" and "max" not in details and m:
+            details["max"] = int(m.group(1))
+    elif code == "too_many_games" and "limit" not in details:
+        m = re.search(r"at most (\d+)", message)
+        if m:
+            details["limit"] = int(m.group(1))
+    elif code in ("bot_seat", "seat_taken") and "seat" not in details:
+        m = re.match(r"seat (\d+)", message)
+        if m:
+            details["seat"] = int(m.group(1))

@@ -12,20 +12,42 @@ export class ApiError extends Error {
   }
 }
 
-// What to tell a person about a refusal (an HTTP body or a WebSocket error message):
-// "slow down" for rate limits, our own words for the common codes, else the server's message.
-const OWN_WORDS = new Set(["not_your_turn", "stale_version", "illegal_action", "bad_invite", "bad_token",
-  "unknown_game", "game_over", "undo_disabled", "undo_forbidden", "nothing_to_undo", "not_your_decision",
-  "spectator", "storage_unavailable", "network", "answered_by_server", "signed_out", "not_creator", "seat_taken"]);
+// What to tell a person about a refusal (an HTTP body or a WebSocket error message), in the
+// page's language: every code the server sends has its words (i18n key "err.<code>", with
+// the body's parameters: a retry delay, a limit, a seat, the reason of a refused name);
+// only a code this page does not know shows the server's English message.
+export function errorParams(body, status) {
+  body = body || {};
+  const p = { status: status ?? "", request_id: body.request_id || "—" };
+  p.n = Math.max(1, Math.ceil(Number(body.retry_after) || 5));
+  if (typeof body.limit === "number") { p.limit = body.limit; if (body.error === "too_large") p.n = body.limit; }
+  if (typeof body.max === "number") p.max = body.max;
+  if (typeof body.option === "string") p.option = body.option;
+  if (Number.isInteger(body.seat)) p.n = body.seat + 1;  // seats are shown from 1
+  if (Number.isInteger(body.steps)) p.n = body.steps;
+  return p;
+}
+
+// The i18n key for a refusal: a more precise variant when the body says more ("err.bad_name.length").
+export function errorKey(body, status) {
+  body = body || {};
+  let code = body.error;
+  if (!code && status === 429) code = "rate_limited";
+  if (!code) return null;
+  const variants = [];
+  if (code === "bad_name" && body.reason) variants.push(`err.bad_name.${body.reason}`);
+  if (code === "invalid_options" && typeof body.option === "string") variants.push("err.invalid_options.option");
+  if (code === "malformed" && Number.isInteger(body.seat)) variants.push("err.malformed.seat");
+  variants.push("err." + code);
+  return variants.find((k) => has(k)) || null;
+}
+
 export function errorText(body, status) {
   body = body || {};
-  const code = body.error;
-  const n = Math.max(1, Math.ceil(Number(body.retry_after) || 5));
-  if (code === "too_many_spectators") return t("err.too_many_spectators", { n });
-  if (code === "rate_limited" || (status === 429 && code !== "too_many_games")) return t("err.rate_limited", { n });
-  if (code && OWN_WORDS.has(code) && has("err." + code)) return t("err." + code);
+  const key = errorKey(body, status);
+  if (key) return t(key, errorParams(body, status));
   if (body.message) return String(body.message);
-  return status ? `HTTP ${status}` : t("err.network");
+  return status ? t("err.http_error", { status }) : t("err.network");
 }
 
 export async function api(method, path, body, token) {

@@ -7,6 +7,47 @@ import { scoreChart } from "./chart.js";
 const LOCS = ["jupiter", "mars", "luna", "institute"];
 const ROWS = ["cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", "total"];
 const KEY = "redtable.calc";
+// In a 2-player game the rulebook always puts 3 Influence of a neutral house on the Institute
+// (Setup; Scoring: Influence), and no card moves them: the calculator starts there.
+const NEUTRAL_2P = 3;
+const FORM_VERSION = 2;  // forms kept by older pages had the neutral Influence at 0
+
+// How close two names are, 0..1: twice the characters of their common blocks over both
+// lengths (the longest common block, then the same on each side of it, as the command line's
+// difflib-based suggestions measure), so "darow" is 0.91 from "darrow".
+export function similarity(a, b) {
+  if (!a.length && !b.length) return 1;
+  const matched = (x, y) => {
+    if (!x.length || !y.length) return 0;
+    let best = 0, bi = 0, bj = 0;
+    const prev = new Array(y.length + 1).fill(0);
+    for (let i = 1; i <= x.length; i++) {
+      let diag = 0;
+      for (let j = 1; j <= y.length; j++) {
+        const keep = prev[j];
+        prev[j] = x[i - 1] === y[j - 1] ? diag + 1 : 0;
+        if (prev[j] > best) { best = prev[j]; bi = i - best; bj = j - best; }
+        diag = keep;
+      }
+    }
+    if (!best) return 0;
+    return best + matched(x.slice(0, bi), y.slice(0, bj)) + matched(x.slice(bi + best), y.slice(bj + best));
+  };
+  return (2 * matched(a, b)) / (a.length + b.length);
+}
+
+// Cards whose name (in the page's language or as printed) is close to a typed text that
+// matches no name: the best first, at most n, none below the command line's cutoff (0.5).
+export function closeCards(cards, q, localName, n = 5) {
+  const low = q.trim().toLowerCase();
+  if (low.length < 3) return [];
+  return cards
+    .map((c) => ({ c, score: Math.max(similarity(low, c.name.toLowerCase()), similarity(low, localName(c.card).toLowerCase())) }))
+    .filter((x) => x.score >= 0.5)
+    .sort((a, b) => b.score - a.score || a.c.name.localeCompare(b.c.name))
+    .slice(0, n)
+    .map((x) => x.c);
+}
 
 function blankPlayer(i) {
   return { name: "", hand: [], fleet: 0, helium: 0, influence: 0, extra: 0 };
@@ -15,7 +56,7 @@ function blankPlayer(i) {
 function blank() {
   return {
     players: [blankPlayer(0), blankPlayer(1)], sovereign: -1,
-    locations: { jupiter: [], mars: [], luna: [], institute: [] }, banished: [], neutral: 0,
+    locations: { jupiter: [], mars: [], luna: [], institute: [] }, banished: [], neutral: NEUTRAL_2P, v: FORM_VERSION,
   };
 }
 
@@ -31,7 +72,10 @@ export function mountCalc(root) {
   function load() {
     try {
       const s = JSON.parse(sessionStorage.getItem(KEY) || "null");
-      if (s && Array.isArray(s.players)) return s;
+      if (s && Array.isArray(s.players)) {
+        if (s.v !== FORM_VERSION) { s.neutral = NEUTRAL_2P; s.v = FORM_VERSION; }
+        return s;
+      }
     } catch (e) { /* a fresh form */ }
     return blank();
   }
@@ -55,6 +99,7 @@ export function mountCalc(root) {
       placeholder: t("calc.card_search"), "aria-label": label, "data-picker": id, autocomplete: "off",
     });
     const ul = h("ul.suggest-list", { id: listId, role: "listbox", hidden: true });
+    const hint = h("p.suggest-hint.muted.small", { id: listId + "-hint", "aria-live": "polite", hidden: true });
     let items = [];
     let sel = 0;
     function show() {
@@ -62,6 +107,11 @@ export function mountCalc(root) {
       const u = used();
       items = q ? gallery.cards.filter((c) => c.name.toLowerCase().includes(q) || name(c.card).toLowerCase().includes(q)).slice(0, 12) : [];
       items.sort((a, b) => (u.has(a.card) - u.has(b.card)) || (a.name.toLowerCase().startsWith(q) ? -1 : 0) - (b.name.toLowerCase().startsWith(q) ? -1 : 0));
+      // no name holds the text: a typo? offer the closest names ("Darow" -> Darrow)
+      const fuzzy = q && !items.length ? closeCards(gallery.cards, q, name) : [];
+      if (fuzzy.length) items = fuzzy;
+      hint.hidden = !q || (items.length && !fuzzy.length);
+      hint.textContent = fuzzy.length ? t("calc.did_you_mean") : q && !items.length ? t("calc.no_match", { name: input.value.trim() }) : "";
       sel = Math.max(0, items.findIndex((c) => !u.has(c.card)));
       clear(ul);
       items.forEach((c, i) => ul.append(h("li" + (u.has(c.card) ? ".used" : ""), {
@@ -69,6 +119,7 @@ export function mountCalc(root) {
         onmousedown: (e) => { e.preventDefault(); pick(i); },
       }, h("i.sw-dot.c-" + c.color), h("b", null, c.value), name(c.card), u.has(c.card) ? h("small.muted", null, " — ", t("calc.used")) : null)));
       ul.hidden = !items.length;
+      ul.classList.toggle("fuzzy", fuzzy.length > 0);
       input.setAttribute("aria-expanded", String(!ul.hidden));
       if (items.length) input.setAttribute("aria-activedescendant", `${listId}-${sel}`);
     }
@@ -77,10 +128,11 @@ export function mountCalc(root) {
       if (!c || used().has(c.card)) return;
       input.value = "";
       ul.hidden = true;
+      hint.hidden = true;
       onPick(c.card);
     }
     input.addEventListener("input", show);
-    input.addEventListener("blur", () => setTimeout(() => { ul.hidden = true; input.setAttribute("aria-expanded", "false"); }, 100));
+    input.addEventListener("blur", () => setTimeout(() => { ul.hidden = true; hint.hidden = true; input.setAttribute("aria-expanded", "false"); }, 100));
     input.addEventListener("keydown", (e) => {
       if (e.key === "ArrowDown" || e.key === "ArrowUp") {
         e.preventDefault();
@@ -95,7 +147,8 @@ export function mountCalc(root) {
         ul.hidden = true;
       }
     });
-    return h("div.suggest", null, input, ul);
+    input.setAttribute("aria-describedby", hint.id);
+    return h("div.suggest", null, input, hint, ul);
   }
 
   function chip(slug, onRemove, extra) {
@@ -170,7 +223,8 @@ export function mountCalc(root) {
       })),
       locations: Object.fromEntries(LOCS.map((l) => [l, state.locations[l].map((c) => (by[c] ? by[c].name : c))])),
       banished: state.banished.map((c) => (by[c] ? by[c].name : c)),
-      neutral_influence: state.neutral,
+      // the neutral house plays only in a 2-player game (the scorer refuses it otherwise)
+      ...(state.players.length === 2 ? { neutral_influence: state.neutral } : {}),
     };
     return out;
   }
@@ -190,7 +244,7 @@ export function mountCalc(root) {
     s.sovereign = (data.players || []).findIndex((p) => p.sovereign);
     for (const l of LOCS) s.locations[l] = ((data.locations || {})[l] || []).map(slugOf);
     s.banished = (data.banished || []).map(slugOf);
-    s.neutral = data.neutral_influence || 0;
+    s.neutral = data.neutral_influence ?? NEUTRAL_2P;
     return s;
   }
 
@@ -248,7 +302,8 @@ export function mountCalc(root) {
         h("div.calc-locs", null,
           LOCS.map((l) => locBox(l, t("rr.location." + l), state.locations[l])),
           locBox("banished", t("calc.banished"), state.banished),
-          h("section.calc-player", null, num(t("calc.neutral"), state.neutral, 0, 10, (v) => { state.neutral = v; }, "neutral"),
+          h("section.calc-player", null,
+            state.players.length === 2 ? num(t("calc.neutral"), state.neutral, 0, 10, (v) => { state.neutral = v; }, "neutral") : null,
             h("label.check", null, h("input", { type: "radio", name: "sovereign", checked: state.sovereign < 0, onchange: () => { state.sovereign = -1; save(); } }), t("calc.sovereign"), ": ", t("calc.nobody"))))),
       h("div.actions", null,
         h("button.btn.primary.score-btn", { type: "button", onclick: score }, t("calc.score")),

@@ -90,7 +90,7 @@ export function mountLobby(root) {
             onchange: () => { form.game = x.name; clampSeats(); render(); } }),
           h("span.title-art", { "aria-hidden": "true" }),
           h("span.title-name", null, t("title." + x.name)),
-          h("span.title-players", null, t("title.players", { min: x.min_players, max: x.max_players })),
+          h("span.title-players", null, t("title.players", { min: x.min_players, max: x.max_players, n: x.max_players })),
           h("span.title-blurb", null, t("title." + x.name + ".blurb"))))),
       h("fieldset.seats", null, h("legend", null, t("lobby.seats")),
         h("ol.seat-list", null, form.seats.map((s, i) => h("li.seat-row", { "data-seat": i },
