@@ -1,12 +1,24 @@
 // Small SVG charts (no library): stacked score bars per player, and a line per player.
+// Labels are measured with the page's own font, and the drawing widens to hold them: an SVG
+// scales as a whole, so a label that fits the drawing is never cut, whatever the screen.
 import { h, svg } from "./dom.js";
 
 const PALETTE = ["#d4af37", "#4b8fe0", "#d8453a", "#a877e0", "#58a85a", "#e07b39", "#2fb5a6", "#c9c9d1"];
 
+let measurer = null;
+// The width in px of `text` set in the page's font at `px` pixels (`weight` as in CSS).
+export function textWidth(text, px, weight = "400") {
+  if (!measurer) measurer = document.createElement("canvas").getContext("2d");
+  const family = getComputedStyle(document.body).fontFamily || "sans-serif";
+  measurer.font = `${weight} ${px}px ${family}`;
+  return Math.ceil(measurer.measureText(String(text)).width);
+}
+
 // names: player names; rows: per player, one value per category; cats: category labels.
 export function scoreChart(names, rows, cats, playerColors) {
-  const W = 560, rowH = 34, padR = 56, top = 8;
-  const padL = Math.min(200, 24 + 7.2 * Math.max(...names.map((n) => String(n).length)));
+  const rowH = 34, padR = 16 + Math.max(...rows.map((r) => textWidth(r.reduce((a, b) => a + b, 0), 13, "700"))), top = 8;
+  const padL = 22 + Math.max(...names.map((n) => textWidth(n, 13)));
+  const W = Math.max(560, padL + padR + 300);
   const neg = Math.max(0, ...rows.map((r) => -r.filter((x) => x < 0).reduce((a, b) => a + b, 0)));
   const pos = Math.max(1, ...rows.map((r) => r.filter((x) => x > 0).reduce((a, b) => a + b, 0)));
   const scale = (W - padL - padR) / (pos + neg);
@@ -37,17 +49,24 @@ export function scoreChart(names, rows, cats, playerColors) {
   return h("figure.chart-fig", null, chart, legend);
 }
 
-// series: per player, values at each x (cumulative); xs: labels.
+// series: per player, values at each x (cumulative); xs: labels. The players' names are in a
+// legend under the drawing (it wraps on a phone); the lines end in their values.
 export function lineChart(names, series, xs, colors) {
-  const W = 560, H = 220, padL = 36, padR = 150, padT = 12, padB = 28;
+  const H = 220, padT = 12, padB = 28;
   const max = Math.max(1, ...series.flat());
-  const px = (i) => padL + (xs.length <= 1 ? 0 : (i * (W - padL - padR)) / (xs.length - 1));
+  const padL = 12 + textWidth(max, 11);
+  const lastTick = xs.length ? textWidth(xs[xs.length - 1], 11) / 2 : 0;
+  const padR = Math.max(12 + lastTick, 14 + Math.max(...series.map((s) => textWidth(s[s.length - 1], 13, "700"))));
+  const firstTick = xs.length ? textWidth(xs[0], 11) / 2 : 0;
+  const W = Math.max(480, padL + padR + 80 * Math.max(1, xs.length - 1));
+  const x0 = Math.max(padL, firstTick + 2);
+  const px = (i) => x0 + (xs.length <= 1 ? 0 : (i * (W - x0 - padR)) / (xs.length - 1));
   const py = (v) => padT + (H - padT - padB) * (1 - v / max);
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart line", role: "img", "aria-label": xs.join(", ") });
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart line", role: "img", "aria-label": names.map((n, p) => `${n} ${series[p][series[p].length - 1]}`).join(", ") });
   for (let g = 0; g <= 4; g++) {
     const v = Math.round((max * g) / 4);
-    chart.append(svg("line", { x1: padL, x2: W - padR, y1: py(v), y2: py(v), class: "grid" }),
-      svg("text", { x: padL - 6, y: py(v) + 4, "text-anchor": "end", class: "tick" }, v));
+    chart.append(svg("line", { x1: x0, x2: W - padR, y1: py(v), y2: py(v), class: "grid" }),
+      svg("text", { x: x0 - 6, y: py(v) + 4, "text-anchor": "end", class: "tick" }, v));
   }
   xs.forEach((x, i) => chart.append(svg("text", { x: px(i), y: H - 8, "text-anchor": "middle", class: "tick" }, x)));
   series.forEach((s, p) => {
@@ -55,14 +74,14 @@ export function lineChart(names, series, xs, colors) {
     chart.append(svg("path", { d, stroke: colors[p], class: "ln" }));
     s.forEach((v, i) => chart.append(svg("circle", { cx: px(i), cy: py(v), r: 4, fill: colors[p] }, svg("title", {}, `${names[p]}: ${v}`))));
   });
-  // end labels, nudged apart when players finish level
-  const ends = series.map((s, p) => ({ p, y: py(s[s.length - 1]) + 4 }))
-    .sort((a, b) => a.y - b.y);
+  // end values, nudged apart when players finish level
+  const ends = series.map((s, p) => ({ p, y: py(s[s.length - 1]) + 4 })).sort((a, b) => a.y - b.y);
   for (let i = 1; i < ends.length; i++) if (ends[i].y - ends[i - 1].y < 15) ends[i].y = ends[i - 1].y + 15;
   for (const { p, y } of ends) {
     const s = series[p];
-    const nm = String(names[p]).length > 16 ? String(names[p]).slice(0, 15) + "…" : names[p];
-    chart.append(svg("text", { x: px(s.length - 1) + 8, y, class: "lbl", fill: colors[p] }, `${nm} ${s[s.length - 1]}`));
+    chart.append(svg("text", { x: px(s.length - 1) + 8, y, class: "endval", fill: colors[p] }, s[s.length - 1]));
   }
-  return h("figure.chart-fig", null, chart);
+  const legend = h("ul.legend.players", null, names.map((n, p) => h("li", null,
+    h("i", { style: { background: colors[p] } }), h("span", null, n), " ", h("b", null, series[p][series[p].length - 1]))));
+  return h("figure.chart-fig", null, chart, legend);
 }

@@ -105,6 +105,66 @@ export function rerender(root, build) {
   }
 }
 
+// A touch screen (a coarse primary pointer): prompts say "tap", and a held touch reads a card.
+export function isTouch() {
+  return !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+}
+
+// A long press of a touch or pen (not a mouse: a slow click stays a click) on an element
+// matching `selector` inside `root` calls fn(el), and the click that ends it is swallowed,
+// so holding a target reads it instead of deciding it.
+export function onLongPress(root, selector, fn, ms = 480) {
+  let timer = null;
+  let start = null;
+  let fired = false;
+  const cancel = () => { if (timer) clearTimeout(timer); timer = null; };
+  root.addEventListener("pointerdown", (e) => {
+    fired = false;
+    if (e.pointerType === "mouse") return;
+    const el = e.target.closest(selector);
+    if (!el || !root.contains(el)) return;
+    start = [e.clientX, e.clientY];
+    cancel();
+    timer = setTimeout(() => { timer = null; fired = true; fn(el); }, ms);
+  });
+  root.addEventListener("pointermove", (e) => {
+    if (timer && Math.hypot(e.clientX - start[0], e.clientY - start[1]) > 12) cancel();
+  });
+  for (const type of ["pointerup", "pointercancel", "scroll"]) root.addEventListener(type, cancel, true);
+  root.addEventListener("click", (e) => {
+    if (fired) { fired = false; e.preventDefault(); e.stopPropagation(); }
+  }, true);
+  root.addEventListener("contextmenu", (e) => { if (fired || timer) e.preventDefault(); });
+}
+
+// A bottom sheet (a modal dialog) that shows `body`: a card's full text on a touch screen or
+// where the side inspector is not shown. Escape, the close button or a tap outside closes it,
+// and the focus goes back where it was.
+export function sheet(body, { label, closeLabel }) {
+  closeSheet();
+  const before = document.activeElement;
+  const backdrop = h("div.sheet-backdrop", { role: "dialog", "aria-modal": "true", "aria-label": label });
+  const onKey = (e) => { if (e.key === "Escape") { e.stopPropagation(); close(); } };
+  const close = () => {
+    document.removeEventListener("keydown", onKey, true);
+    backdrop.remove();
+    if (before && before.isConnected && before.focus) before.focus({ preventScroll: true });
+  };
+  const closeBtn = h("button.icon-btn.sheet-close", { type: "button", "aria-label": closeLabel, title: closeLabel, onclick: close }, "×");
+  const box = h("div.sheet", null, h("div.sheet-head", null, h("h2", null, label), closeBtn), h("div.sheet-body", null, body));
+  backdrop.append(box);
+  backdrop.addEventListener("click", (e) => { if (e.target === backdrop) close(); });
+  document.addEventListener("keydown", onKey, true);  // wherever the focus went (a long press moves it)
+  backdrop._close = close;
+  document.body.append(backdrop);
+  closeBtn.focus({ preventScroll: true });
+  return backdrop;
+}
+
+export function closeSheet() {
+  for (const s of document.querySelectorAll(".sheet-backdrop")) s._close();
+}
+
 export function icon(name, title) {
   const paths = ICONS[name];
   const el = svg("svg", { viewBox: "0 0 24 24", class: "icon icon-" + name, "aria-hidden": title ? null : "true", role: title ? "img" : null },
