@@ -10,7 +10,9 @@
 // lesson's is held back: the player goes back to the lesson, or plays it and goes on without
 // the guide. The script is data:
 //   {"id", "at": step, "kind": decision kind, "option": action, "target": CSS selector}  a move
-//   {"id", "target"?, "from"?: step}                                                      a text to read
+//   {"id", "target"?, "from"?: step, "reveal"?: selector}                                  a text to read
+//     ("from": shown once the game has reached that step; "reveal": what to click to unfold a
+//     target the screen folds away, as the log on a phone)
 //   {"id", "final": true}                                                                 the end of the guided part
 // Texts are "tut.<rr|rn>.<id>.title|body" in i18n/learn/*.json.
 import { h, clear, icon } from "./dom.js";
@@ -174,6 +176,7 @@ export function mountTutorialGame(root, game, gameId) {
   let deviation = null;    // {action, chosen, expected}: a click held back
   let current = null;      // {step, kind}: what the coach shows
   let scrolledFor = null;  // the step whose target was last brought into view
+  let revealed = null;     // the step whose folded target was opened
   if (!saved(game) || saved(game).id !== gameId) save(game, { id: gameId, acked: [], mode: "guided", collapsed: false });
   const state = () => saved(game) || { id: gameId, acked: [], mode: "guided", collapsed: false };
 
@@ -229,11 +232,17 @@ export function mountTutorialGame(root, game, gameId) {
   }
 
   // -------------------------------------------------------------- the coach card
+  // names as the board shows them (an Outpost's name is the view's), else as the rules page does
+  function refs() {
+    const base = ruleRefs(rules, t);
+    const outposts = (ctx && ctx.view && ctx.view.outposts) || [];
+    return { ...base, o: (colour) => (outposts.find((o) => o.colour === colour) || {}).name || base.o(colour) };
+  }
   function text(key) {
-    return lt(`tut.${SHORT[game]}.${key}`, ruleVars(rules), ruleRefs(rules, t));
+    return lt(`tut.${SHORT[game]}.${key}`, ruleVars(rules), refs());
   }
   function blocks(key) {
-    return ltBlocks(`tut.${SHORT[game]}.${key}`, ruleVars(rules), ruleRefs(rules, t));
+    return ltBlocks(`tut.${SHORT[game]}.${key}`, ruleVars(rules), refs());
   }
 
   function optionLabel(action) {
@@ -255,7 +264,8 @@ export function mountTutorialGame(root, game, gameId) {
     const st = state();
     const k = current.kind;
     clear(coach);
-    coach.className = "coach" + (st.collapsed && k !== "loading" ? " collapsed" : "") + (deviation ? " deviation" : "");
+    coach.className = "coach kind-" + k + (st.collapsed && k !== "loading" ? " collapsed" : "") + (deviation ? " deviation" : "")
+      + (current.step && !current.step.target ? " no-target" : "");
     coach.hidden = k === "hidden" || k === "loading";
     coach.dataset.kind = deviation ? "deviation" : k;
     coach.dataset.step = current.step ? current.step.id : k;
@@ -263,6 +273,7 @@ export function mountTutorialGame(root, game, gameId) {
     document.body.classList.toggle("coached", !deviation && k === "decision");
     if (coach.hidden) { mark(); return; }
 
+    const guided = ["info", "decision", "wait"].includes(k) || !!deviation;
     const total = script.steps.length;
     const n = current.index !== undefined ? current.index + 1 : null;
     const head = h("div.coach-head", null,
@@ -272,11 +283,13 @@ export function mountTutorialGame(root, game, gameId) {
         type: "button", "aria-expanded": String(!st.collapsed), title: st.collapsed ? lt("coach.show") : lt("coach.hide"),
         "aria-label": st.collapsed ? lt("coach.show") : lt("coach.hide"),
         onclick: () => { update(game, { collapsed: !state().collapsed }); renderCoach(); },
-      }, st.collapsed ? "+" : "–"));
+      }, st.collapsed ? "+" : "–"),
+      guided ? h("button.coach-toggle.coach-leave", {
+        type: "button", title: lt("coach.leave"), "aria-label": lt("coach.leave"), onclick: () => setMode("free"),
+      }, "×") : null);
     const bar = n ? h("div.coach-bar", { "aria-hidden": "true" }, h("i", { style: { width: `${Math.round((100 * n) / total)}%` } })) : null;
     const body = h("div.coach-body");
     const actions = h("div.coach-actions");
-    const leave = () => h("button.btn.small.ghost.coach-leave", { type: "button", onclick: () => setMode("free") }, lt("coach.leave"));
     const rulesLink = () => h("a.btn.small.coach-rules", { href: `#/rules/${game}` }, lt("coach.rules"));
 
     if (deviation) {
@@ -291,9 +304,8 @@ export function mountTutorialGame(root, game, gameId) {
       if (k === "decision") {
         body.append(h("p.coach-do", null, h("span.pulse", { "aria-hidden": "true" }), lt("coach.do")));
         if (targets(s).some((el) => el.dataset.opener)) body.append(h("p.coach-menu.muted", null, lt("coach.menu", { option: optionLabel(s.option) })));
-        actions.append(leave());
       } else if (k === "info") {
-        actions.append(h("button.btn.primary.coach-next", { type: "button", onclick: () => ack(s.id) }, lt("coach.next")), leave());
+        actions.append(h("button.btn.primary.coach-next", { type: "button", onclick: () => ack(s.id) }, lt("coach.next")));
       } else {
         actions.append(h("button.btn.primary.coach-close", { type: "button", onclick: () => setMode("done") }, lt("coach.close")), rulesLink());
       }
@@ -303,7 +315,6 @@ export function mountTutorialGame(root, game, gameId) {
       const who = ctx.name(d ? d.player : 1 - ctx.me);  // the other seat: the lesson is one person against one bot
       body.append(h("h2", null, text(s.id + ".title")),
         h("p.coach-wait", null, h("span.spinner", { "aria-hidden": "true" }), lt("coach.wait", { player: who })));
-      actions.append(leave());
     } else if (k === "offscript") {
       body.append(h("h2", null, lt("coach.offscript.title")), h("p", null, lt("coach.offscript.body")));
       actions.append(h("button.btn.primary.coach-close", { type: "button", onclick: () => setMode("done") }, lt("coach.close")), rulesLink());
@@ -311,7 +322,7 @@ export function mountTutorialGame(root, game, gameId) {
       body.append(h("h2", null, lt("coach.freed.title")), h("p", null, lt("coach.freed.body")));
       actions.append(h("button.btn.primary.coach-close", { type: "button", onclick: () => setMode("done") }, lt("coach.close")), rulesLink());
     }
-    coach.append(...[head, bar, body, actions].filter(Boolean));
+    coach.append(...[head, bar, body, actions.children.length ? actions : null].filter(Boolean));
     mark();
   }
 
@@ -320,7 +331,12 @@ export function mountTutorialGame(root, game, gameId) {
     for (const el of document.querySelectorAll(".coach-target")) el.classList.remove("coach-target");
     if (!current || deviation || !["decision", "info", "final"].includes(current.kind)) return;
     const s = current.step;
-    const els = targets(s);
+    let els = targets(s);
+    if (s.reveal && els.length && !els.some((el) => el.getClientRects().length)) {
+      // the target is folded away on this screen (the log on a phone): open it once
+      const opener = document.querySelector(s.reveal);
+      if (opener && opener.getClientRects().length && revealed !== s.id) { revealed = s.id; opener.click(); els = targets(s); }
+    }
     for (const el of els) el.classList.add("coach-target");
     if (current.kind === "decision") {
       for (const el of document.querySelectorAll(`.menu [data-action="${CSS.escape(s.option)}"]`)) el.classList.add("coach-target");
@@ -331,20 +347,32 @@ export function mountTutorialGame(root, game, gameId) {
     }
   }
 
-  // Scroll the target into the part of the screen the coach card does not cover.
+  // Scroll the target into the part of the screen nothing covers: the top bar, the coach card
+  // (a sheet at the top on narrow screens) and the hand stuck to the bottom on phones; a hand
+  // that scrolls sideways is scrolled to the card too.
   function bringIntoView(el) {
     if (!el.getClientRects().length) return;
-    const r = el.getBoundingClientRect();
-    const c = coach.hidden ? null : coach.getBoundingClientRect();
-    const topBar = document.getElementById("topbar");
-    let top = topBar ? topBar.getBoundingClientRect().bottom : 0;
-    let bottom = window.innerHeight;
-    if (c && c.height) {
-      if (c.top < window.innerHeight / 3) top = Math.max(top, c.bottom);
-      else if (c.left < r.right && c.right > r.left) bottom = Math.min(bottom, c.top);
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX;
+      if ((ox === "auto" || ox === "scroll") && a.scrollWidth > a.clientWidth + 1) {
+        const ar = a.getBoundingClientRect();
+        const er = el.getBoundingClientRect();
+        a.scrollLeft += er.left + er.width / 2 - (ar.left + ar.width / 2);
+        break;
+      }
     }
-    const visible = r.top >= top && r.bottom <= bottom;
-    if (visible) return;
+    const r = el.getBoundingClientRect();
+    let top = 0;
+    let bottom = window.innerHeight;
+    const covers = [document.getElementById("topbar"), coach.hidden ? null : coach, document.querySelector(".rr-hand, .rn-hand")];
+    for (const c of covers) {
+      if (!c || c.contains(el) || !["sticky", "fixed"].includes(getComputedStyle(c).position)) continue;
+      const cr = c.getBoundingClientRect();
+      if (!cr.height || cr.left >= r.right || cr.right <= r.left) continue;
+      if (cr.top < window.innerHeight / 3) top = Math.max(top, cr.bottom);
+      else bottom = Math.min(bottom, cr.top);
+    }
+    if (r.top >= top && r.bottom <= bottom) return;
     const room = bottom - top;
     const want = r.height <= room ? top + (room - r.height) / 2 : top + 8;
     window.scrollBy({ top: r.top - want, behavior: "auto" });
@@ -426,6 +454,8 @@ export function mountTutorialGame(root, game, gameId) {
       rendered(c, shell) {
         ctx = c;
         shellEl = shell;
+        const side = shell.querySelector(".side");
+        if (side && coach.parentNode !== side) side.prepend(coach);  // wide screens: atop the side column; narrow: a sheet (learn.css)
         renderCoach();
       },
     });
@@ -440,6 +470,7 @@ export function mountTutorialGame(root, game, gameId) {
       document.body.classList.remove("coached");
       if (handle) handle.destroy();
       coach.remove();
+      wrap.remove();
     },
     async relabel() {
       await loadLearnText();
