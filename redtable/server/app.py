@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -321,7 +322,8 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
                idle_seconds: float = 900.0, web_dir: str | Path | None = None,
                store: Store | None = None, gc_freeze: bool = False, limits: Limits | None = None,
                bot_pool: Any = None, docs: bool = False, allow_chosen_seeds: bool = False,
-               window_median: float = 2.5) -> FastAPI:
+               window_median: float = 2.5, bus: str | None = None, lease_seconds: float = 5.0,
+               fleet_poll_seconds: float = 2.0) -> FastAPI:
     """The app.
 
     ``gc_freeze``: the server process's garbage-collector policy (see ``Hub._gc_policy``).
@@ -332,11 +334,26 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
     (tests only): accept a seed for games of several people. ``window_median``: seconds, the
     median wait before the server declines a block window for a seat that cannot block,
     until people's own answers are known (tests shorten it).
+
+    On PostgreSQL the server is one process of a fleet that may share the database
+    (``fleet.py``, ``docs/deploy.md``): ``bus`` is how the processes hear each other
+    (``None``/``"postgres"``: LISTEN/NOTIFY; ``"redis://host:port/0"``: Redis pub/sub),
+    ``lease_seconds`` how long a process that stopped answering keeps its games' bots and
+    windows before another takes over, ``fleet_poll_seconds`` how often the versions of the
+    games it serves are re-read under the bus. SQLite serves one process: no bus.
     """
     store = store or Store(db, schema=schema, sqlite_sync=sqlite_sync)
     limits = limits or Limits()
+    fleet = None
+    if store.fleet_capable:
+        from .fleet import Fleet
+
+        fleet = Fleet(store, bus, lease_seconds=lease_seconds, poll_seconds=fleet_poll_seconds)
+    elif bus is not None:
+        raise ValueError("a bus connects several server processes, which need PostgreSQL; SQLite serves one "
+                         "process and needs none")
     hub = Hub(store, idle_seconds=idle_seconds, gc_freeze=gc_freeze, limits=limits, bot_pool=bot_pool,
-              allow_chosen_seeds=allow_chosen_seeds, window_median=window_median)
+              allow_chosen_seeds=allow_chosen_seeds, window_median=window_median, fleet=fleet)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -399,22 +416,25 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
                 body["decision"] = d.to_json()
         return JSON(body, status_code=422)
 
-    def seat_of(game, request: Request, required: bool = False) -> int | None:
+    async def seat_of(game, request: Request, required: bool = False) -> int | None:
         tok = _token(request)
         if not tok:
             if required:
                 raise missing_token()
             return None
-        return game.seat_of_token(tok)
+        return await hub.seat_of(game, tok)
 
     # -------------------------------------------------------------- meta
     @app.get("/api/health", tags=["meta"])
     async def health():
         """Liveness, and what the server holds."""
-        return JSON({"ok": True, "db": store.dialect, "games_in_memory": len(hub.games),
-                     "connections": sum(len(g.conns) for g in hub.games.values()), "decisions": hub.decisions,
-                     "commits": hub.writer.batches,
-                     "commit_seconds": round(hub.writer.write_seconds, 3)})
+        out = {"ok": True, "db": store.dialect, "games_in_memory": len(hub.games),
+               "connections": sum(len(g.conns) for g in hub.games.values()), "decisions": hub.decisions,
+               "commits": hub.writer.batches, "commit_seconds": round(hub.writer.write_seconds, 3),
+               "pid": os.getpid()}
+        if hub.fleet is not None:  # this process's part in the fleet (no host name, no holder id)
+            out["fleet"] = hub.fleet.stats()
+        return JSON(out)
 
     @app.get("/api/titles", tags=["meta"], response_model=list[Title])
     async def titles():
@@ -448,7 +468,7 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
                         events: bool = Query(True, description="include the events this seat may see")):
         """The game as a seat (with its token) or as a spectator (without)."""
         game = await hub.get(game_id)
-        seat = seat_of(game, request)
+        seat = await seat_of(game, request)
         return JSON(game.snapshot(seat, events=events))
 
     @app.post("/api/games/{game_id}/join", tags=["seats"], response_model=Joined, responses=ERRORS)
@@ -461,7 +481,7 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
     async def sign_out_others(request: Request, game_id: str):
         """Revoke every other device's token of your seat; your seat gets a new invite (the old link dies)."""
         game = await hub.get(game_id)
-        seat = seat_of(game, request, required=True)
+        seat = await seat_of(game, request, required=True)
         return JSON(await asyncio.shield(asyncio.ensure_future(hub.sign_out_others(game, seat, _token(request)))))
 
     @app.post("/api/games/{game_id}/seats/{seat}/invite", tags=["seats"], response_model=NewInvite,
@@ -475,28 +495,28 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
     async def decide(request: Request, game_id: str, body: DecisionRequest):
         """Decide the pending decision (your seat's token; the version you saw)."""
         game = await hub.get(game_id)
-        seat = seat_of(game, request, required=True)
+        seat = await seat_of(game, request, required=True)
         return JSON(await hub.decide(game, seat, body.action, body.version))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], response_model=GameState, responses=ERRORS)
     async def undo(request: Request, game_id: str, body: UndoRequest):
         """Take back your own last decision (if the game allows undo and the undo rule does)."""
         game = await hub.get(game_id)
-        seat = seat_of(game, request, required=True)
+        seat = await seat_of(game, request, required=True)
         return JSON(await hub.undo(game, seat, body.version))
 
     @app.get("/api/games/{game_id}/log", tags=["replay"], response_model=GameLog, responses=ERRORS)
     async def game_log(request: Request, game_id: str):
         """The log step by step: who decided and the events the reader may see (own actions only)."""
         game = await hub.get(game_id)
-        seat = seat_of(game, request)
+        seat = await seat_of(game, request)
         return JSON(await hub.off_loop(hub.log_for, game, seat))
 
     @app.get("/api/games/{game_id}/replay/{step}", tags=["replay"], response_model=ReplayStep, responses=ERRORS)
     async def replay_step(request: Request, game_id: str, step: int = PathParam(..., ge=0, le=1_000_000)):
         """The game as the reader saw it after ``step`` decisions (0: the setup)."""
         game = await hub.get(game_id)
-        return JSON(await hub.replay_step(game, seat_of(game, request), step))
+        return JSON(await hub.replay_step(game, await seat_of(game, request), step))
 
     @app.get("/api/games/{game_id}/record", tags=["replay"], responses=ERRORS)
     async def record(request: Request, game_id: str):
@@ -546,7 +566,7 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
                 if token is not None and not isinstance(token, str):
                     raise ApiError(400, "malformed", "'token' must be a string or null")
                 game = await hub.get(game_id)
-                seat = game.seat_of_token(token)
+                seat = await hub.seat_of(game, token)
                 if seat is None and hub.spectators(game) >= limits.spectators_per_game:
                     raise ApiError(429, "too_many_spectators", f"this game has its {limits.spectators_per_game} "
                                    "spectators; try again later", retry_after=30)

@@ -55,6 +55,18 @@ def serve_command(
                                               help="processes for searching bots (default: cores - 1)"),
     docs: bool = typer.Option(False, "--docs/--no-docs",
                               help="serve the interactive API docs at /docs (their scripts come from a CDN)"),
+    workers: int = typer.Option(1, "--workers", "-w",
+                                help="server processes on this machine sharing the port (PostgreSQL only; "
+                                     "docs/deploy.md)"),
+    bus: Optional[str] = typer.Option(
+        os.environ.get("REDTABLE_BUS") or None, "--bus",
+        help="PostgreSQL only: how server processes hear each other's decisions: postgres (LISTEN/NOTIFY, "
+             "the default) or redis://host:port/0; env REDTABLE_BUS"),
+    lease_seconds: float = typer.Option(5.0, "--lease-seconds",
+                                        help="PostgreSQL: after this long without a word from a server process, "
+                                             "another takes over its games' bots and block windows"),
+    reuse_port: bool = typer.Option(False, "--reuse-port", hidden=True,
+                                    help="bind the port with SO_REUSEPORT (one worker of --workers)"),
 ) -> None:
     """Run the game server: HTTP + WebSocket API (OpenAPI at /docs) and, when present, the web UI at /."""
     if not 0 < port < 65536:
@@ -71,6 +83,13 @@ def serve_command(
         _fail(f"--bot-workers must be 1-64, got {bot_workers}")
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         _fail(f"--log-level must be critical, error, warning, info or debug, got {log_level!r}")
+    if not 1 <= workers <= 64:
+        _fail(f"--workers must be 1-64, got {workers}")
+    if not 1.0 <= lease_seconds <= 600:
+        _fail(f"--lease-seconds must be 1-600, got {lease_seconds}")
+    if bus is not None and not (bus in ("postgres", "postgresql") or bus.startswith(("redis://", "rediss://",
+                                                                                      "unix://"))):
+        _fail(f"--bus must be postgres or a redis:// URL, got {_redact(bus)!r}")
     try:
         import uvicorn
 
@@ -83,10 +102,34 @@ def serve_command(
         store = Store(db, schema=db_schema, sqlite_sync=sqlite_sync, writers=db_writers)
     except Exception as e:  # noqa: BLE001  (bad URL, missing driver, schema on SQLite)
         _fail(f"bad --db {shown!r}: {e}")
+    if not store.fleet_capable:
+        if workers > 1:
+            _fail(f"--workers {workers} needs PostgreSQL (--db postgresql://...): each process keeps its live "
+                  "games in its own memory and only PostgreSQL lets processes serialise each game's decisions "
+                  "and tell each other about them; SQLite has a single writer and no notifications, so it "
+                  "serves one process (see docs/deploy.md)")
+        if bus is not None:
+            _fail("--bus connects several server processes, which need PostgreSQL; SQLite serves one process")
+    if bus is not None and bus.startswith(("redis://", "rediss://", "unix://")):
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            _fail("--bus redis:// needs the Redis client: pip install 'redtable[redis]'")
     try:
         store.create_tables()
     except Exception as e:  # noqa: BLE001
         _fail(f"cannot open the database {shown!r}: {str(e).splitlines()[0]}")
+    if workers > 1:
+        store.dispose()
+        _supervise(workers, host, port, db, bus, [
+            "--host", host, "--port", str(port), "--db-writers", str(db_writers),
+            "--idle-minutes", repr(idle_minutes), "--ws-deflate" if ws_deflate else "--no-ws-deflate",
+            "--log-level", log_level, "--access-log" if access_log else "--no-access-log",
+            "--rate-scale", repr(rate_scale), "--trust-proxy" if trust_proxy else "--no-trust-proxy",
+            "--docs" if docs else "--no-docs", "--lease-seconds", repr(lease_seconds),
+            "--bot-workers", str(bot_workers or max(1, ((os.cpu_count() or 2) - 1) // workers)),
+            *(["--db-schema", db_schema] if db_schema else [])])
+        return
     from .botpool import BotPool
     from .limits import Limits
 
@@ -94,13 +137,31 @@ def serve_command(
     if rate_scale != 1.0:
         limits = limits.relaxed(rate_scale)
     app = create_app(store=store, idle_seconds=idle_minutes * 60, gc_freeze=True, limits=limits,
-                     bot_pool=BotPool(bot_workers), docs=docs)
-    typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database {store.dialect}", err=True)
-    run(app, host, port, log_level=log_level, access_log=access_log, ws_deflate=ws_deflate)
+                     bot_pool=BotPool(bot_workers), docs=docs, bus=bus, lease_seconds=lease_seconds)
+    if not reuse_port:
+        typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database {store.dialect}",
+                   err=True)
+    run(app, host, port, log_level=log_level, access_log=access_log, ws_deflate=ws_deflate, reuse_port=reuse_port)
+
+
+def _supervise(workers: int, host: str, port: int, db: str, bus: str | None, options: list[str]) -> None:
+    """Run ``workers`` copies of this server on one port (``workers.py``) until a signal stops them."""
+    from .workers import Supervisor, port_free, worker_argv, worker_env
+
+    busy = port_free(host, port)
+    if busy is not None:
+        _fail(f"cannot listen on {host}:{port}: {busy}")
+    typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database postgresql, "
+               f"{workers} worker processes, bus {'redis' if bus and not bus.startswith('postgres') else 'postgres'}",
+               err=True)
+    code = Supervisor(worker_argv(options), workers, worker_env(db, bus),
+                      echo=lambda m: typer.echo(m, err=True)).run()
+    if code:
+        raise typer.Exit(code)
 
 
 def run(app, host: str, port: int, *, log_level: str = "info", access_log: bool = False,
-        ws_deflate: bool = False) -> None:
+        ws_deflate: bool = False, reuse_port: bool = False) -> None:
     """Serve ``app`` with uvicorn on uvloop and httptools when they are installed."""
     import gc
     import resource
@@ -134,6 +195,16 @@ def run(app, host: str, port: int, *, log_level: str = "info", access_log: bool 
         kwargs["http"] = "h11"
     limits = getattr(getattr(app.state, "hub", None), "limits", None)
     ws_max = limits.ws_message_bytes if limits else 64 * 1024
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=access_log, ws="websockets-sansio",
-                ws_per_message_deflate=ws_deflate, ws_max_size=ws_max, timeout_graceful_shutdown=5, backlog=4096,
-                h11_max_incomplete_event_size=16 * 1024, **kwargs)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log,
+                            ws="websockets-sansio", ws_per_message_deflate=ws_deflate, ws_max_size=ws_max,
+                            timeout_graceful_shutdown=5, backlog=4096, h11_max_incomplete_event_size=16 * 1024,
+                            **kwargs)
+    server = uvicorn.Server(config)
+    if reuse_port:  # one of --workers: every worker binds the port itself; the kernel spreads connections
+        from .workers import reuse_port_socket
+
+        server.run(sockets=[reuse_port_socket(host, port)])
+    else:
+        server.run()
+    if not server.started:  # (as uvicorn.run: the port was taken, the app failed to start...)
+        raise SystemExit(3)

@@ -9,6 +9,13 @@ group committer and wait for the commit -> swap the copy in -> announce to every
 connection, each seat with its own view. Until the commit every reader sees the previous
 state and version. A refused request changes nothing; after a failed commit the game is
 dropped from memory and reloaded from storage on its next use.
+
+On PostgreSQL the hub is one process of a fleet (``fleet.py``): a game in memory is a
+replica that other processes' decisions reach through the bus (:meth:`Hub.on_note`,
+:meth:`Hub.catch_up`); its own decisions are committed only on the version they were made
+on (a lost race is ``stale_version``), and bots and empty block windows are played by the
+process holding the game's lease. SQLite runs none of this: one process, no bus, no extra
+query.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from .conn import Conn
 from .errors import ApiError, bad_token, storage_error, unknown_game
 from .fairness import WINDOW_KINDS, HumanDelays, new_salt, seed_commitment
 from .limits import Limits, RateLimiter
-from .store import GameRow, GroupCommitter, SeatRow, Store, TokenRow, run_blocking
+from .store import GameRow, GroupCommitter, InviteGone, SeatRow, Store, TokenRow, VersionConflict, run_blocking
 from .undo import undo_check
 from .validate import check_name, clip, valid_game_id
 
@@ -122,6 +129,12 @@ class LiveGame:
         self.presence_seconds = limits.presence_seconds if limits else 0.5
         self.last_active = time.monotonic()
         self.evicted = False
+        # fleet: the newest version heard of (caught up when used), the catch-up under way,
+        # the other processes' presence (tag -> (seats, spectators, heard at)) and who hears ours
+        self.known = self.version
+        self.catching: asyncio.Task | None = None
+        self.remote: dict[str, tuple[frozenset, int, float]] = {}
+        self.on_presence: Callable[["LiveGame"], None] | None = None
 
     # -------------------------------------------------------------- rebuilding
     def rebuild(self, actions: list[str]) -> tuple[State, list[int], dict[int, State]]:
@@ -181,8 +194,24 @@ class LiveGame:
             raise bad_token()
         return seat
 
-    def connected_seats(self) -> set[int]:
+    def local_seats(self) -> set[int]:
         return {c.seat for c in self.conns if c.seat is not None}
+
+    def connected_seats(self) -> set[int]:
+        """Seats connected here or (fleet) to another process that reported them lately."""
+        on = self.local_seats()
+        if self.remote:
+            now = time.monotonic()
+            for tag, (seats, _, at) in list(self.remote.items()):
+                if now - at > 25.0:
+                    del self.remote[tag]
+                else:
+                    on |= seats
+        return on
+
+    def spectator_count(self) -> int:
+        here = sum(1 for c in self.conns if c.seat is None)
+        return here + sum(n for _, n, _ in self.remote.values())
 
     def seats_public(self) -> list[dict]:
         on = self.connected_seats()
@@ -265,9 +294,17 @@ class LiveGame:
                 text = cache[c.seat] = _dumps(make(c.seat))
             c.push(text, update=True)
 
-    def announce_presence(self) -> None:
-        """Tell every connection who is here: merged over ``presence_seconds`` (a connect storm sends one)."""
-        if self.presence_handle is not None or self.evicted:
+    def announce_presence(self, local: bool = True) -> None:
+        """Tell every connection who is here: merged over ``presence_seconds`` (a connect storm sends one).
+
+        ``local``: the change is this process's (a connection came or went, a seat joined),
+        so the other processes of a fleet hear of it too; a report heard from them is only
+        passed on to the connections here."""
+        if self.evicted:
+            return
+        if local:
+            self.presence_dirty = True
+        if self.presence_handle is not None:
             return
         try:
             loop = asyncio.get_running_loop()
@@ -275,10 +312,15 @@ class LiveGame:
             return
         self.presence_handle = loop.call_later(self.presence_seconds, self._send_presence)
 
+    presence_dirty = False
+
     def _send_presence(self) -> None:
         self.presence_handle = None
+        if self.presence_dirty and self.on_presence is not None:
+            self.on_presence(self)
+        self.presence_dirty = False
         msg = _dumps({"type": "presence", "game_id": self.id, "seats": self.seats_public(),
-                      "spectators": sum(1 for c in self.conns if c.seat is None)})
+                      "spectators": self.spectator_count()})
         for c in self.conns:
             c.push(msg)
 
@@ -287,8 +329,9 @@ class LiveGame:
 class Hub:
     def __init__(self, store: Store, *, idle_seconds: float = 900.0, limits: Limits | None = None,
                  bot_pool: Any = None, gc_freeze: bool = False, allow_chosen_seeds: bool = False,
-                 window_median: float = 2.5) -> None:
+                 window_median: float = 2.5, fleet: Any = None) -> None:
         self.store = store
+        self.fleet = fleet  # a Fleet on PostgreSQL (several processes may serve the games); None on SQLite
         self.gc_freeze = gc_freeze
         self.limits = limits or Limits()
         self.limiter = RateLimiter(self.limits)
@@ -302,6 +345,7 @@ class Hub:
         self.delays: dict[str, HumanDelays] = {}
         self.window_median = window_median  # seconds: the prior of a person's "no" to a block window
         self.sockets: Counter[str] = Counter()
+        self.heard: dict[str, int] = {}  # fleet: versions heard of for games being loaded
         self.tasks: list[asyncio.Task] = []
         self.decisions = 0
         self.started = False
@@ -319,7 +363,11 @@ class Hub:
             from .botpool import BotPool
 
             self.pool = BotPool()
-        self.tasks.append(asyncio.create_task(self._resume_bots()))
+        if self.fleet is not None:  # the sweeper finds the games that wait for the server (leases)
+            await self.fleet.start(on_note=self.on_note, on_resync=self._resync, serving=self._serving,
+                                   on_claimed=self._claimed, renewing=self._renewing)
+        else:
+            self.tasks.append(asyncio.create_task(self._resume_bots()))
         self.tasks.append(asyncio.create_task(self._sweep()))
         if self.gc_freeze:
             self.tasks.append(asyncio.create_task(self._gc_policy()))
@@ -333,6 +381,8 @@ class Hub:
                     t.cancel()
             for c in list(g.conns):
                 c.end()
+        if self.fleet is not None:
+            await self.fleet.stop()
         await self.writer.aclose()
         if self.pool is not None:
             await self.pool.stop()
@@ -390,7 +440,9 @@ class Hub:
         n = 0
         for gid, g in list(self.games.items()):
             busy = (g.conns or g.lock.locked() or (g.bot_task is not None and not g.bot_task.done())
-                    or (g.window_task is not None and not g.window_task.done()))
+                    or (g.window_task is not None and not g.window_task.done())
+                    or (g.catching is not None and not g.catching.done())
+                    or (self.fleet is not None and self.fleet.holds(gid)))
             if not busy and now - g.last_active >= self.idle_seconds:
                 g.evicted = True
                 del self.games[gid]
@@ -402,6 +454,8 @@ class Hub:
         g = self.games.get(game_id) if isinstance(game_id, str) else None
         if g is not None:
             g.last_active = time.monotonic()
+            if self.fleet is not None:  # read your writes: a request answers from the version in storage
+                await self._confirm(g)
             return g
         if not valid_game_id(game_id):  # before any query: nothing odd reaches the database
             raise unknown_game(game_id)
@@ -417,8 +471,7 @@ class Hub:
                     raise storage_error(rid) from None
                 g = None
                 if row is not None:
-                    g = LiveGame(row, self.limits)
-                    self.games[game_id] = g
+                    g = self._adopt(LiveGame(row, self.limits))
                 fut.set_result(g)
             except BaseException as e:
                 fut.set_exception(e)
@@ -429,6 +482,33 @@ class Hub:
         g = await asyncio.shield(fut)
         if g is None:
             raise unknown_game(game_id)
+        if g.known > g.version and self.fleet is not None:  # heard of while it was loading
+            await self.catch_up(g)
+        return g
+
+    async def _confirm(self, g: LiveGame) -> None:
+        """Catch ``g`` up if storage holds a newer version than this replica (one indexed read):
+        a client that decided through another process a moment ago, before its notice
+        arrived here, must never read the game as it was."""
+        try:
+            v = (await self.fleet.versions([g.id])).get(g.id)
+        except Exception:  # noqa: BLE001
+            rid = request_id()
+            log.exception("reading the version of %s failed (request %s)", g.id, rid)
+            raise storage_error(rid) from None
+        if v is not None and v > g.known:
+            g.known = v
+        if g.known > g.version:
+            await self.catch_up(g)
+
+    def _adopt(self, g: LiveGame) -> LiveGame:
+        """A game just loaded from storage joins the games in memory."""
+        self.games[g.id] = g
+        if self.fleet is not None:
+            g.known = max(g.version, self.heard.pop(g.id, 0))
+            g.on_presence = self._publish_presence
+        elif not g.finished and (g.idle_window() is not None):
+            self._after_change(g)  # a window the server answers was pending when the game left memory
         return g
 
     # -------------------------------------------------------------- creating and joining
@@ -513,12 +593,19 @@ class Hub:
         game_row = {"id": gid, "game": game, "players": len(seats), "seed": seed, "options": _dumps(opts),
                     "settings": _dumps(settings), "status": "active", "created_at": now, "finished_at": None,
                     "result": None}
-        await self._write(("game", game_row, seat_rows), "creating a game")
         row = GameRow(gid, game, len(seats), seed, opts, settings, "active", now, None, None,
                       [SeatRow(r["seat"], r["kind"], r["bot"], r["name"], r["invite_hash"], None, None)
                        for r in seat_rows], [])
         live = LiveGame(row, self.limits)
         live.creator_client = client or None
+        if self.fleet is None:
+            await self._write(("game", game_row, seat_rows), "creating a game")
+        else:  # the version decisions are checked against; the lease if the server moves first
+            t0 = time.monotonic()
+            got = await self._write(("game", {**game_row, "version": 0}, seat_rows, self._server_turn(live)),
+                                    "creating a game")
+            self.fleet.note_lease(gid, bool(got and got.get("lease")), t0)
+            live.on_presence = self._publish_presence
         self.games[gid] = live
         self._after_change(live)
         out = {**live.info(), "version": live.version, "status": live.status,
@@ -530,11 +617,11 @@ class Hub:
             out["seed"] = seed
         return out
 
-    async def _write(self, op: tuple, what: str) -> None:
+    async def _write(self, op: tuple, what: str) -> Any:
         """Commit one write; a failure reaches the client as a generic 503 with a request id."""
         try:
-            await self.writer.submit(op)
-        except asyncio.CancelledError:
+            return await self.writer.submit(op)
+        except (asyncio.CancelledError, InviteGone):
             raise
         except Exception as e:  # noqa: BLE001
             rid = request_id()
@@ -544,6 +631,9 @@ class Hub:
     async def join(self, game: LiveGame, invite: Any, name: Any) -> dict:
         """Exchange a seat's invite for a new token for this device (each device its own)."""
         seat = game.by_invite.get(sha(invite)) if isinstance(invite, str) else None
+        if seat is None and self.fleet is not None and isinstance(invite, str):
+            await self.reload_seats(game)  # issued by another process a moment ago?
+            seat = game.by_invite.get(sha(invite))
         if seat is None:
             raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this game")
         name = check_name(name)
@@ -557,12 +647,23 @@ class Hub:
         async with game.lock:
             if seat != game.by_invite.get(sha(invite)):  # signed out meanwhile
                 raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this game")
-            await self._write(("token", game.id, seat, th, at), "joining a seat")
+            if self.fleet is None:
+                await self._write(("token", game.id, seat, th, at), "joining a seat")
+            else:  # only while the invite is still the seat's: another process may have replaced it
+                try:
+                    await self._write(("token", game.id, seat, th, at, sha(invite)), "joining a seat")
+                except InviteGone:
+                    self._spawn(self.reload_seats(game), f"re-reading the seats of {game.id}")
+                    raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this "
+                                   "game") from None
+                self.fleet.after_meta(game.id)
             game.by_token[th] = seat
             if s.joined_at is None or (name and name != s.name):
                 joined = s.joined_at or at
                 new_name = name or s.name
                 await self._write(("join", game.id, seat, new_name, joined), "joining a seat")
+                if self.fleet is not None:
+                    self.fleet.after_meta(game.id)
                 s.joined_at, s.name = joined, new_name
                 game.announce_presence()
         return {"game_id": game.id, "seat": seat, "token": token, "name": s.name,
@@ -574,6 +675,8 @@ class Hub:
         invite = new_secret()
         async with game.lock:
             await self._write(("revoke", game.id, seat, keep, sha(invite), time.time()), "signing out devices")
+            if self.fleet is not None:  # the other processes close that seat's other devices too
+                self.fleet.after_meta(game.id)
             gone = [h for h, s in game.by_token.items() if s == seat and h != keep]
             for h in gone:
                 del game.by_token[h]
@@ -597,6 +700,8 @@ class Hub:
                            "answered) may re-issue an invite")
         if not isinstance(seat, int) or not 0 <= seat < game.players:
             raise ApiError(404, "unknown_seat", f"seat must be 0-{game.players - 1}")
+        if self.fleet is not None:  # the seat may have been taken through another process
+            await self.reload_seats(game)
         s = game.seats[seat]
         if s.kind != "human":
             raise ApiError(409, "bot_seat", f"seat {seat} is a bot's: it has no invite")
@@ -605,6 +710,8 @@ class Hub:
         invite = new_secret()
         async with game.lock:
             await self._write(("invite", game.id, seat, sha(invite)), "re-issuing an invite")
+            if self.fleet is not None:
+                self.fleet.after_meta(game.id)
             for h, x in list(game.by_invite.items()):
                 if x == seat:
                     del game.by_invite[h]
@@ -642,6 +749,8 @@ class Hub:
             if game.evicted:  # pragma: no cover - only after hours idle with a request in flight
                 game = await self.get(game.id)
                 return await self.decide(game, seat, action, version, origin, req_id, by_server)
+            if self.fleet is not None and (version > game.version or game.known > game.version):
+                await self._catch_up_locked(game)  # the client saw a version another process made
             d = self._check_turn(game, seat, version)
             if not isinstance(action, str) or action not in d.options:
                 raise ApiError(422, "illegal_action" if isinstance(action, str) else "malformed",
@@ -670,11 +779,22 @@ class Hub:
             result = {"scores": state.scores(), "winners": state.winners()} if finished else None
             row = {"game_id": game.id, "seq": seq, "seat": seat, "action": action, "undoable": undoable,
                    "undone": False, "at": time.time()}
+            if self.fleet is None:
+                op: tuple = ("action", row, result)
+            else:  # committed only on this version; the lease follows whoever the server must answer for
+                op = ("action", row, result, (game.version, "take" if self._server_turn(game, state) else "release"))
+            t0 = time.monotonic()
             try:
-                await self.writer.submit(("action", row, result))
+                got = await self.writer.submit(op)
             except asyncio.CancelledError:  # the commit may still happen: reload from storage
                 self._drop(game)
                 raise
+            except VersionConflict:  # another process decided first: this replica catches up, the client is stale
+                self.fleet.counts["conflicts"] += 1
+                await self._catch_up_locked(game)
+                self._check_turn(game, seat, version)
+                raise ApiError(409, "stale_version", "the game moved on while this decision was being stored",
+                               version=game.version) from None
             except Exception as e:  # noqa: BLE001
                 rid = request_id()
                 log.error("commit of %s #%d failed (request %s): %s", game.id, seq, rid, e)
@@ -694,9 +814,19 @@ class Hub:
             if finished:
                 game.finished_at = time.time()
             self.decisions += 1
+            if self.fleet is not None:
+                game.known = max(game.known, game.version)
+                self.fleet.note_lease(game.id, bool(got and got.get("lease")), t0)
+                self.fleet.after_commit(game.id, game.version)
             game.broadcast(lambda s: game.update(s, seat, req_id))
         self._after_change(game)
         return game.update(seat, seat)
+
+    def _server_turn(self, game: LiveGame, state: State | None = None) -> bool:
+        """Whether the server is to move in ``state``: a bot's decision, or a block window it answers."""
+        state = state or game.state
+        d = state.decision()
+        return d is not None and (game.seats[d.player].kind == "bot" or game.idle_window(state) is not None)
 
     def _delays(self, game: LiveGame) -> HumanDelays:
         d = self.delays.get(game.name)
@@ -710,6 +840,8 @@ class Hub:
             raise ApiError(422, "malformed", f"'version' must be an integer, got {clip(version, 40)}",
                            version=game.version)
         async with game.lock:
+            if self.fleet is not None and (version > game.version or game.known > game.version):
+                await self._catch_up_locked(game)
             if not game.undo_allowed:
                 raise ApiError(409, "undo_disabled", "this game was created without undo", version=game.version)
             if version != game.version:
@@ -731,11 +863,17 @@ class Hub:
             seq = game.seqs[-1]
             actions = game.actions[:-1]
             rebuilt = await self.off_loop(game.rebuild, actions)  # from the seed and the log minus the last one
+            op: tuple = ("undo", game.id, seq) if self.fleet is None else ("undo", game.id, seq, (game.version, "release"))
             try:
-                await self.writer.submit(("undo", game.id, seq))
+                await self.writer.submit(op)
             except asyncio.CancelledError:
                 self._drop(game)
                 raise
+            except VersionConflict:
+                self.fleet.counts["conflicts"] += 1
+                await self._catch_up_locked(game)
+                raise ApiError(409, "stale_version", "the game moved on while this undo was being stored",
+                               version=game.version) from None
             except Exception as e:  # noqa: BLE001
                 rid = request_id()
                 log.error("undo of %s #%d failed (request %s): %s", game.id, seq, rid, e)
@@ -746,6 +884,9 @@ class Hub:
             del game.step_seats[-1], game.seqs[-1], game.undoable[-1]
             game.version += 1
             game.last_active = game.asked_at = time.monotonic()
+            if self.fleet is not None:
+                game.known = max(game.known, game.version)
+                self.fleet.after_commit(game.id, game.version)
             for c in game.conns:
                 if c.seat == seat and c is origin and req_id is not None:
                     c.want_state(reason="undo", by=seat, id=req_id)
@@ -768,6 +909,8 @@ class Hub:
         """After every change: the server answers an unusable block window; bots play their turns."""
         if game.evicted:
             return
+        if self.fleet is not None and not self.fleet.holds(game.id):
+            return  # another process answers for the server in this game (or nobody needs to)
         idle = game.idle_window()
         if idle is not None:
             if game.window_task is None or game.window_task.done():
@@ -782,6 +925,8 @@ class Hub:
         await asyncio.sleep(self._delays(game).draw())
         if game.evicted or game.version != version or d is None:
             return
+        if self.fleet is not None and not self.fleet.holds(game.id):
+            return  # the lease went elsewhere meanwhile: the holder answers
         try:
             await self.decide(game, d.player, action, version, by_server=True)
         except ApiError as e:
@@ -807,6 +952,8 @@ class Hub:
     async def _run_bots(self, game: LiveGame) -> None:
         failures = 0
         while not game.evicted:
+            if self.fleet is not None and not self.fleet.holds(game.id):
+                return
             d = game.state.decision()
             if d is None or game.seats[d.player].kind != "bot" or game.idle_window() is not None:
                 return
@@ -849,6 +996,233 @@ class Hub:
                     return
                 await asyncio.sleep(0.5 * failures)
 
+    # -------------------------------------------------------------- fleet: hearing the other processes
+    def on_note(self, payload: str) -> None:
+        """A notice from the bus (``fleet.py``): a game's new version, its seats or tokens changed,
+        another process's presence report, or a request for ours. Runs on the event loop."""
+        gid, _, rest = payload.partition(":")
+        g = self.games.get(gid)
+        if rest.isdigit():
+            v = int(rest)
+            if g is None:
+                if gid in self.loading:  # caught up once loaded
+                    self.heard[gid] = max(self.heard.get(gid, 0), v)
+                return
+            if v > g.known:
+                g.known = v
+            if g.known > g.version and (g.conns or self._working(g)):
+                self._spawn_catch_up(g)
+            return  # a game nobody watches here is caught up when next used (Hub.get)
+        if g is None:
+            return
+        if rest.startswith("m"):
+            if rest != f"m:{self.fleet.tag}":  # (our own change is in memory already)
+                self._spawn(self.reload_seats(g), f"re-reading the seats of {gid}")
+        elif rest == "q":
+            if g.conns:
+                self._publish_presence(g)
+        elif rest.startswith("p:"):
+            parts = rest.split(":")
+            if len(parts) != 4 or parts[1] == self.fleet.tag:
+                return
+            try:
+                bits, spectators = int(parts[2]), int(parts[3])
+            except ValueError:
+                return
+            seats = frozenset(i for i in range(g.players) if bits >> i & 1)
+            old = g.remote.get(parts[1])
+            if seats or spectators:
+                g.remote[parts[1]] = (seats, max(0, spectators), time.monotonic())
+            else:
+                g.remote.pop(parts[1], None)
+            if old is None or old[:2] != (seats, spectators):
+                g.announce_presence(local=False)
+
+    def _working(self, g: LiveGame) -> bool:
+        """Whether this process makes the server's moves in ``g`` (its replica must stay current)."""
+        return (self.fleet.holds(g.id) or (g.bot_task is not None and not g.bot_task.done())
+                or (g.window_task is not None and not g.window_task.done()))
+
+    def _spawn(self, coro, what: str) -> asyncio.Task:
+        async def run() -> None:
+            try:
+                await coro
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001
+                log.exception("%s failed", what)
+
+        return asyncio.create_task(run())
+
+    def _spawn_catch_up(self, g: LiveGame) -> None:
+        if g.catching is not None and not g.catching.done():
+            return  # the running one goes on until it has what was heard
+
+        async def run() -> None:
+            while not g.evicted and g.known > g.version:
+                before = g.version
+                await self.catch_up(g)
+                if g.version == before:
+                    return  # storage has nothing newer (yet): the next notice or poll tells
+
+        g.catching = self._spawn(run(), f"catching up game {g.id}")
+
+    async def catch_up(self, g: LiveGame) -> None:
+        """Bring the replica ``g`` to the version in storage (see :meth:`_catch_up_locked`)."""
+        async with g.lock:
+            if not g.evicted:
+                await self._catch_up_locked(g)
+
+    async def _catch_up_locked(self, g: LiveGame) -> None:
+        """Apply what other processes committed since this replica's last row, in order, and tell
+        this process's connections exactly what the deciding process told its own.
+
+        One statement reads the version and the new rows (one snapshot). If the version moved
+        by as much as the new rows account for, each new decision is applied and announced
+        (``update``); if not, decisions were undone meanwhile: the replica is rebuilt from the
+        seed and the log, and every connection gets a fresh ``state`` (``reason: "undo"``).
+        """
+        try:
+            version, rows = await self.fleet.read_since(g.id, g.rows)
+        except Exception:  # noqa: BLE001
+            rid = request_id()
+            log.exception("catching up game %s failed (request %s)", g.id, rid)
+            raise storage_error(rid) from None
+        if version is None or version <= g.version:
+            g.known = g.version
+            return
+        self.fleet.counts["catch_ups"] += 1
+        fresh = [r for r in rows if not r.undone]
+        gone = (version - g.version) - len(rows) - (len(rows) - len(fresh))  # older decisions undone since
+        try:
+            if gone == 0 and len(fresh) == len(rows):
+                for r in rows:
+                    self._apply_remote(g, r)
+            elif 0 <= gone <= len(g.actions):
+                await self._rebuild_remote(g, gone, rows, fresh, version)
+            else:
+                raise RuntimeError(f"storage is at version {version}, this replica at {g.version} with "
+                                   f"{len(rows)} new rows: they do not add up")
+        except Exception as e:  # noqa: BLE001  (never expected: the engine is deterministic)
+            log.error("the replica of %s could not follow storage (%s); it is reloaded", g.id, e)
+            self._drop(g)
+            return
+        g.known = max(g.known, g.version)
+        if g.finished and g.finished_at is None:
+            g.finished_at = time.time()
+        self._after_change(g)
+
+    def _apply_remote(self, g: LiveGame, r) -> None:
+        """One decision another process committed, applied here as the decider applied it."""
+        state = g.state.clone()  # (a kept replay state is never changed)
+        state.apply(r.action)
+        g.state = state
+        g.rows = r.seq
+        g.version += 1
+        g.actions.append(r.action)
+        g.step_seats.append(r.seat)
+        g.seqs.append(r.seq)
+        g.undoable.append(r.undoable)
+        g.marks.append(len(state.events))
+        if g.step % SNAPSHOT_EVERY == 0:
+            g.checkpoints[g.step] = state
+        g.last_active = g.asked_at = time.monotonic()
+        g.broadcast(lambda s: g.update(s, r.seat))
+
+    async def _rebuild_remote(self, g: LiveGame, gone: int, rows: list, fresh: list, version: int) -> None:
+        keep = len(g.actions) - gone
+        undone_seats = [r.seat for r in rows if r.undone] or g.step_seats[keep:keep + 1]
+        actions = g.actions[:keep] + [r.action for r in fresh]
+        rebuilt = await self.off_loop(g.rebuild, actions)
+        g.state, g.marks, g.checkpoints = rebuilt
+        g.actions = actions
+        g.step_seats = g.step_seats[:keep] + [r.seat for r in fresh]
+        g.seqs = g.seqs[:keep] + [r.seq for r in fresh]
+        g.undoable = g.undoable[:keep] + [r.undoable for r in fresh]
+        if rows:
+            g.rows = rows[-1].seq
+        g.version = version
+        g.last_active = g.asked_at = time.monotonic()
+        self.fleet.counts["rebuilds"] += 1
+        by = undone_seats[-1] if undone_seats else None
+        for c in g.conns:
+            c.want_state(reason="undo", by=by)
+
+    async def reload_seats(self, g: LiveGame) -> None:
+        """Re-read the seats and device tokens another process changed; close the sockets of
+        devices signed out there. Under the game's lock: a join of this process is either
+        committed before the read or starts after it, never overwritten by an older read."""
+        async with g.lock:
+            await self._reload_seats_locked(g)
+
+    async def _reload_seats_locked(self, g: LiveGame) -> None:
+        seats, tokens = await self.fleet.seats_and_tokens(g.id)
+        changed = False
+        for seat, name, invite_hash, token_hash, joined_at in seats:
+            s = g.seats[seat]
+            if (s.name, s.joined_at) != (name, joined_at):
+                changed = True
+            s.name, s.joined_at, s.invite_hash = name, joined_at, invite_hash
+            if token_hash:  # (a game from before per-device tokens)
+                tokens.setdefault(token_hash, seat)
+        g.by_token = tokens
+        g.by_invite = {s.invite_hash: s.index for s in g.seats if s.invite_hash}
+        for c in list(g.conns):
+            if c.seat is not None and c.token_hash is not None and tokens.get(c.token_hash) != c.seat:
+                c.end(_dumps({"type": "error", "error": "signed_out",
+                              "message": "this device was signed out of its seat"}), 4010, "signed out")
+        if changed:
+            g.announce_presence(local=False)
+
+    def _publish_presence(self, g: LiveGame) -> None:
+        self.fleet.publish_presence(g.id, g.local_seats(), sum(1 for c in g.conns if c.seat is None))
+
+    _presence_at = 0.0
+
+    def _serving(self) -> list[str]:
+        """The games whose replicas must stay current here (polled by the fleet); every
+        ``presence_every`` seconds this process also repeats its presence in each."""
+        now = time.monotonic()
+        repeat = now - self._presence_at >= self.fleet.presence_every
+        if repeat:
+            self._presence_at = now
+        out = []
+        for gid, g in self.games.items():
+            if g.conns or self._working(g):
+                out.append(gid)
+                if repeat and g.conns:
+                    self._publish_presence(g)
+        return out
+
+    def _renewing(self) -> list[str]:
+        """The games whose leases this process is using (a bot thinking, a window waiting)."""
+        return [gid for gid, g in self.games.items()
+                if (g.bot_task is not None and not g.bot_task.done())
+                or (g.window_task is not None and not g.window_task.done())
+                or (not g.finished and self._server_turn(g) and self.fleet.holds(gid))]
+
+    def _resync(self) -> None:
+        """The bus reconnected: notices may have been missed; re-read every replica's version."""
+        ids = list(self.games)
+
+        async def run() -> None:
+            for i in range(0, len(ids), 5000):
+                for gid, v in (await self.fleet.versions(ids[i:i + 5000])).items():
+                    if v is not None:
+                        self.on_note(f"{gid}:{v}")
+
+        self._spawn(run(), "re-reading versions after the bus reconnected")
+
+    async def _claimed(self, gid: str) -> None:
+        """This process claimed an expired lease: catch up, and play on if the server is to move."""
+        g = await self.get(gid)
+        await self.catch_up(g)
+        if g.evicted or g.finished or not self._server_turn(g):
+            await self.fleet.release([gid])
+            return
+        log.info("took over the server's moves in game %s", gid)
+        self._after_change(g)
+
     # -------------------------------------------------------------- connections
     def attach(self, game: LiveGame, conn: Conn) -> None:
         conn.snapshot = game.snapshot_text
@@ -856,6 +1230,8 @@ class Hub:
         game.last_active = time.monotonic()
         conn.want_state()
         game.announce_presence()
+        if self.fleet is not None and len(game.conns) == 1:
+            self.fleet.ask_presence(game.id)  # who is connected to the other processes?
 
     def detach(self, game: LiveGame, conn: Conn) -> None:
         conn.end()
@@ -867,7 +1243,26 @@ class Hub:
         game.announce_presence()
 
     def spectators(self, game: LiveGame) -> int:
-        return sum(1 for c in game.conns if c.seat is None)
+        return game.spectator_count()
+
+    async def seat_of(self, game: LiveGame, token: str | None) -> int | None:
+        """The seat of ``token`` (None: a spectator); in a fleet, a token just made by another
+        process is looked up in storage before it is refused."""
+        try:
+            return game.seat_of_token(token)
+        except ApiError:
+            if self.fleet is None or not isinstance(token, str) or len(token) > 200:
+                raise
+        try:
+            seat = await self.fleet.token_seat(game.id, sha(token))
+        except Exception:  # noqa: BLE001
+            rid = request_id()
+            log.exception("looking up a token of %s failed (request %s)", game.id, rid)
+            raise storage_error(rid) from None
+        if seat is None:
+            raise bad_token()
+        game.by_token[sha(token)] = seat
+        return seat
 
     async def handle(self, game: LiveGame, conn: Conn, raw: str | bytes | None) -> None:
         """One client message over the WebSocket; any refusal goes back as an error message."""

@@ -10,6 +10,14 @@ Three tables (names prefixed ``redtable_``):
   order of acceptance, never reused), seat, action, whether the undo rule allows undoing
   it, and ``undone`` (an undo marks the row; it is never deleted, so the log keeps it).
 
+On PostgreSQL several server processes share the tables (``fleet.py``), so ``games`` also
+carries ``version`` (the game's version, bumped in the transaction that stores each
+decision or undo, only if it still is the version the decision was made on: decisions of
+one game are serialised by the database, whichever process makes them) and a *lease*
+(``lease_holder``, ``lease_until`` on the database's clock): the process that plays the
+game's bots and answers its empty block windows. SQLite serves one process and leaves
+these columns empty (``version`` is derived from the log there, as everywhere on load).
+
 A game is rebuilt by replaying the rows that are not undone, in ``seq`` order, from the
 seed. Its *version* (what clients must quote with a decision) is ``rows + undone rows``:
 every accepted decision and every undo adds one, so it only ever grows.
@@ -56,8 +64,26 @@ games_table = Table(
     Column("created_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
     Column("result", Text, nullable=True),
+    # fleet (PostgreSQL): the version decisions are checked against, and who answers for the server
+    Column("version", BigInteger, nullable=True),
+    Column("lease_holder", String(96), nullable=True),
+    Column("lease_until", Float, nullable=True),
     Index("redtable_games_status", "status", "created_at"),
 )
+# the sweeper's question, "which leases expired?", reads only games that have one
+Index("redtable_games_lease", games_table.c.lease_until,
+      postgresql_where=games_table.c.lease_holder.isnot(None))
+
+FLEET_COLUMNS = (("version", "BIGINT"), ("lease_holder", "VARCHAR(96)"), ("lease_until", "FLOAT"))
+
+
+class VersionConflict(Exception):
+    """A decision or undo was made on a version another process has already moved past."""
+
+    def __init__(self, games: set[str]) -> None:
+        super().__init__(f"the version of {', '.join(sorted(games))} moved on")
+        self.games = games
+
 
 seats_table = Table(
     "redtable_seats", metadata,
@@ -212,16 +238,65 @@ class Store:
             engine = engine.execution_options(schema_translate_map={None: schema})
         self.engine: Engine = engine
         ph = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-        table = f'"{schema}".redtable_actions' if schema else "redtable_actions"
+        table = self.qualified("redtable_actions")
         self._insert_sql = (f"INSERT INTO {table} (game_id, seq, seat, action, undoable, undone, at) "
                             f"VALUES ({', '.join([ph] * 7)})")
+        # fleet mode (set by the hub on PostgreSQL): who this process is, how long its leases
+        # last, and the channel its commits NOTIFY (None: the bus publishes after the commit)
+        self.lease_owner: str | None = None
+        self.lease_seconds = 5.0
+        self.notify_channel: str | None = None
+        self._fleet_sql_cache: dict[tuple, str] = {}
+
+    @property
+    def fleet_capable(self) -> bool:
+        """Several server processes may share this database (PostgreSQL; SQLite serves one)."""
+        return self.dialect == "postgresql"
+
+    def qualified(self, table: str) -> str:
+        """A table's name as raw SQL: schema-qualified and quoted when the store has a schema."""
+        return f'"{self.schema}".{table}' if self.schema else table
 
     # ------------------------------------------------------------------ schema
     def create_tables(self) -> None:
+        """Create the tables (and schema) if missing, and add the fleet columns to older tables.
+
+        On PostgreSQL the whole of it holds an advisory lock: servers starting together on
+        one database (``--workers``, several machines) do it one after the other.
+        """
         with self.engine.begin() as conn:
+            if self.dialect == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('redtable.schema'))"))
             if self.schema:
                 conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
             metadata.create_all(conn)
+            self._migrate(conn)
+
+    def _migrate(self, conn) -> None:
+        """Tables made before the fleet columns existed get them; on PostgreSQL each game's
+        version is computed from its log, and every unfinished game that may need the server
+        (a bot seat, block windows) gets an expired lease, so that a server claims it, looks
+        at it and plays on (``fleet.py``: the sweeper)."""
+        from sqlalchemy import inspect
+
+        have = {c["name"] for c in inspect(conn).get_columns("redtable_games", schema=self.schema)}
+        missing = [(n, t) for n, t in FLEET_COLUMNS if n not in have]
+        games = self.qualified("redtable_games")
+        for name, kind in missing:
+            conn.exec_driver_sql(f"ALTER TABLE {games} ADD COLUMN {name} {kind}")
+        if missing:
+            conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS redtable_games_lease ON {games} (lease_until)"
+                                 + (" WHERE lease_holder IS NOT NULL" if self.dialect == "postgresql" else ""))
+        if self.dialect != "postgresql":
+            return
+        actions, seats = self.qualified("redtable_actions"), self.qualified("redtable_seats")
+        may_need = (f"g.status = 'active' AND (EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.id "
+                    f"AND s.kind = 'bot') OR g.options LIKE '%%\"block_windows\":true%%')")
+        conn.exec_driver_sql(
+            f"UPDATE {games} AS g SET version = (SELECT count(*) + count(*) FILTER (WHERE a.undone) "
+            f"FROM {actions} a WHERE a.game_id = g.id), "
+            f"lease_holder = CASE WHEN {may_need} THEN '-' END, "
+            f"lease_until = CASE WHEN {may_need} THEN 0 END WHERE g.version IS NULL")
 
     def drop_schema(self) -> None:
         """Drop this store's schema (PostgreSQL) or tables (tests clean up with it)."""
@@ -250,29 +325,40 @@ class Store:
         ``conn``: a connection kept by the writer (else one from the pool, per transaction).
         """
         try:
-            self._transaction(conn, ops)
-            return [None] * len(ops)
+            return self._transaction(conn, ops)
+        except VersionConflict as vc:
+            # Another process moved those games on: their writes fail alone (nothing of the
+            # rolled-back transaction was kept); the rest commit together.
+            out: list = [None] * len(ops)
+            rest = []
+            for i, op in enumerate(ops):
+                if _versioned(op) and _game_of(op) in vc.games:
+                    out[i] = VersionConflict({_game_of(op)})
+                else:
+                    rest.append(i)
+            if rest:
+                for i, r in zip(rest, self.write_batch([ops[i] for i in rest], conn)):
+                    out[i] = r
+            return out
         except Exception as batch_error:  # noqa: BLE001
             if len(ops) == 1:
                 return [batch_error]
-        out: list[Exception | None] = []
+        out = []
         for op in ops:
             try:
-                self._transaction(conn, [op])
-                out.append(None)
+                out.extend(self._transaction(conn, [op]))
             except Exception as e:  # noqa: BLE001
                 out.append(e)
         return out
 
-    def _transaction(self, conn, ops: list[tuple]) -> None:
+    def _transaction(self, conn, ops: list[tuple]) -> list:
         if conn is None:
             with self.engine.begin() as c:
-                self._write(c, ops)
-            return
+                return self._write(c, ops)
         if conn.invalidated:
             conn.rollback()
         with conn.begin():
-            self._write(conn, ops)
+            return self._write(conn, ops)
 
     def wal_bytes(self) -> int:
         """The size of the SQLite write-ahead log file (0 elsewhere)."""
@@ -301,10 +387,20 @@ class Store:
         conn.exec_driver_sql(self._insert_sql, [
             (r["game_id"], r["seq"], r["seat"], r["action"], r["undoable"], r["undone"], r["at"]) for r in rows])
 
-    def _write(self, conn, ops: list[tuple]) -> None:
+    def _write(self, conn, ops: list[tuple]) -> list:
+        """Write ``ops`` in the open transaction; what each answers (None, or a fleet op's
+        ``{"lease": bool}``: whether this process holds the game's lease after it)."""
+        out: list = [None] * len(ops)
         rows: list[dict] = []
-        for op in ops:
+        versioned: list[int] = []  # fleet decisions and undos: one statement at the end
+        for i, op in enumerate(ops):
             kind = op[0]
+            if _versioned(op):
+                if any(_game_of(ops[j]) == _game_of(op) for j in versioned):  # (never from the hub: one at a time)
+                    self._write_versioned(conn, [ops[j] for j in versioned], out, versioned)
+                    versioned = []
+                versioned.append(i)
+                continue
             if kind == "action":
                 rows.append(op[1])
                 if op[2] is not None:  # the decision finished the game: same transaction
@@ -319,6 +415,12 @@ class Store:
             if kind == "game":
                 conn.execute(insert(games_table), [op[1]])
                 conn.execute(insert(seats_table), op[2])
+                if len(op) > 3 and op[3]:  # fleet: the server moves first (a bot, a window): this process
+                    conn.exec_driver_sql(
+                        f"UPDATE {self.qualified('redtable_games')} SET lease_holder = %s, lease_until = "
+                        f"extract(epoch from clock_timestamp())::float8 + {float(self.lease_seconds)!r} WHERE id = %s",
+                        (self.lease_owner, op[1]["id"]))
+                    out[i] = {"lease": True}
             elif kind == "undo":
                 _, game_id, seq = op
                 r = conn.execute(update(actions_table)
@@ -333,7 +435,14 @@ class Store:
                              .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
                              .values(name=name, joined_at=at))
             elif kind == "token":  # a device's new seat token
-                _, game_id, seat, token_hash, at = op
+                _, game_id, seat, token_hash, at, *invite = op
+                if invite and invite[0]:  # only while the invite is still the seat's (another process may replace it)
+                    s = seats_table.c
+                    held = conn.execute(select(s.seat).where(s.game_id == game_id, s.seat == seat,
+                                                             s.invite_hash == invite[0])
+                                        .with_for_update()).first()
+                    if held is None:
+                        raise InviteGone(game_id, seat)
                 conn.execute(insert(tokens_table), [{"token_hash": token_hash, "game_id": game_id, "seat": seat,
                                                      "created_at": at, "revoked_at": None}])
             elif kind == "revoke":  # every token of the seat but one; the seat's invite replaced
@@ -356,8 +465,96 @@ class Store:
                     raise RuntimeError(f"re-issue of {game_id} seat {seat}: the seat was taken")
             else:  # pragma: no cover
                 raise ValueError(f"unknown write {kind!r}")
+            if self.notify_channel and kind in META_KINDS:  # the other processes re-read the seats and tokens
+                conn.exec_driver_sql("SELECT pg_notify(%s, %s)", (self.notify_channel,
+                                                                  f"{op[1]}:m:{self.lease_owner.rsplit(':', 1)[-1]}"))
         if rows:
             self._insert_actions(conn, rows)
+        if versioned:
+            self._write_versioned(conn, [ops[j] for j in versioned], out, versioned)
+        return out
+
+    def _write_versioned(self, conn, ops: list[tuple], out: list, where: list[int]) -> None:
+        """Fleet decisions and undos of distinct games in ONE statement (PostgreSQL).
+
+        For each game: ``version`` goes from the one the decision was made on to the next,
+        only if it still is that one (the row is locked until the commit, so a concurrent
+        writer of the same game waits, then finds the new version and fails); the action
+        row is inserted or the undone row marked only for the games that passed; the lease
+        is taken, kept or released; a decision that ends the game stores its result; and,
+        with the PostgreSQL bus, ``pg_notify(channel, '<game>:<version>')`` (delivered when
+        the transaction commits; nothing hidden in it). If any game failed the check the
+        statement's effects are rolled back with the transaction (VersionConflict).
+        """
+        vals: list = [self.lease_owner]
+        ins: list = []
+        undo: list = []
+        for op in ops:
+            if op[0] == "action":
+                row, result, (old, lease) = op[1], op[2], op[3]
+                vals += [row["game_id"], old, lease, _dumps(result) if result is not None else None]
+                ins += [row["game_id"], row["seq"], row["seat"], row["action"], row["undoable"], row["at"]]
+            else:
+                _, game_id, seq, (old, lease) = op
+                vals += [game_id, old, lease, None]
+                undo += [game_id, seq]
+        n_ins, n_undo = len(ins) // 6, len(undo) // 2
+        sql = self._fleet_sql(len(ops), n_ins, n_undo)
+        params = vals + ins + undo + ([self.notify_channel] if self.notify_channel else [])
+        got = conn.exec_driver_sql(sql, tuple(params)).all()
+        wanted = {_game_of(op) for op in ops}
+        done = {r[0] for r in got}
+        if done != wanted:
+            raise VersionConflict(wanted - done)
+        if n_undo and got[0][2] != n_undo:
+            raise RuntimeError("undo of a decision that is not in the log, or already undone")
+        mine = {r[0]: bool(r[1]) for r in got}
+        for j, op in zip(where, ops):
+            out[j] = {"lease": mine[_game_of(op)]}
+
+    def _fleet_sql(self, n: int, n_ins: int, n_undo: int) -> str:
+        key = (n, n_ins, n_undo, bool(self.notify_channel), self.lease_seconds)
+        sql = self._fleet_sql_cache.get(key)
+        if sql is not None:
+            return sql
+        g, a = self.qualified("redtable_games"), self.qualified("redtable_actions")
+        ttl = float(self.lease_seconds)
+        free = "(g.lease_holder IS NULL OR g.lease_holder = p.me OR g.lease_until < p.now)"
+        ctes = [
+            "p AS (SELECT %s::varchar AS me, extract(epoch from clock_timestamp())::float8 AS now)",
+            "v(id, old, lease, result) AS (VALUES "
+            + ", ".join(["(%s::varchar, %s::bigint, %s::varchar, %s::text)"] * n) + ")",
+            f"upd AS (UPDATE {g} AS g SET version = v.old + 1, "
+            f"lease_holder = CASE WHEN v.result IS NOT NULL THEN NULL "
+            f"WHEN v.lease = 'take' AND {free} THEN p.me WHEN v.lease = 'take' THEN g.lease_holder "
+            f"WHEN g.lease_holder = p.me THEN NULL ELSE g.lease_holder END, "
+            f"lease_until = CASE WHEN v.result IS NOT NULL THEN NULL "
+            f"WHEN v.lease = 'take' AND {free} THEN p.now + {ttl!r} WHEN v.lease = 'take' THEN g.lease_until "
+            f"WHEN g.lease_holder = p.me THEN NULL ELSE g.lease_until END, "
+            f"status = CASE WHEN v.result IS NULL THEN g.status ELSE 'finished' END, "
+            f"finished_at = CASE WHEN v.result IS NULL THEN g.finished_at ELSE p.now END, "
+            f"result = COALESCE(v.result, g.result) "
+            f"FROM v, p WHERE g.id = v.id AND g.version = v.old "
+            f"RETURNING g.id, g.version, COALESCE(g.lease_holder = p.me, false) AS mine)",
+        ]
+        if n_ins:
+            ctes.append(
+                f"ins AS (INSERT INTO {a} (game_id, seq, seat, action, undoable, undone, at) "
+                "SELECT r.game_id, r.seq, r.seat, r.action, r.undoable, false, r.at FROM (VALUES "
+                + ", ".join(["(%s::varchar, %s::int, %s::int, %s::text, %s::boolean, %s::float8)"] * n_ins)
+                + ") AS r(game_id, seq, seat, action, undoable, at) JOIN upd ON upd.id = r.game_id)")
+        if n_undo:
+            ctes.append(
+                f"und AS (UPDATE {a} AS a SET undone = true FROM (VALUES "
+                + ", ".join(["(%s::varchar, %s::int)"] * n_undo)
+                + ") AS u(game_id, seq) JOIN upd ON upd.id = u.game_id "
+                "WHERE a.game_id = u.game_id AND a.seq = u.seq AND NOT a.undone RETURNING a.game_id)")
+        sql = ("WITH " + ", ".join(ctes) + " SELECT upd.id, upd.mine, "
+               + ("(SELECT count(*) FROM und)" if n_undo else "0")
+               + (", pg_notify(%s, upd.id || ':' || upd.version)" if self.notify_channel else "") + " FROM upd")
+        if len(self._fleet_sql_cache) < 256:
+            self._fleet_sql_cache[key] = sql
+        return sql
 
     @staticmethod
     def _finish(conn, game_id: str, result: dict) -> None:
@@ -651,14 +848,34 @@ class GroupCommitter:
                     return
 
 
+META_KINDS = frozenset({"token", "join", "revoke", "invite"})  # writes that change a game's seats or tokens
+
+
+class InviteGone(Exception):
+    """A join quoted an invite that another process replaced meanwhile."""
+
+    def __init__(self, game_id: str, seat: int) -> None:
+        super().__init__(f"the invite of {game_id} seat {seat} was replaced")
+
+
+def _versioned(op: tuple) -> bool:
+    """A fleet decision or undo: it carries (version it was made on, lease wish)."""
+    return (op[0] == "action" and len(op) > 3 and op[3] is not None) or (
+        op[0] == "undo" and len(op) > 3 and op[3] is not None)
+
+
+def _game_of(op: tuple) -> str:
+    return op[1]["game_id"] if op[0] == "action" else op[1] if isinstance(op[1], str) else op[1]["id"]
+
+
 def _resolve(batch: list, results: list) -> None:
-    for (_, fut), err in zip(batch, results):
+    for (_, fut), res in zip(batch, results):
         if fut.done():
             continue
-        if err is None:
-            fut.set_result(None)
+        if isinstance(res, BaseException):
+            fut.set_exception(res)
         else:
-            fut.set_exception(err)
+            fut.set_result(res)
 
 
 def run_blocking(fn: Callable, *args) -> Any:

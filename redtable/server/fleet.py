@@ -1,0 +1,526 @@
+"""One game service on many processes: this process's part in a fleet sharing one PostgreSQL database.
+
+Any process accepts any client for any game. The database is the only truth:
+
+* **Decisions are serialised per game by the database.** A process applies a decision to
+  its in-memory copy (its *replica*) and commits it in one statement that bumps the game's
+  ``version`` only if it still is the version the decision was made on
+  (``Store._write_versioned``). A process whose replica was behind loses that race: the
+  transaction is rolled back, it catches up, and the client gets ``stale_version``. No
+  decision is lost or applied twice, whichever process made it.
+* **Every process hears every change** on the bus: PostgreSQL ``LISTEN``/``NOTIFY`` (the
+  decision's own transaction NOTIFYs ``<game>:<version>``, delivered at commit, in commit
+  order; nothing hidden in it), or Redis pub/sub (``--bus redis://...``: published right
+  after the commit). A process holding a replica of that game reads the new rows of the
+  log in ``seq`` order in one statement (so the version and the rows are one snapshot)
+  and applies them (the engine is deterministic: seed + actions), then sends each of its
+  own connections its update, in order, exactly as the process that decided does. An undo
+  (the version moved more than the new rows account for) rebuilds the replica from the
+  seed and sends a fresh ``state``. Games with no connection here are only marked behind,
+  and caught up when next used. Every ``poll_seconds`` (and whenever the bus reconnects)
+  the versions of the games this process serves are read again, so a lost notice (a
+  Redis publish that died with its process, a dropped LISTEN connection) costs at most
+  that long.
+* **Seats and tokens** (joins, new device tokens, sign-outs, new invites) notify
+  ``<game>:m``; replicas re-read them and close the sockets of devices signed out
+  elsewhere. A token this process has not heard of yet is looked up in the database
+  before it is refused.
+* **Presence** is fleet-wide: each process publishes which seats (and how many
+  spectators) it has for a game (``<game>:p:<process>:<seat bits>:<spectators>``), when
+  that changes and every ``presence_every`` seconds, and asks for the others' when it
+  gets its first connection to a game (``<game>:q``).
+* **The server's own moves** (bots, the server's answer to an empty block window) are
+  made by one process at a time: the game's *lease* (``lease_holder``, ``lease_until`` on
+  the database's clock). The transaction of a decision after which the server is to move
+  takes the lease for the deciding process if it is free or expired; the one after which
+  a person is to move releases it. The holder renews its leases while it works on them;
+  a process that died stops renewing, and within ``lease_seconds`` the sweeper of another
+  process (every ``sweep_seconds``) claims the expired lease, catches up and plays on.
+  Even two holders could not play a move twice: a move is a decision like any other,
+  committed only on the version it was made on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+import random
+import secrets
+import socket
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+log = logging.getLogger("redtable.server.fleet")
+
+PRESENCE_STALE = 25.0  # seconds: a process's presence report is forgotten if not repeated
+
+
+@dataclass(slots=True)
+class LogRow:
+    seq: int
+    seat: int
+    action: str
+    undoable: bool
+    undone: bool
+
+
+def process_name() -> str:
+    """This process in lease rows and logs: host, pid and a random tag (a restarted process
+    with the same pid is someone else)."""
+    return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def channel_name(store) -> str:
+    """The bus channel of one deployment (database + schema): test schemas never hear each other."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(store.url)
+    name = f"redtable.{u.database or ''}.{store.schema or 'public'}"
+    if len(name) > 60:  # PostgreSQL channel names are identifiers (at most 63 bytes)
+        name = "redtable." + hashlib.sha256(name.encode()).hexdigest()[:40]
+    return name
+
+
+def libpq_dsn(url: str) -> str:
+    """The store's SQLAlchemy URL as a libpq connection string for psycopg."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+# ---------------------------------------------------------------------- database access
+class PgPool:
+    """A few autocommit psycopg connections for the fleet's small queries (no SQLAlchemy layer:
+    these run on every catch-up, so each saves its overhead)."""
+
+    def __init__(self, dsn: str, size: int = 2) -> None:
+        self.dsn = dsn
+        self.size = size
+        self.free: asyncio.Queue = asyncio.Queue()
+        self.made = 0
+        self.closed = False
+
+    @contextlib.asynccontextmanager
+    async def conn(self):
+        import psycopg
+
+        if self.closed:
+            raise RuntimeError("the fleet's database pool is closed")
+        if self.free.empty() and self.made < self.size:
+            self.made += 1
+            try:
+                c = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10)
+            except BaseException:
+                self.made -= 1
+                raise
+        else:
+            c = await self.free.get()
+        ok = False
+        try:
+            yield c
+            ok = True
+        finally:
+            if ok and not c.closed and not self.closed:
+                self.free.put_nowait(c)
+            else:
+                self.made -= 1
+                with contextlib.suppress(Exception):
+                    await c.close()
+
+    async def close(self) -> None:
+        self.closed = True
+        while not self.free.empty():
+            c = self.free.get_nowait()
+            with contextlib.suppress(Exception):
+                await c.close()
+
+
+# ---------------------------------------------------------------------- buses
+class PgBus:
+    """PostgreSQL LISTEN/NOTIFY on a dedicated connection. Decisions NOTIFY inside their own
+    transaction (``in_commit``), so nothing is published after a commit; presence notices go
+    out through ``publish`` in batches."""
+
+    in_commit = True
+    kind = "postgres"
+
+    def __init__(self, dsn: str, channel: str) -> None:
+        self.dsn = dsn
+        self.channel = channel
+        self.outbox: list[str] = []
+        self.wake = asyncio.Event()
+        self.tasks: list[asyncio.Task] = []
+        self.connected = asyncio.Event()
+
+    async def start(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
+        self.tasks = [asyncio.create_task(self._listen(on_message, on_reconnect)), asyncio.create_task(self._send())]
+        try:
+            await asyncio.wait_for(self.connected.wait(), 15)
+        except asyncio.TimeoutError:
+            log.error("the PostgreSQL bus did not connect in 15 s; retrying in the background")
+
+    async def _listen(self, on_message, on_reconnect) -> None:
+        import psycopg
+
+        delay = 0.1
+        first = True
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True,
+                                                                 connect_timeout=10) as conn:
+                    await conn.execute(f'LISTEN "{self.channel}"')
+                    self.connected.set()
+                    delay = 0.1
+                    if not first:
+                        on_reconnect()  # notices may have been missed while away: re-read versions
+                    first = False
+                    async for n in conn.notifies():
+                        on_message(n.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                self.connected.clear()
+                log.warning("the PostgreSQL bus lost its connection (%s); reconnecting in %.1f s", e, delay)
+                await asyncio.sleep(delay)
+                delay = min(5.0, delay * 2)
+
+    def publish(self, payload: str) -> None:
+        self.outbox.append(payload)
+        self.wake.set()
+
+    async def _send(self) -> None:
+        import psycopg
+
+        conn = None
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.outbox = self.outbox[:500], self.outbox[500:]
+            if self.outbox:
+                self.wake.set()
+            if not batch:
+                continue
+            try:
+                if conn is None or conn.closed:
+                    conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10)
+                await conn.execute("SELECT pg_notify(%s, x) FROM unnest(%s::text[]) AS x", (self.channel, batch))
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001  (presence is best effort; the next one repeats it)
+                log.warning("publishing %d notices failed: %s", len(batch), e)
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+                conn = None
+                await asyncio.sleep(0.5)
+
+    async def stop(self) -> None:
+        for t in self.tasks:
+            t.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+class RedisBus:
+    """Redis pub/sub: for large fleets, where every commit's NOTIFY would queue on the
+    database. Decisions are published right after their commit, in the order they were
+    committed by this process (one publishing connection, pipelined)."""
+
+    in_commit = False
+    kind = "redis"
+
+    def __init__(self, url: str, channel: str) -> None:
+        self.url = url
+        self.channel = channel
+        self.outbox: list[str] = []
+        self.wake = asyncio.Event()
+        self.tasks: list[asyncio.Task] = []
+        self.connected = asyncio.Event()
+
+    async def start(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
+        try:
+            import redis.asyncio  # noqa: F401
+        except ImportError:  # pragma: no cover - the extra is missing
+            raise RuntimeError("--bus redis:// needs redis-py: pip install 'redtable[redis]'") from None
+        self.tasks = [asyncio.create_task(self._listen(on_message, on_reconnect)), asyncio.create_task(self._send())]
+        try:
+            await asyncio.wait_for(self.connected.wait(), 15)
+        except asyncio.TimeoutError:
+            log.error("the Redis bus did not connect in 15 s; retrying in the background")
+
+    async def _listen(self, on_message, on_reconnect) -> None:
+        import redis.asyncio as aioredis
+
+        delay = 0.1
+        first = True
+        while True:
+            client = aioredis.Redis.from_url(self.url, socket_connect_timeout=10)
+            try:
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(self.channel)
+                self.connected.set()
+                delay = 0.1
+                if not first:
+                    on_reconnect()
+                first = False
+                while True:
+                    msg = await pubsub.get_message(timeout=30.0)
+                    if msg is not None and msg.get("type") == "message":
+                        data = msg["data"]
+                        on_message(data.decode() if isinstance(data, bytes) else str(data))
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                self.connected.clear()
+                log.warning("the Redis bus lost its connection (%s); reconnecting in %.1f s", e, delay)
+                await asyncio.sleep(delay)
+                delay = min(5.0, delay * 2)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+    def publish(self, payload: str) -> None:
+        self.outbox.append(payload)
+        self.wake.set()
+
+    async def _send(self) -> None:
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=10)
+        try:
+            while True:
+                await self.wake.wait()
+                self.wake.clear()
+                batch, self.outbox = self.outbox[:500], self.outbox[500:]
+                if self.outbox:
+                    self.wake.set()
+                if not batch:
+                    continue
+                try:
+                    async with client.pipeline(transaction=False) as pipe:
+                        for p in batch:
+                            pipe.publish(self.channel, p)
+                        await pipe.execute()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:  # noqa: BLE001  (the others re-read versions every poll)
+                    log.warning("publishing %d notices to Redis failed: %s", len(batch), e)
+                    await asyncio.sleep(0.5)
+        finally:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    async def stop(self) -> None:
+        for t in self.tasks:
+            t.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+def make_bus(spec: str | None, store) -> PgBus | RedisBus:
+    """``None``/``"postgres"``: LISTEN/NOTIFY on the store's database; ``redis://...``: Redis pub/sub."""
+    if spec in (None, "", "postgres", "postgresql"):
+        return PgBus(libpq_dsn(store.url), channel_name(store))
+    if spec.startswith(("redis://", "rediss://", "unix://")):
+        return RedisBus(spec, channel_name(store))
+    raise ValueError(f"--bus must be postgres or a redis:// URL, got {spec[:60]!r}")
+
+
+# ---------------------------------------------------------------------- the fleet
+class Fleet:
+    """This process's link to the others: bus, leases, catch-up reads (see the module doc).
+
+    The hub owns one when its store is PostgreSQL; it calls :meth:`start` with callbacks
+    for what it hears (``on_note``), for a bus that reconnected (``on_resync``), for the
+    periodic check (``serving``: the ids whose replicas must stay current) and for games
+    whose expired lease it claimed (``on_claimed``).
+    """
+
+    def __init__(self, store, bus: str | None = None, *, lease_seconds: float = 5.0, sweep_seconds: float = 1.0,
+                 poll_seconds: float = 2.0, presence_every: float = 10.0) -> None:
+        if not store.fleet_capable:
+            raise ValueError("several server processes need PostgreSQL; SQLite serves one process")
+        if not 1.0 <= lease_seconds <= 600:
+            raise ValueError(f"lease_seconds must be 1-600, got {lease_seconds}")
+        self.store = store
+        self.me = process_name()
+        self.tag = self.me.rsplit(":", 1)[-1]
+        self.bus = make_bus(bus, store)
+        self.lease_seconds = lease_seconds
+        self.sweep_seconds = sweep_seconds
+        self.poll_seconds = poll_seconds
+        self.presence_every = presence_every
+        self.pool = PgPool(libpq_dsn(store.url))
+        self.held: dict[str, float] = {}  # game -> until when (monotonic) this process may act for the server
+        self.tasks: list[asyncio.Task] = []
+        self.counts = {"catch_ups": 0, "rebuilds": 0, "claimed": 0, "lost": 0, "conflicts": 0, "notes": 0}
+        g, a = store.qualified("redtable_games"), store.qualified("redtable_actions")
+        s, t = store.qualified("redtable_seats"), store.qualified("redtable_tokens")
+        self._sql_since = (f"SELECT g.version, a.seq, a.seat, a.action, a.undoable, a.undone FROM {g} g "
+                           f"LEFT JOIN {a} a ON a.game_id = g.id AND a.seq > %s WHERE g.id = %s ORDER BY a.seq")
+        now = "extract(epoch from clock_timestamp())::float8"
+        self._sql_claim = (f"UPDATE {g} SET lease_holder = %s, lease_until = {now} + %s WHERE id IN "
+                           f"(SELECT id FROM {g} WHERE lease_holder IS NOT NULL AND lease_until < {now} "
+                           f"AND status = 'active' ORDER BY lease_until LIMIT 50 FOR UPDATE SKIP LOCKED) RETURNING id")
+        self._sql_renew = (f"UPDATE {g} SET lease_until = {now} + %s WHERE lease_holder = %s AND id = ANY(%s) "
+                           "RETURNING id")
+        self._sql_release = (f"UPDATE {g} SET lease_holder = NULL, lease_until = NULL "
+                             "WHERE lease_holder = %s AND id = ANY(%s)")
+        self._sql_expire = f"UPDATE {g} SET lease_until = 0 WHERE lease_holder = %s"
+        self._sql_versions = f"SELECT id, version FROM {g} WHERE id = ANY(%s)"
+        self._sql_seats = (f"SELECT seat, name, invite_hash, token_hash, joined_at FROM {s} WHERE game_id = %s "
+                           "ORDER BY seat")
+        self._sql_tokens = f"SELECT token_hash, seat FROM {t} WHERE game_id = %s AND revoked_at IS NULL"
+        self._sql_token = (f"SELECT seat FROM {t} WHERE game_id = %s AND token_hash = %s AND revoked_at IS NULL "
+                           f"UNION ALL SELECT seat FROM {s} WHERE game_id = %s AND token_hash = %s")
+
+    # -------------------------------------------------------------- lifecycle
+    async def start(self, *, on_note: Callable[[str], None], on_resync: Callable[[], None],
+                    serving: Callable[[], list[str]], on_claimed: Callable[[str], Awaitable[None]],
+                    renewing: Callable[[], list[str]]) -> None:
+        self.store.lease_owner = self.me
+        self.store.lease_seconds = self.lease_seconds
+        self.store.notify_channel = self.bus.channel if self.bus.in_commit else None
+        self._serving, self._on_claimed, self._renewing, self._on_resync = serving, on_claimed, renewing, on_resync
+        self.on_note = on_note
+        await self.bus.start(self._heard, on_resync)
+        self.tasks = [asyncio.create_task(self._every(self.sweep_seconds, self.sweep)),
+                      asyncio.create_task(self._every(self.lease_seconds / 4, self.renew)),
+                      asyncio.create_task(self._every(self.poll_seconds, self._poll))]
+
+    async def stop(self) -> None:
+        for t in self.tasks:
+            t.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        try:  # hand the leases over at once: another process's sweeper takes them on its next pass
+            async with self.pool.conn() as c:
+                await c.execute(self._sql_expire, (self.me,))
+        except Exception as e:  # noqa: BLE001
+            log.warning("could not hand over the leases (they expire by themselves): %s", e)
+        self.held.clear()
+        await self.bus.stop()
+        await self.pool.close()
+
+    def _heard(self, payload: str) -> None:
+        self.counts["notes"] += 1
+        self.on_note(payload)
+
+    async def _every(self, seconds: float, fn: Callable[[], Awaitable[Any]]) -> None:
+        while True:
+            await asyncio.sleep(seconds * random.uniform(0.7, 1.3))  # processes started together spread out
+            try:
+                await fn()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                log.warning("fleet %s failed: %s", getattr(fn, "__name__", fn), e)
+
+    # -------------------------------------------------------------- telling the others
+    def after_commit(self, game_id: str, version: int) -> None:
+        """A decision or undo of ours committed: the Redis bus publishes it now (PostgreSQL did at commit)."""
+        if not self.bus.in_commit:
+            self.bus.publish(f"{game_id}:{version}")
+
+    def after_meta(self, game_id: str) -> None:
+        if not self.bus.in_commit:
+            self.bus.publish(f"{game_id}:m:{self.tag}")
+
+    def publish_presence(self, game_id: str, seats: set[int], spectators: int) -> None:
+        bits = sum(1 << s for s in seats)
+        self.bus.publish(f"{game_id}:p:{self.tag}:{bits}:{spectators}")
+
+    def ask_presence(self, game_id: str) -> None:
+        self.bus.publish(f"{game_id}:q")
+
+    # -------------------------------------------------------------- reading
+    async def read_since(self, game_id: str, seq: int) -> tuple[int | None, list[LogRow]]:
+        """The game's version and its log rows after ``seq``, as one snapshot (one statement)."""
+        async with self.pool.conn() as c:
+            cur = await c.execute(self._sql_since, (seq, game_id))
+            got = await cur.fetchall()
+        if not got:
+            return None, []
+        rows = [LogRow(r[1], r[2], r[3], bool(r[4]), bool(r[5])) for r in got if r[1] is not None]
+        return got[0][0], rows
+
+    async def versions(self, game_ids: list[str]) -> dict[str, int]:
+        async with self.pool.conn() as c:
+            cur = await c.execute(self._sql_versions, (game_ids,))
+            return {r[0]: r[1] for r in await cur.fetchall()}
+
+    async def seats_and_tokens(self, game_id: str) -> tuple[list[tuple], dict[str, int]]:
+        async with self.pool.conn() as c:
+            seats = await (await c.execute(self._sql_seats, (game_id,))).fetchall()
+            tokens = await (await c.execute(self._sql_tokens, (game_id,))).fetchall()
+        return list(seats), {h: s for h, s in tokens}
+
+    async def token_seat(self, game_id: str, token_hash: str) -> int | None:
+        async with self.pool.conn() as c:
+            got = await (await c.execute(self._sql_token, (game_id, token_hash, game_id, token_hash))).fetchone()
+        return None if got is None else got[0]
+
+    async def _poll(self) -> None:
+        """The safety net under the bus: re-read the versions of the games served here."""
+        ids = self._serving()
+        if ids:
+            for gid, v in (await self.versions(ids[:5000])).items():
+                if v is not None:
+                    self.on_note(f"{gid}:{v}")
+
+    # -------------------------------------------------------------- leases
+    def holds(self, game_id: str) -> bool:
+        """Whether this process may make the server's moves in ``game_id`` now."""
+        until = self.held.get(game_id)
+        return until is not None and until > time.monotonic()
+
+    def note_lease(self, game_id: str, mine: bool, since: float) -> None:
+        """What a commit (started at ``since``, monotonic) answered about the lease."""
+        if mine:
+            self.held[game_id] = since + self.lease_seconds - 1.0  # a second of margin for the clocks' drift
+        else:
+            self.held.pop(game_id, None)
+
+    async def renew(self) -> None:
+        """Extend the leases this process is working on; drop those it lost (a sweeper thought it dead)."""
+        ids = [g for g in self._renewing() if g in self.held]
+        if not ids:
+            return
+        t0 = time.monotonic()
+        async with self.pool.conn() as c:
+            cur = await c.execute(self._sql_renew, (self.lease_seconds, self.me, ids))
+            kept = {r[0] for r in await cur.fetchall()}
+        for gid in ids:
+            if gid in kept:
+                self.note_lease(gid, True, t0)
+            else:
+                self.counts["lost"] += 1
+                log.warning("lost the lease of game %s to another process", gid)
+                self.held.pop(gid, None)
+
+    async def release(self, game_ids: list[str]) -> None:
+        for gid in game_ids:
+            self.held.pop(gid, None)
+        async with self.pool.conn() as c:
+            await c.execute(self._sql_release, (self.me, game_ids))
+
+    async def sweep(self) -> None:
+        """Claim the expired leases (their holder died or hung) and let the hub play on there."""
+        t0 = time.monotonic()
+        async with self.pool.conn() as c:
+            cur = await c.execute(self._sql_claim, (self.me, self.lease_seconds))
+            claimed = [r[0] for r in await cur.fetchall()]
+        for gid in claimed:
+            self.counts["claimed"] += 1
+            self.note_lease(gid, True, t0)
+            try:
+                await self._on_claimed(gid)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001
+                log.exception("taking over game %s failed; its lease expires again", gid)
+
+    def stats(self) -> dict:
+        return {"process": self.tag, "bus": self.bus.kind, "bus_connected": self.bus.connected.is_set(),
+                "leases": sum(1 for g in self.held if self.holds(g)), **self.counts}
