@@ -335,8 +335,9 @@ def test_replay_scrubber_and_spectator(live, new_page):
     steps = int(page.get_attribute(".scrubber .range", "max"))
     assert steps > 10
     assert page.locator(".rr-hand.spectator").count() == 1  # a spectator sees no hand
-    page.click('.scrubber button[aria-label="First"]')
+    # a replay opens at the setup (First is then unavailable: aria-disabled)
     page.wait_for_function("() => document.querySelector('.step-label').textContent === 'Setup'")
+    assert page.get_attribute('.scrubber button[aria-label="First"]', "aria-disabled") == "true"
     assert page.locator(".rr-loc .rcard").count() == 8
     page.click('.scrubber button[aria-label="Next"]')
     page.wait_for_function("() => document.querySelector('.step-label').textContent.startsWith('Step 1 ')")

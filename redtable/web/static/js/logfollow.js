@@ -1,0 +1,109 @@
+// The game log follows its newest line unless the reader scrolled it up.
+//
+// "Following" is decided from what the reader does (a wheel turn, a drag of a finger or of the
+// scroll bar, a key that scrolls), never by comparing scrollTop after the fact: the log's box
+// changes size whenever the page around it does (a card leaves the hand, the prompt grows, the
+// phone's log drawer opens), and each of those moves scrollTop without the reader asking. A
+// scroll the reader made ends at the bottom: following again. Scrolled up, new lines are
+// counted and a "new events" button jumps to the bottom and follows again.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const INTENT_MS = 900;   // a scroll event this soon after the reader's own gesture is theirs
+const BOTTOM_PX = 24;    // "at the bottom", within a line's height
+
+export class LogFollower {
+  // ol: the scrolling list; box: where the "new events" button goes (the log section).
+  constructor(ol, box) {
+    this.ol = ol;
+    ol._follow = this;  // (tests and debugging read the state)
+    this.following = true;
+    this.unseen = 0;
+    this.intentAt = -Infinity;  // (performance.now() starts near 0: no gesture yet)
+    this.dragging = false;
+    this.button = h("button.btn.small.log-new", { type: "button", hidden: true, "aria-live": "polite" });
+    this.button.addEventListener("click", () => this.resume(true));
+    box.append(this.button);
+    const intent = () => { this.intentAt = performance.now(); };
+    ol.addEventListener("wheel", (e) => {
+      intent();
+      // a turn up leaves the bottom at once, even where the scroll event comes late; a turn
+      // down at the bottom (no scroll follows) follows again
+      if (e.deltaY < 0 && this.scrollable()) this.leave();
+      else if (e.deltaY > 0 && this.atBottom()) this.resume(false);
+    }, { passive: true });
+    ol.addEventListener("touchstart", intent, { passive: true });
+    ol.addEventListener("touchmove", intent, { passive: true });
+    ol.addEventListener("keydown", (e) => {
+      if (["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "].includes(e.key)) intent();
+    });
+    // a press on the list itself (not on a line) is the scroll bar
+    ol.addEventListener("pointerdown", (e) => { if (e.target === ol) { this.dragging = true; intent(); } });
+    window.addEventListener("pointerup", this.onUp = () => { if (this.dragging) { this.dragging = false; intent(); } });
+    ol.addEventListener("scroll", () => {
+      if (!this.dragging && performance.now() - this.intentAt > INTENT_MS) return;  // not the reader's
+      if (this.atBottom()) this.resume(false);
+      else this.leave();
+    }, { passive: true });
+    // the box resized (the page around it changed, the drawer opened): keep the bottom in view
+    if (window.ResizeObserver) {
+      this.resizer = new ResizeObserver(() => { if (this.following) this.toBottom(); });
+      this.resizer.observe(ol);
+    }
+  }
+
+  scrollable() { return this.ol.scrollHeight > this.ol.clientHeight + 1; }
+  atBottom() { return this.ol.scrollHeight - this.ol.scrollTop - this.ol.clientHeight <= BOTTOM_PX; }
+  toBottom() { this.ol.scrollTop = this.ol.scrollHeight; }
+
+  leave() {
+    if (!this.following) return;
+    this.following = false;
+  }
+
+  // Follow again: the reader reached the bottom (scrolled) or asked for it (the button).
+  resume(jump) {
+    this.following = true;
+    this.unseen = 0;
+    if (jump) {
+      this.toBottom();
+      if (document.activeElement === this.button) this.ol.focus({ preventScroll: true });
+    }
+    this.show();
+  }
+
+  // The page shows a chosen line (the replay's current step), not the newest: stay off the bottom.
+  pin() {
+    this.following = false;
+    this.unseen = 0;
+    this.show();
+  }
+
+  // `added` new lines were appended: follow them, or count them for the button.
+  appended(added) {
+    if (this.following) this.toBottom();
+    else if (added > 0) this.unseen += added;
+    this.show();
+  }
+
+  // Lines removed from the top (the log keeps a bounded number): the reader's place stays put.
+  trimmed(height) {
+    if (!this.following && height > 0) this.ol.scrollTop = Math.max(0, this.ol.scrollTop - height);
+  }
+
+  show() {
+    const on = !this.following && this.unseen > 0;
+    this.button.hidden = !on;
+    if (on) {
+      this.button.replaceChildren(h("span.arrow", { "aria-hidden": "true" }, "↓"), t("table.new_events", { n: this.unseen }));
+      this.button.title = t("table.new_events_title");
+    }
+  }
+
+  relabel() { this.show(); }
+
+  destroy() {
+    window.removeEventListener("pointerup", this.onUp);
+    if (this.resizer) this.resizer.disconnect();
+  }
+}
