@@ -276,7 +276,7 @@ MESSAGES: dict = {
         "zakryte, potem wykonujcie akcje po jednej, aż wszyscy spasują; wtedy wszystkie karty się odkrywa, "
         "a najwięcej punktów najazdu w kolorze zdobywa jego placówkę. Najeźdźca 2, Bohater 4, Jarl +1 dla "
         "każdego sąsiedniego Najeźdźcy lub Bohatera (+2 ze znacznikiem Czempiona), Chwała +1, placówka "
-        "dodaje swoje nadrukowane punkty właścicielowi. Przegrana w kolorze, w którym walczyłeś, daje 1 Chwałę.",
+        "dodaje swoje nadrukowane punkty właścicielowi. Przegrana walka w kolorze, w którym masz karty, daje 1 Chwałę.",
     "Tie Breaker token (tie-break 1)": "Znacznik Rozjemcy (remis, 1)",
     "Tie Breaker token: wins all ties": "Znacznik Rozjemcy: wygrywa wszystkie remisy",
     "Top card's power": "Moc wierzchniej karty",

@@ -334,7 +334,7 @@ def auto_window(live, new_page, seed, actions):
     assert not any('"decide"' in f for s in ann_traffic["sockets"] for f in s["sent"])
     # Bo is told Ann is deciding whether to block, as for a real window
     bo_texts = [p["text"] for p in bo.evaluate("window.__prompts") if p["v"] == window]
-    assert any("Ann is deciding: whether to block" in t for t in bo_texts), bo_texts
+    assert any("Ann is deciding whether to block" in t for t in bo_texts), bo_texts
 
 
 # ---------------------------------------------------------------------- fair deals

@@ -18,7 +18,8 @@ export class ApiError extends Error {
 // only a code this page does not know shows the server's English message.
 export function errorParams(body, status) {
   body = body || {};
-  const p = { status: status ?? "", request_id: body.request_id || "—" };
+  // message: the server's detail (a field path and what it must be) where the words are generic
+  const p = { status: status ?? "", request_id: body.request_id || "—", message: String(body.message || "").slice(0, 300) };
   p.n = Math.max(1, Math.ceil(Number(body.retry_after) || 5));
   if (typeof body.limit === "number") { p.limit = body.limit; if (body.error === "too_large") p.n = body.limit; }
   if (typeof body.max === "number") p.max = body.max;

@@ -354,7 +354,7 @@ export function mountJoin(root, gameId, invite) {
       window.dispatchEvent(new HashChangeEvent("hashchange"));
       return;
     } catch (e) {
-      if (e.code === "bad_name") nameError = t("join.bad_name", { message: e.message });
+      if (e.code === "bad_name") nameError = e.message;  // already says why, in the page's language
       else if (e.status === 429) nameError = e.message;
       else error = e.message;
     }
