@@ -1,6 +1,6 @@
 // The game table shell shared by both titles: live session, decisions by clicking, prompt,
 // card inspector, log, undo, end screen; and the replay scrubber for finished games.
-import { h, clear, toast, icon, copyText, onLongPress, sheet } from "./dom.js";
+import { h, clear, toast, icon, copyText, onLongPress, sheet, isTouch } from "./dom.js";
 import { t, list, has, currentLang } from "./i18n.js";
 import { get, post, seatFor, forgetSeat, cardData, errorText } from "./api.js";
 import { Session } from "./session.js";
@@ -178,7 +178,7 @@ function buildShell(root, mode) {
       h("div.board-wrap", null, h("div.board", { "aria-label": "board" }, h("p.loading", null, t("table.loading")))),
       h("aside.side", null,
         h("section.prompt", { "aria-live": "polite" }),
-        h("section.inspector", { "aria-label": t("table.inspector") }, h("p.muted", null, t("table.inspector_empty"))),
+        h("section.inspector", { "aria-label": t("table.inspector") }, h("p.muted", null, inspectorHint())),
         h("section.log", { "aria-label": t("table.log") },
           h("h2", null, t("table.log")),
           h("ol.log-lines", { "data-scroll": "log", tabindex: "0", "aria-label": t("table.log") })))));
@@ -242,6 +242,11 @@ function inspect(els, ctx, key, pinned) {
   if (!body) return;
   clear(box).append(h("h2", null, t("table.inspector")), body);
   if (pinned && window.innerWidth < 900) box.scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+
+// What the empty inspector says: point at a card (a mouse), or tap or hold one (touch).
+function inspectorHint() {
+  return isTouch() ? t("table.inspector_empty_touch") : t("table.inspector_empty");
 }
 
 // A card's (house's, location's, God's) full text, one tap away: the inspector where it is
@@ -339,7 +344,7 @@ function relabelShell(els) {
   q(".seed-chosen").textContent = t("game.seed_chosen");
   q(".seed-chosen").title = t("game.seed_chosen_help");
   // the card shown was in the old language: show none until the next one is picked
-  clear(q(".inspector")).append(h("p.muted", null, t("table.inspector_empty")));
+  clear(q(".inspector")).append(h("p.muted", null, inspectorHint()));
 }
 
 // ---------------------------------------------------------------------- game info (and devices)
