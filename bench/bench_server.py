@@ -3,19 +3,28 @@
     python bench/bench_server.py                        # 250 four-player Red Rising games, 1,000 decisions/s
     python bench/bench_server.py --rate 0 --games 100   # as fast as the server goes
     python bench/bench_server.py --db postgresql://postgres@127.0.0.1/test --json
+    python bench/bench_server.py --servers 2            # one process against two on one PostgreSQL schema
 
-This process is the load generator; the server runs in a separate process (started here
-with ``python -m redtable.server`` on a free port and a fresh SQLite file or PostgreSQL
-schema, or an already running one with ``--url``). Each game gets one WebSocket per seat
-(250 games x 4 seats = 1,000 connections). The seat whose turn it is picks a random legal
-option and sends it with the version it saw; games are paced so that all together they
-offer ``--rate`` decisions per second (0: no pause, each answer sent as soon as it is seen).
+The server runs in separate processes (``python -m redtable.server`` on free ports and a
+fresh SQLite file or PostgreSQL schema, or an already running one with ``--url``); the
+load comes from ``--loadgens`` client processes (default: one per server), each playing
+its share of the games. Each game gets one WebSocket per seat (250 games x 4 seats =
+1,000 connections). The seat whose turn it is picks a random legal option and sends it
+with the version it saw; games are paced so that all together they offer ``--rate``
+decisions per second (0: no pause, each answer sent as soon as it is seen).
 
 A decision's latency runs from sending it to the moment *every* seat of its game has
 received the update for it (the server answers only after the decision was checked by the
 engine and committed). Finished games are replaced by new ones. At the end every game's
 log is read back through the API, per seat, and compared with what the clients saw accepted:
 no decision may be missing or applied twice.
+
+``--servers N`` (PostgreSQL; ``--db`` defaults to the local test database) measures a
+fleet: in one run, flat out with one server process and with N (the throughput ratio),
+then at ``--rate`` with one and with N (the latency), each phase on fresh processes and a
+fresh schema. ``--spread game`` (default) connects all seats of a game to one process, as
+a reverse proxy that hashes the game id does (docs/deploy.md); ``--spread seat`` puts the
+seats of every game on different processes, so that every decision crosses processes.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import itertools
 import json
 import os
 import random
@@ -35,6 +45,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Awaitable, Callable
 
 import httpx
 import orjson
@@ -78,11 +89,12 @@ class Stats:
 class BenchGame:
     """One game: its seats' sockets, what was sent and what everyone received."""
 
-    def __init__(self, bench: "Bench", info: dict, tokens: list[str]) -> None:
+    def __init__(self, bench: "Bench", info: dict, tokens: list[str], ws_bases: list[str]) -> None:
         self.bench = bench
         self.id = info["game_id"]
         self.players = info["players"]
         self.tokens = tokens
+        self.ws_bases = ws_bases                             # per seat: the server process it connects to
         self.sent: dict[int, tuple[float, str, int]] = {}   # new version -> (send time, action, seat)
         self.got: dict[int, list[float]] = {}                # version -> receipt times, one per seat
         self.accepted: dict[int, tuple[int, str]] = {}       # version -> (seat, action), acknowledged
@@ -93,7 +105,7 @@ class BenchGame:
 
     async def run_seat(self, seat: int, ready: asyncio.Event, all_ready: asyncio.Event) -> None:
         b = self.bench
-        url = f"{b.ws_base}/api/games/{self.id}/ws"
+        url = f"{self.ws_bases[seat]}/api/games/{self.id}/ws"
         async with connect(url, compression="deflate" if b.deflate else None, max_size=2**24,
                            open_timeout=60, ping_interval=None) as ws:
             await ws.send(orjson.dumps({"type": "auth", "token": self.tokens[seat]}).decode())
@@ -155,36 +167,52 @@ class BenchGame:
 
 
 class Bench:
-    def __init__(self, args: argparse.Namespace, base: str) -> None:
+    """One load generator: ``games`` games (game numbers ``first``, ``first + step``, ...) on
+    the servers at ``bases``, paced to offer ``rate`` decisions per second in all."""
+
+    def __init__(self, args: argparse.Namespace, bases: list[str], *, games: int, rate: float,
+                 first: int = 0, step: int = 1) -> None:
         self.args = args
-        self.base = base
-        self.ws_base = base.replace("http://", "ws://")
+        self.bases = bases
         self.deflate = args.deflate
         self.stats = Stats()
-        self.interval = args.games / args.rate if args.rate > 0 else 0.0
+        self.n_games = games
+        self.interval = games / rate if rate > 0 else 0.0
         self.stopping = False
         self.games: list[BenchGame] = []
         self.all_games: list[BenchGame] = []
-        self.http = httpx.AsyncClient(base_url=base, timeout=60,
-                                      limits=httpx.Limits(max_connections=32, max_keepalive_connections=32))
+        self.counter = itertools.count(first, step)
+        self.http = [httpx.AsyncClient(base_url=b, timeout=60,
+                                       limits=httpx.Limits(max_connections=16, max_keepalive_connections=16))
+                     for b in bases]
         self.sem = asyncio.Semaphore(16)
+
+    def placement(self, number: int) -> list[int]:
+        """Which server each seat of game ``number`` connects to."""
+        n = len(self.bases)
+        if self.args.spread == "seat":
+            return [(number + s) % n for s in range(self.args.players)]
+        return [number % n] * self.args.players
 
     async def new_game(self) -> BenchGame:
         a = self.args
+        number = next(self.counter)
+        where = self.placement(number)
+        http = self.http[where[0]]
         async with self.sem:
             # a throughput benchmark: the players answer at once, so no block windows to wait for
             options = {"block_windows": False} if a.game == "red-rising" else {}
-            r = await self.http.post("/api/games", json={
+            r = await http.post("/api/games", json={
                 "game": a.game, "options": options,
                 "seats": [{"type": "human", "name": f"p{i}"} for i in range(a.players)]})
             r.raise_for_status()
             info = r.json()
             tokens = []
             for s in info["seats"]:
-                j = await self.http.post(f"/api/games/{info['game_id']}/join", json={"invite": s["invite"]})
+                j = await http.post(f"/api/games/{info['game_id']}/join", json={"invite": s["invite"]})
                 j.raise_for_status()
                 tokens.append(j.json()["token"])
-        g = BenchGame(self, info, tokens)
+        g = BenchGame(self, info, tokens, [self.bases[w].replace("http://", "ws://") for w in where])
         self.all_games.append(g)
         return g
 
@@ -205,31 +233,27 @@ class Bench:
                 return
             g = await self.new_game()
 
-    async def run(self) -> dict:
+    async def run(self, go: Callable[[], Awaitable[None]]) -> dict:
+        """Set up, wait for ``go`` (every load generator ready), play: warm-up, measured window, verify."""
         a = self.args
         t0 = time.perf_counter()
-        firsts = await asyncio.gather(*[self.new_game() for _ in range(a.games)])
-        setup_s = time.perf_counter() - t0
+        firsts = await asyncio.gather(*[self.new_game() for _ in range(self.n_games)])
         all_ready = asyncio.Event()
         slots = [asyncio.create_task(self.slot(g, all_ready)) for g in firsts]
-        # wait for every connection to be open
-        while sum(len(g.socks) for g in firsts) < a.games * a.players:
+        while sum(len(g.socks) for g in firsts) < self.n_games * a.players:  # every connection open
             await asyncio.sleep(0.05)
-        connected_s = time.perf_counter() - t0
+        setup_s = time.perf_counter() - t0
+        await go()
         all_ready.set()
         keeper = asyncio.create_task(_freeze_survivors())
         await asyncio.sleep(a.warmup)
-        h0 = (await self.http.get("/api/health")).json()
-        cpu0 = cpu_seconds(self.server_pid) if self.server_pid else float("nan")
         me0 = time.process_time()
         self.stats.measuring = True
         m0 = time.perf_counter()
         await asyncio.sleep(a.duration)
         self.stats.measuring = False
         elapsed = time.perf_counter() - m0
-        cpu1 = cpu_seconds(self.server_pid) if self.server_pid else float("nan")
         me1 = time.process_time()
-        h1 = (await self.http.get("/api/health")).json()
         self.stopping = True
         keeper.cancel()
         await asyncio.sleep(1.0)  # let in-flight decisions land
@@ -237,27 +261,13 @@ class Bench:
             g.done.set()
         await asyncio.gather(*slots, return_exceptions=True)
         check = await self.verify()
+        for h in self.http:
+            await h.aclose()
         s = self.stats
-        lat = [x * 1000 for x in s.latencies]
-        ack = [x * 1000 for x in s.acks]
-        commits = h1["commits"] - h0["commits"]
-        server_decisions = h1["decisions"] - h0["decisions"]
-        return {
-            "game": a.game, "players": a.players, "games": a.games, "connections": a.games * a.players,
-            "db": h1["db"], "offered_rate": a.rate, "ws_deflate": self.deflate,
-            "setup_seconds": round(setup_s, 2), "connect_seconds": round(connected_s, 2),
-            "measured_seconds": round(elapsed, 2), "decisions": s.decisions,
-            "decisions_per_second": round(s.decisions / elapsed, 1),
-            "latency_ms": {"p50": round(pct(lat, 50), 2), "p90": round(pct(lat, 90), 2),
-                           "p99": round(pct(lat, 99), 2), "max": round(max(lat), 2) if lat else None,
-                           "mean": round(statistics.fmean(lat), 2) if lat else None},
-            "ack_latency_ms": {"p50": round(pct(ack, 50), 2), "p99": round(pct(ack, 99), 2)},
-            "server_decisions": server_decisions, "commits": commits,
-            "decisions_per_commit": round(server_decisions / commits, 2) if commits else None,
-            "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 1),
-            "loadgen_cpu_percent": round(100 * (me1 - me0) / elapsed, 1),
-            "games_finished": s.games_finished, "errors": s.errors, "check": check,
-        }
+        return {"setup_seconds": round(setup_s, 2), "measured_seconds": elapsed, "decisions": s.decisions,
+                "latencies_ms": [round(x * 1000, 3) for x in s.latencies],
+                "acks_ms": [round(x * 1000, 3) for x in s.acks], "errors": s.errors,
+                "games_finished": s.games_finished, "cpu_seconds": me1 - me0, "check": check}
 
     async def verify(self) -> dict:
         """Every accepted decision is in the log exactly once, at its place; nothing else is."""
@@ -265,13 +275,13 @@ class Bench:
         checked = 0
         sem = asyncio.Semaphore(16)
 
-        async def one(g: BenchGame) -> None:
+        async def one(g: BenchGame, http: httpx.AsyncClient) -> None:
             nonlocal checked
             async with sem:
                 logs = []
                 for seat in range(g.players):
-                    r = await self.http.get(f"/api/games/{g.id}/log",
-                                            headers={"Authorization": f"Bearer {g.tokens[seat]}"})
+                    r = await http.get(f"/api/games/{g.id}/log",
+                                       headers={"Authorization": f"Bearer {g.tokens[seat]}"})
                     r.raise_for_status()
                     logs.append(r.json())
             steps = logs[0]["steps"]
@@ -285,7 +295,8 @@ class Bench:
                     bad.append(f"{g.id}: decision {v} by seat {seat} ({action}) not in the log as accepted")
             checked += steps
 
-        await asyncio.gather(*[one(g) for g in self.all_games])
+        # read back through a process other than the one that served the game's first seat, when there is one
+        await asyncio.gather(*[one(g, self.http[(i + 1) % len(self.http)]) for i, g in enumerate(self.all_games)])
         return {"games": len(self.all_games), "decisions_checked": checked, "ok": not bad, "problems": bad[:20]}
 
 
@@ -297,29 +308,52 @@ async def _freeze_survivors() -> None:
         await asyncio.sleep(1.0)
 
 
-def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen, str, dict]:
-    port = free_port()
+# ---------------------------------------------------------------------- server processes
+def start_servers(args: argparse.Namespace, n: int, db: str) -> tuple[list[subprocess.Popen], list[str], dict]:
+    """``n`` server processes on one fresh database (SQLite file or PostgreSQL schema)."""
     tmp = tempfile.mkdtemp(prefix="redtable-bench-")
-    db = args.db or f"sqlite:///{tmp}/bench.db"
-    # every simulated player is this one address: the per-client limits are scaled out of the way
-    cmd = [sys.executable, "-m", "redtable.server", "--port", str(port), "--db", db, "--log-level", "warning",
-           "--rate-scale", "100000", "--ws-deflate" if args.deflate else "--no-ws-deflate"]
-    info = {"db_url": db.split("@")[-1] if "@" in db else db}
-    if args.db and args.db.startswith("postgres"):
+    info = {"db_url": db.split("@")[-1] if "@" in db else db, "tmp": tmp}
+    extra = []
+    if db.startswith("postgres"):
         schema = f"bench_{uuid.uuid4().hex[:10]}"
-        cmd += ["--db-schema", schema]
+        extra = ["--db-schema", schema]
         info["schema"] = schema
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(f"{tmp}/server.log", "w"))
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                return proc, base, info
-        except httpx.HTTPError:
+    if args.bus:
+        extra += ["--bus", args.bus]
+    procs, bases = [], []
+    for i in range(n):
+        port = free_port()
+        # every simulated player is this one address: the per-client limits are scaled out of the way
+        cmd = [sys.executable, "-m", "redtable.server", "--port", str(port), "--db", db, "--log-level", "warning",
+               "--rate-scale", "100000", "--ws-deflate" if args.deflate else "--no-ws-deflate", *extra]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(f"{tmp}/server{i}.log", "w")))
+        bases.append(f"http://127.0.0.1:{port}")
+    deadline = time.time() + 60
+    for p, base in zip(procs, bases):
+        while True:
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.time() > deadline or p.poll() is not None:
+                for q in procs:
+                    q.kill()
+                raise SystemExit(f"a server did not start; see {tmp}/server*.log")
             time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"the server did not start; see {tmp}/server.log")
+    return procs, bases, info
+
+
+def stop_servers(procs: list[subprocess.Popen], db: str, info: dict) -> None:
+    for p in procs:
+        p.send_signal(signal.SIGINT)
+    for p in procs:
+        try:
+            p.wait(20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    if "schema" in info:
+        drop_schema(db, info["schema"])
 
 
 def drop_schema(db: str, schema: str) -> None:
@@ -330,7 +364,127 @@ def drop_schema(db: str, schema: str) -> None:
     st.dispose()
 
 
+# ---------------------------------------------------------------------- one measured phase
+def phase(args: argparse.Namespace, servers: int, rate: float, db: str | None) -> dict:
+    """Start ``servers`` processes (or use ``--url``), drive them from the load generators, measure."""
+    procs: list[subprocess.Popen] = []
+    info: dict = {}
+    if args.url:
+        bases = [u.rstrip("/") for u in args.url.split(",")]
+        pids: list[int] = []
+    else:
+        procs, bases, info = start_servers(args, servers, db)
+        pids = [p.pid for p in procs]
+    n_gen = args.loadgens or len(bases)
+    try:
+        gens = []
+        for i in range(n_gen):
+            games = args.games // n_gen + (1 if i < args.games % n_gen else 0)
+            cmd = [sys.executable, __file__, "--loadgen", json.dumps({
+                "bases": bases, "games": games, "rate": rate * games / args.games, "first": i, "step": n_gen,
+                "players": args.players, "game": args.game, "spread": args.spread, "deflate": args.deflate,
+                "duration": args.duration, "warmup": args.warmup})]
+            gens.append(subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+        for g in gens:  # each says it is ready (its games created, its sockets open)
+            line = g.stdout.readline()
+            if not line.startswith("ready"):
+                raise SystemExit(f"a load generator failed: {line!r}")
+        for g in gens:
+            g.stdin.write("go\n")
+            g.stdin.flush()
+        time.sleep(args.warmup)
+        h0 = [httpx.get(f"{b}/api/health", timeout=10).json() for b in bases]
+        cpu0 = [cpu_seconds(pid) for pid in pids]
+        t0 = time.perf_counter()
+        time.sleep(args.duration)
+        cpu1 = [cpu_seconds(pid) for pid in pids]
+        elapsed = time.perf_counter() - t0
+        h1 = [httpx.get(f"{b}/api/health", timeout=10).json() for b in bases]
+        parts = []
+        for g in gens:
+            out, _ = g.communicate(timeout=600)
+            parts.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        if procs:
+            stop_servers(procs, db, info)
+    lat = sorted(x for p in parts for x in p["latencies_ms"])
+    ack = sorted(x for p in parts for x in p["acks_ms"])
+    decisions = sum(p["decisions"] for p in parts)
+    measured = max(p["measured_seconds"] for p in parts)
+    commits = sum(b["commits"] - a["commits"] for a, b in zip(h0, h1))
+    server_decisions = sum(b["decisions"] - a["decisions"] for a, b in zip(h0, h1))
+    errors: dict[str, int] = {}
+    for p in parts:
+        for k, v in p["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+    checks = [p["check"] for p in parts]
+    server_cpu = [round(100 * (b - a) / elapsed, 1) for a, b in zip(cpu0, cpu1)]
+    return {
+        "servers": len(bases), "loadgens": n_gen, "spread": args.spread, "game": args.game, "players": args.players,
+        "games": args.games, "connections": args.games * args.players, "db": h1[0]["db"],
+        "bus": (h1[0].get("fleet") or {}).get("bus"), "offered_rate": rate, "ws_deflate": args.deflate,
+        "setup_seconds": max(p["setup_seconds"] for p in parts), "measured_seconds": round(measured, 2),
+        "decisions": decisions, "decisions_per_second": round(decisions / measured, 1),
+        "latency_ms": {"p50": round(pct(lat, 50), 2), "p90": round(pct(lat, 90), 2), "p99": round(pct(lat, 99), 2),
+                       "max": round(lat[-1], 2) if lat else None,
+                       "mean": round(statistics.fmean(lat), 2) if lat else None},
+        "ack_latency_ms": {"p50": round(pct(ack, 50), 2), "p99": round(pct(ack, 99), 2)},
+        "server_decisions": server_decisions, "commits": commits,
+        "decisions_per_commit": round(server_decisions / commits, 2) if commits else None,
+        "server_cpu_percent": server_cpu, "server_cpu_percent_total": round(sum(server_cpu), 1),
+        "server_cpu_ms_per_decision": round(10 * sum(server_cpu) / (decisions / measured), 3) if decisions else None,
+        "loadgen_cpu_percent": round(100 * sum(p["cpu_seconds"] for p in parts) / measured, 1),
+        "games_finished": sum(p["games_finished"] for p in parts), "errors": errors,
+        "check": {"games": sum(c["games"] for c in checks), "decisions_checked": sum(c["decisions_checked"] for c in checks),
+                  "ok": all(c["ok"] for c in checks), "problems": [x for c in checks for x in c["problems"]][:20]},
+        "load_average": os.getloadavg(),
+    }
+
+
+def loadgen_main(spec: str) -> None:
+    """A load generator process: set up its games, say ready, wait for go, play, print its report."""
+    conf = json.loads(spec)
+    args = argparse.Namespace(**{k: conf[k] for k in ("players", "game", "spread", "deflate", "duration", "warmup")})
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+
+    async def go() -> None:
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+    bench = Bench(args, conf["bases"], games=conf["games"], rate=conf["rate"], first=conf["first"], step=conf["step"])
+    report = asyncio.run(bench.run(go))
+    print(json.dumps(report), flush=True)
+
+
+def show(r: dict) -> None:
+    lat = r["latency_ms"]
+    print(f"{r['servers']} server process(es), {r['loadgens']} load generator(s), spread {r['spread']}: "
+          f"{r['games']} games x {r['players']} players ({r['connections']} WebSockets), {r['game']}, "
+          f"db {r['db']}{', bus ' + r['bus'] if r['bus'] else ''}, offered {r['offered_rate'] or 'max'} decisions/s")
+    print(f"  {r['decisions']} decisions in {r['measured_seconds']} s: {r['decisions_per_second']} decisions/s")
+    print(f"  latency (send -> every seat updated): p50 {lat['p50']} ms, p90 {lat['p90']} ms, "
+          f"p99 {lat['p99']} ms, max {lat['max']} ms")
+    print(f"  commit ack: p50 {r['ack_latency_ms']['p50']} ms, p99 {r['ack_latency_ms']['p99']} ms; "
+          f"{r['decisions_per_commit']} decisions per commit")
+    print(f"  CPU: servers {r['server_cpu_percent']}% ({r['server_cpu_ms_per_decision']} ms per decision), "
+          f"load generators {r['loadgen_cpu_percent']}% (of one core; {os.cpu_count()} cores; load average "
+          f"{' '.join(f'{x:.1f}' for x in r['load_average'])})")
+    print(f"  errors: {r['errors'] or 'none'}; games finished: {r['games_finished']}")
+    c = r["check"]
+    print(f"  check: {c['decisions_checked']} decisions in {c['games']} games read back: "
+          f"{'OK, none lost or applied twice' if c['ok'] else 'FAILED'}")
+    for line in c["problems"]:
+        print("   ", line)
+
+
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--loadgen":
+        return loadgen_main(sys.argv[2])
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=250)
     p.add_argument("--players", type=int, default=4)
@@ -338,59 +492,53 @@ def main() -> None:
     p.add_argument("--rate", type=float, default=1000.0, help="offered decisions/s over all games (0: flat out)")
     p.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     p.add_argument("--warmup", type=float, default=5.0)
-    p.add_argument("--db", default=None, help="database URL for the server it starts (default: a fresh SQLite file)")
-    p.add_argument("--url", default=None, help="use this running server instead of starting one")
+    p.add_argument("--db", default=None, help="database URL for the servers it starts (default: a fresh SQLite "
+                   "file; with --servers above 1, the local PostgreSQL test database)")
+    p.add_argument("--url", default=None, help="use these running servers (comma-separated) instead of starting any")
+    p.add_argument("--servers", type=int, default=1, help="above 1: one process against this many (PostgreSQL)")
+    p.add_argument("--spread", choices=["game", "seat"], default="game",
+                   help="game: all seats of a game on one process; seat: the seats of a game on different ones")
+    p.add_argument("--loadgens", type=int, default=0, help="load generator processes (default: one per server)")
+    p.add_argument("--bus", default=None, help="the servers' --bus (PostgreSQL: postgres or redis://...)")
     p.add_argument("--deflate", action="store_true", help="negotiate WebSocket compression (as browsers do)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
-
-    try:
-        import uvloop
-
-        uvloop.install()
-    except ImportError:
-        pass
-    proc = None
-    info: dict = {}
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        proc, base, info = start_server(args)
-    bench = Bench(args, base)
-    bench.server_pid = proc.pid if proc else None
-    try:
-        report = asyncio.run(bench.run())
-    finally:
-        if proc is not None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        if "schema" in info:
-            drop_schema(args.db, info["schema"])
-    report["cores"] = os.cpu_count()
-    report["versions"] = {"python": sys.version.split()[0], "websockets": websockets.__version__}
-    if args.json:
-        print(json.dumps(report))
+    if args.servers < 1 or args.games < 1:
+        p.error("--servers and --games must be at least 1")
+    if args.servers > 1 and not args.url:
+        args.db = args.db or "postgresql://postgres@127.0.0.1:5432/test"
+        if not args.db.startswith("postgres"):
+            p.error("--servers above 1 needs PostgreSQL: several processes share games only through it")
+    db = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='redtable-bench-')}/bench.db"
+    if args.servers == 1 or args.url:
+        report = phase(args, args.servers, args.rate, db)
+        report["cores"] = os.cpu_count()
+        report["versions"] = {"python": sys.version.split()[0], "websockets": websockets.__version__}
+        if args.json:
+            print(json.dumps(report))
+        else:
+            show(report)
         return
-    lat = report["latency_ms"]
-    print(f"{report['games']} games x {report['players']} players ({report['connections']} WebSockets), "
-          f"{report['game']}, db {report['db']}, offered {report['offered_rate'] or 'max'} decisions/s")
-    print(f"  {report['decisions']} decisions in {report['measured_seconds']} s: "
-          f"{report['decisions_per_second']} decisions/s")
-    print(f"  latency (send -> every seat updated): p50 {lat['p50']} ms, p90 {lat['p90']} ms, "
-          f"p99 {lat['p99']} ms, max {lat['max']} ms")
-    print(f"  commit ack: p50 {report['ack_latency_ms']['p50']} ms, p99 {report['ack_latency_ms']['p99']} ms; "
-          f"{report['decisions_per_commit']} decisions per commit")
-    print(f"  CPU: server {report['server_cpu_percent']}%, load generator {report['loadgen_cpu_percent']}% "
-          f"(of one core; {report['cores']} cores)")
-    print(f"  errors: {report['errors'] or 'none'}; games finished: {report['games_finished']}")
-    c = report["check"]
-    print(f"  check: {c['decisions_checked']} decisions in {c['games']} games read back: "
-          f"{'OK, none lost or applied twice' if c['ok'] else 'FAILED'}")
-    for line in c["problems"]:
-        print("   ", line)
+    # a fleet: one process against N, flat out (throughput) and at --rate (latency), side by side
+    runs = {}
+    for label, servers, rate in (("1 flat out", 1, 0.0), (f"{args.servers} flat out", args.servers, 0.0),
+                                 (f"1 at {args.rate:g}/s", 1, args.rate),
+                                 (f"{args.servers} at {args.rate:g}/s", args.servers, args.rate)):
+        runs[label] = r = phase(args, servers, rate, db)
+        if not args.json:
+            print(f"== {label}")
+            show(r)
+    one, many = runs["1 flat out"], runs[f"{args.servers} flat out"]
+    summary = {"throughput_ratio": round(many["decisions_per_second"] / one["decisions_per_second"], 2),
+               "servers": args.servers, "spread": args.spread, "cores": os.cpu_count(),
+               "p99_ms_at_rate": {k: v["latency_ms"]["p99"] for k, v in runs.items() if v["offered_rate"]},
+               "runs": runs}
+    if args.json:
+        print(json.dumps(summary))
+        return
+    print(f"== {args.servers} processes against 1 (flat out): {summary['throughput_ratio']}x the decisions/s "
+          f"({many['decisions_per_second']} vs {one['decisions_per_second']}); p99 at {args.rate:g}/s: "
+          + ", ".join(f"{k}: {v} ms" for k, v in summary["p99_ms_at_rate"].items()))
 
 
 if __name__ == "__main__":

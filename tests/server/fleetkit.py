@@ -104,7 +104,8 @@ class Seat:
         url = f"{self.server.ws}/api/games/{self.table.game_id}/ws"
         self.connections += 1
         try:
-            async with connect(url, open_timeout=20, max_size=2**24, ping_interval=None) as ws:
+            tls = {"ssl": self.server.ssl} if getattr(self.server, "ssl", None) else {}
+            async with connect(url, open_timeout=20, max_size=2**24, ping_interval=None, **tls) as ws:
                 await ws.send(orjson.dumps({"type": "auth", "token": self.token}).decode())
                 if self.pending is not None:  # a decision in flight when the last server died: send it again
                     v, action = self.pending
@@ -156,7 +157,8 @@ class Table:
 
 
 def create_game(server: Proc, game: str, seats: list[dict], **body) -> tuple[str, list[str | None]]:
-    with httpx.Client(base_url=server.base, timeout=20) as http:
+    tls = {"verify": server.ssl} if getattr(server, "ssl", None) else {}
+    with httpx.Client(base_url=server.base, timeout=20, **tls) as http:
         r = http.post("/api/games", json={"game": game, "seats": seats, **body})
         assert r.status_code == 201, r.text
         info = r.json()
@@ -172,7 +174,8 @@ def create_game(server: Proc, game: str, seats: list[dict], **body) -> tuple[str
 
 
 def read_log(server: Proc, game_id: str, token: str | None) -> dict:
-    r = httpx.get(f"{server.base}/api/games/{game_id}/log", timeout=20,
+    tls = {"verify": server.ssl} if getattr(server, "ssl", None) else {}
+    r = httpx.get(f"{server.base}/api/games/{game_id}/log", timeout=20, **tls,
                   headers={"Authorization": f"Bearer {token}"} if token else {})
     assert r.status_code == 200, r.text
     return r.json()
