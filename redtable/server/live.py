@@ -865,7 +865,7 @@ class Hub:
             rebuilt = await self.off_loop(game.rebuild, actions)  # from the seed and the log minus the last one
             op: tuple = ("undo", game.id, seq) if self.fleet is None else ("undo", game.id, seq, (game.version, "release"))
             try:
-                await self.writer.submit(op)
+                got = await self.writer.submit(op)
             except asyncio.CancelledError:
                 self._drop(game)
                 raise
@@ -886,6 +886,7 @@ class Hub:
             game.last_active = game.asked_at = time.monotonic()
             if self.fleet is not None:
                 game.known = max(game.known, game.version)
+                self.fleet.note_lease(game.id, bool(got and got.get("lease")), time.monotonic())
                 self.fleet.after_commit(game.id, game.version)
             for c in game.conns:
                 if c.seat == seat and c is origin and req_id is not None:
@@ -1198,8 +1199,7 @@ class Hub:
         """The games whose leases this process is using (a bot thinking, a window waiting)."""
         return [gid for gid, g in self.games.items()
                 if (g.bot_task is not None and not g.bot_task.done())
-                or (g.window_task is not None and not g.window_task.done())
-                or (not g.finished and self._server_turn(g) and self.fleet.holds(gid))]
+                or (g.window_task is not None and not g.window_task.done())]
 
     def _resync(self) -> None:
         """The bus reconnected: notices may have been missed; re-read every replica's version."""
