@@ -177,6 +177,10 @@ export function mountTutorialGame(root, game, gameId) {
   let current = null;      // {step, kind}: what the coach shows
   let scrolledFor = null;  // the step whose target was last brought into view
   let revealed = null;     // the step whose folded target was opened
+  const confirmed = new Set();  // the steps (at) of the lesson's moves this page saw sent as scripted
+  let checkedUpTo = 0;     // the log has been compared with the script up to this step
+  let offPath = false;     // a move of the log is not the script's (made in another tab, say)
+  let checking = false;
   if (!saved(game) || saved(game).id !== gameId) save(game, { id: gameId, acked: [], mode: "guided", collapsed: false });
   const state = () => saved(game) || { id: gameId, acked: [], mode: "guided", collapsed: false };
 
@@ -205,12 +209,34 @@ export function mountTutorialGame(root, game, gameId) {
     return next.at !== step;  // the lesson expects the player here, but someone else decides
   }
 
+  // The lesson's moves already made must be the script's: those this page did not send itself are
+  // read back from the game's log (the seat's own actions), once, when the game passes them.
+  function checkPast() {
+    const step = snapStep();
+    if (checking || offPath || state().mode !== "guided" || step <= checkedUpTo) return;
+    const unseen = decisionSteps().filter((s) => s.at < step && s.at >= checkedUpTo && !confirmed.has(s.at));
+    if (!unseen.length) { checkedUpTo = step; return; }
+    const held = seatFor(gameId);
+    checking = true;
+    get(`/api/games/${encodeURIComponent(gameId)}/log`, held && held.token).then((log) => {
+      for (const s of decisionSteps()) {
+        const entry = log.log[s.at];
+        if (!entry) break;
+        if (entry.seat !== ctx.me || entry.action !== s.option) offPath = true;
+      }
+      checkedUpTo = Math.max(checkedUpTo, log.steps);
+    }).catch(() => { /* unreadable now: checked again at the next step */ }).finally(() => {
+      checking = false;
+      if (!destroyed) renderCoach();
+    });
+  }
+
   function compute() {
     const st = state();
     if (!ctx) return { kind: "loading" };
     if (st.mode === "done") return { kind: "hidden" };
     if (st.mode === "free") return { kind: "freed" };
-    if (ctx.me === null || ctx.me === undefined) return { kind: "offscript" };
+    if (ctx.me === null || ctx.me === undefined || offPath) return { kind: "offscript" };
     if (ctx.status === "finished" && nextDecision()) return { kind: "offscript" };
     if (!onScript()) return { kind: "offscript" };
     const step = snapStep();
@@ -422,6 +448,7 @@ export function mountTutorialGame(root, game, gameId) {
     if (!el || el.closest(".coach") || !(tableRoot.contains(el) || el.closest(".menu"))) return;
     const action = el.dataset.action;
     if (action === want) {
+      confirmed.add(snapStep());
       // reading ahead is fine: a text shown before this move counts as read
       if (current.kind === "info") ack(current.step.id);
       return;
@@ -456,6 +483,7 @@ export function mountTutorialGame(root, game, gameId) {
         shellEl = shell;
         const side = shell.querySelector(".side");
         if (side && coach.parentNode !== side) side.prepend(coach);  // wide screens: atop the side column; narrow: a sheet (learn.css)
+        checkPast();
         renderCoach();
       },
     });

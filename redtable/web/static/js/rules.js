@@ -42,9 +42,10 @@ export function mountRules(root, game) {
   }
 
   async function load() {
-    clear(page).append(h("p.loading", null, t("table.loading")));
     try {
       await Promise.all([ensureLearnStyles(), loadLearnText()]);
+      // a language switch keeps the page as it is until the new language's data is in
+      if (!data && !destroyed) clear(page).append(h("p.loading", null, lt("rules.loading")));
       data = await rulesData(game, get);
       error = null;
     } catch (e) {
