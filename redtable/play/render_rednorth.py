@@ -456,7 +456,7 @@ class RedNorthRenderer(Renderer):
             return tr("Setup: Outposts in play: {outposts}. {who} is First Player.", outposts=outs,
                       who=self.who(d["first_player"], viewer))
         if k == "hand":
-            return tr("{who}'s starting hand: {cards}", who=who(), cards=counted(d["hand"]))
+            return tr("Starting hand of {who}: {cards}", who=who(), cards=counted(d["hand"]))
         if k == "round":
             name = round_title(ROUND_NAMES[d["round"]])
             text = "[bold]══ " + tr("Round {n}: {name} — Outposts worth {vp} VP; First Player {who}", n=d["round"],
@@ -499,7 +499,7 @@ class RedNorthRenderer(Renderer):
                                    d["glory_lost"]) + ")"
             return text
         if k == "saga":
-            return tr("{who} (Saga) turns up slot {n} of {other}'s Party: {card}", who=who(), n=d["slot"],
+            return tr("{who} (Saga) turns up slot {n} of the Party of {other}: {card}", who=who(), n=d["slot"],
                       other=who("opponent"), card=kind_markup(d["card"]))
         if k == "promote":
             return tr("{who} places the Champion token on the Jarl in slot {n}", who=who(), n=d["slot"])
@@ -543,7 +543,7 @@ class RedNorthRenderer(Renderer):
         name = round_title(ROUND_NAMES[d["round"]])
         lines = ["[bold]" + tr("Resolution of {name}", name=name) + "[/bold]"]
         for p, party in enumerate(d["parties"]):
-            lines.append("  " + tr("{who}'s Party: {cards}", who=self.who(p, viewer),
+            lines.append("  " + tr("Party of {who}: {cards}", who=self.who(p, viewer),
                                    cards=", ".join(kind_markup(s) for s in party)))
         for colour, pts in d["raid_points"].items():
             o = d["outposts"].get(colour, {})

@@ -340,6 +340,8 @@ class RedRisingRenderer(Renderer):
         if k == "deploy_location":
             if c.get("source") in (None, "hand"):
                 return tr("Deploy {card} on which location?", card=src)
+            if c.get("source") == "deck":
+                return tr("Deploy {card} (the top card of the deck) on which location?", card=src)
             return tr("Deploy {card} (from {location}) on which location?", card=src,
                       location=esc(loc_title(c["source"])))
         if k == "gain":
@@ -554,7 +556,7 @@ class RedRisingRenderer(Renderer):
                                  house=esc(house_title(d["neutral_house"])), n=d["neutral_influence"])
             return text
         if k == "hand":
-            return tr("{who}'s starting hand: {cards}", who=who(), cards=", ".join(card_markup(c) for c in d["cards"]))
+            return tr("Starting hand of {who}: {cards}", who=who(), cards=", ".join(card_markup(c) for c in d["cards"]))
         if k == "turn":
             if d.get("out_of_order"):
                 return "[bold]── " + tr("{who} — turn {n} (out of order)", who=who(), n=d["number"]) + " ──[/bold]"
@@ -627,7 +629,7 @@ class RedRisingRenderer(Renderer):
                 text += " " + tr("onto {card}", card=card("over"))
             return text
         if k == "end_turn":
-            return tr("{card} ends {who}'s turn", card=card(), who=who())
+            return tr("{card} ends the turn of {who}", card=card(), who=who())
         if k == "banish":
             src = d.get("source") or ""
             frm = {"hand": tr("from their hand"), "block": tr("(to block)"), "deck": tr("from the deck"),
@@ -674,18 +676,18 @@ class RedRisingRenderer(Renderer):
             return tr("{who} gives {card} from {location} to {other}", who=who(), card=card(),
                       location=loc("source"), other=who("to_player"))
         if k == "look_hand":
-            return tr("{who} looks at {other}'s hand", who=who(), other=who("target"))
+            return tr("{who} looks at the hand of {other}", who=who(), other=who("target"))
         if k == "hand_seen":
-            return "  (" + tr("{who} saw {other}'s hand: {cards}", who=who(), other=who("target"),
+            return "  (" + tr("{who} saw the hand of {other}: {cards}", who=who(), other=who("target"),
                               cards=", ".join(card_markup(c) for c in d["cards"])) + ")"
         if k == "look":
             return tr("{who} looks at the top {cards} of the deck", who=who(), cards=cards(d["count"]))
         if k == "look_seen":
             return "  (" + tr("{who} saw {cards}", who=who(), cards=", ".join(card_markup(c) for c in d["cards"])) + ")"
         if k == "name_card":
-            return tr("{who} names {card} in {other}'s hand", who=who(), card=card(), other=who("target"))
+            return tr("{who} names {card} in the hand of {other}", who=who(), card=card(), other=who("target"))
         if k == "random_pick":
-            return tr("{who} picks a random card from {other}'s hand", who=who(), other=who("target"))
+            return tr("{who} picks a random card from the hand of {other}", who=who(), other=who("target"))
         if k == "random_pick_seen":
             return "  (" + tr("{who} picked {card} from {other}", who=who(), card=card(), other=who("target")) + ")"
         if k == "random_banished":

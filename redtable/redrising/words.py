@@ -304,8 +304,10 @@ def public_about(kind: str, context: dict, name_card: bool = True) -> dict[str, 
             out[k] = v
     if kind == "facedown_card" and context.get("location") in LOCATION_NAMES:
         out["location"] = context["location"]
-    if kind == "deploy_location" and context.get("source") in LOCATION_NAMES:
-        out["source"] = context["source"]
+    if kind == "deploy_location" and context.get("source") in (*LOCATION_NAMES, "deck"):
+        out["source"] = context["source"]  # a card deployed from a location or the deck's top is public
+        if card and name_card:
+            out["card"] = card
     if context.get("house"):
         out["house"] = context["house"]
     return out

@@ -413,7 +413,7 @@ function kindText(ctx, d) {
 // What the other players read while a seat decides: the decision's kind and its public part
 // (the view's decision.about: the asking card when it lies face up, the seats it names),
 // never its options.
-const ABOUT_CARD = new Set(["scout_location", "place_location", "move_location", "choose_card", "choose_opponent",
+const ABOUT_CARD = new Set(["deploy_location", "scout_location", "place_location", "move_location", "choose_card", "choose_opponent",
   "choose_one", "choose_color", "name_color", "block", "choose_banished", "order_under", "bottom_order", "reveal",
   "reveal_from_hand", "banish_from_hand", "choose_hand", "facedown_card", "name_card", "deck_end"]);
 
