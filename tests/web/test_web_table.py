@@ -34,7 +34,8 @@ NEWEST_VISIBLE = """() => {
   if (!last) return {ok: false, why: 'no log line'};
   const a = ol.getBoundingClientRect(), b = last.getBoundingClientRect();
   return {ok: a.height > 0 && b.bottom <= a.bottom + 1 && b.top >= a.top - 1,
-          why: `list ${Math.round(a.top)}..${Math.round(a.bottom)} newest ${Math.round(b.top)}..${Math.round(b.bottom)}`,
+          onScreen: b.top >= 0 && b.bottom <= innerHeight + 1,
+          why: `list ${Math.round(a.top)}..${Math.round(a.bottom)} newest ${Math.round(b.top)}..${Math.round(b.bottom)} window ${innerHeight}`,
           lines: ol.children.length, text: last.textContent};
 }"""
 
@@ -99,6 +100,9 @@ def test_the_newest_log_line_is_visible_after_every_decision(live, new_page, siz
         frames(page)
         seen = page.evaluate(NEWEST_VISIBLE)
         assert seen["ok"], f"decision {checked}: the newest log line is out of sight ({seen['why']})"
+        # on a wide screen the log is beside the board: its newest line is on screen too,
+        # wherever the page is scrolled (on a phone the log is a drawer above the board)
+        assert phone or seen["onScreen"], f"decision {checked}: the newest log line is below the window ({seen['why']})"
         checked += 1
         if checked == 15 and not phone:  # the layout changes under the log: it still follows
             page.set_viewport_size({"width": 1150, "height": 700})
@@ -117,9 +121,12 @@ def test_the_newest_log_line_is_visible_after_every_decision(live, new_page, siz
     assert checked > 20
     page.click(".close-end")
     open_log(page)
-    frames(page)
+    if not phone:  # the top of the page: the side is not stuck yet, its log still ends on screen
+        page.evaluate("window.scrollTo(0, 0)")
+    frames(page, 3)
     seen = page.evaluate(NEWEST_VISIBLE)
     assert seen["ok"], seen["why"]
+    assert phone or seen["onScreen"], seen["why"]
     assert page.locator(".log-lines .logline").count() > 100
     shot(page, f"table-log-{size}-end", full_page=False)
 
@@ -157,9 +164,13 @@ def test_scrolled_up_the_log_offers_the_new_events(live, new_page):
     frames(page)
     assert page.evaluate(NEWEST_VISIBLE)["ok"]
     # scrolling back down to the bottom by hand follows again too
+    box = page.locator(".log-lines").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.wheel(0, -300)
     page.wait_for_selector(".log-new:not([hidden])", timeout=20000)
     for _ in range(40):
+        box = page.locator(".log-lines").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.wheel(0, 400)
         frames(page, 1)
         if page.locator(".log-new").is_hidden():
@@ -330,6 +341,16 @@ def test_running_score_panel_red_rising(live, new_page):
     # the others' cards are hidden, ours are shown
     cards = page.eval_on_selector_all('#score-panel .everyone td[data-row="cards"]', "els => els.map((e) => e.textContent)")
     assert cards[1] == "?" and cards[0] == rng(api["hand"]["rows"]["cards"], api["hand"]["cards_max"])
+    # a spectator, meanwhile: the public rows only, no cards row at all
+    watcher = new_page(width=1400, height=900, label="score-watch: ")
+    watcher.goto(f"{live.base}/#/game/{gid}?watch=1")
+    watcher.wait_for_selector(".board .rr-board")
+    watcher.click(".scorebtn")
+    watcher.wait_for_selector("#score-panel .everyone .scorepad")
+    assert watcher.locator("#score-panel .my-hand").count() == 0
+    assert watcher.locator('#score-panel td[data-row="cards"]').count() == 0
+    assert "spectator" in watcher.inner_text("#score-panel")
+    watcher.close()
     shot(page, "table-score-panel-desktop", full_page=False)
     # open while the game moves: it follows, one request per burst of updates at most
     before = score_requests(live, gid)
@@ -365,15 +386,17 @@ def test_running_score_panel_red_rising(live, new_page):
     totals = page.eval_on_selector_all('#score-panel .everyone td[data-row="total"]', "els => els.map((e) => e.textContent)")
     assert totals == final["total"]
     shot(page, "table-score-panel-final", full_page=False)
-    # a spectator: the public rows only
-    watcher = new_page(width=1400, height=900, label="score-watch: ")
+    # a spectator after the end
+    watcher = new_page(width=1400, height=900, label="score-watch-end: ")
     watcher.goto(f"{live.base}/#/game/{gid}?watch=1")
     watcher.wait_for_selector(".endcard")
     watcher.click(".close-end")
     watcher.click(".scorebtn")
     watcher.wait_for_selector("#score-panel .everyone .scorepad")
     assert watcher.locator("#score-panel .my-hand").count() == 0
-    assert watcher.locator('#score-panel td[data-row="cards"]').count() == 0
+    # the game is over: the hands are public now, so everyone's cards row is shown
+    cells = watcher.eval_on_selector_all('#score-panel .everyone td[data-row="cards"]', "els => els.map((e) => e.textContent)")
+    assert cells == final["cards"]
 
 
 def test_running_score_panel_red_north_on_a_phone(live, new_page):

@@ -47,9 +47,31 @@ export class LogFollower {
     }, { passive: true });
     // the box resized (the page around it changed, the drawer opened): keep the bottom in view
     if (window.ResizeObserver) {
-      this.resizer = new ResizeObserver(() => { if (this.following) this.toBottom(); });
+      this.resizer = new ResizeObserver(() => { this.fit(); if (this.following) this.toBottom(); });
       this.resizer.observe(ol);
     }
+    // the log's box ends inside the window, wherever the page is scrolled: its bottom line,
+    // the newest, is then on screen (app.css: .log's max-height reads --log-top)
+    this.box = box;
+    this.fitQueued = false;
+    this.onWindow = () => {
+      if (this.fitQueued) return;
+      this.fitQueued = true;
+      requestAnimationFrame(() => { this.fitQueued = false; this.fit(); });
+    };
+    window.addEventListener("scroll", this.onWindow, { passive: true });
+    window.addEventListener("resize", this.onWindow);
+    // what sits above the log (the prompt, the card shown) moves it when it grows
+    if (this.resizer) {
+      for (let el = box.previousElementSibling; el; el = el.previousElementSibling) this.resizer.observe(el);
+      if (box.parentElement) this.resizer.observe(box.parentElement);
+    }
+  }
+
+  fit() {
+    if (!this.box.isConnected || !this.box.getClientRects().length) return;
+    const top = Math.max(0, Math.round(this.box.getBoundingClientRect().top));
+    if (this.box.style.getPropertyValue("--log-top") !== top + "px") this.box.style.setProperty("--log-top", top + "px");
   }
 
   scrollable() { return this.ol.scrollHeight > this.ol.clientHeight + 1; }
@@ -81,6 +103,7 @@ export class LogFollower {
 
   // `added` new lines were appended: follow them, or count them for the button.
   appended(added) {
+    this.fit();
     if (this.following) this.toBottom();
     else if (added > 0) this.unseen += added;
     this.show();
@@ -104,6 +127,8 @@ export class LogFollower {
 
   destroy() {
     window.removeEventListener("pointerup", this.onUp);
+    window.removeEventListener("scroll", this.onWindow);
+    window.removeEventListener("resize", this.onWindow);
     if (this.resizer) this.resizer.disconnect();
   }
 }

@@ -151,7 +151,7 @@ function rrPanel(ctx, d) {
         h("td.num.pts", null, range(c.points, c.points_max)));
     });
     out.push(h("section.score-sec.my-hand", null,
-      h("h3", null, t("score.your_hand")),
+      h("h3", null, d.final ? t("score.your_final_hand") : t("score.your_hand")),
       me.cards.length ? h("table.sc-hand", null,
         h("thead", null, h("tr", null, h("th", { scope: "col" }, t("score.card")), h("th.num", { scope: "col" }, t("score.core")),
           h("th.num", { scope: "col" }, t("score.bonus")), h("th.num", { scope: "col" }, t("score.points")))),
@@ -172,8 +172,10 @@ function rrPanel(ctx, d) {
   }));
   const hidden = h("span.muted", { title: t("score.hidden") }, "?");
   const rows = [
-    ...(me ? [{ key: "cards", label: t("rr.row.cards"), short: t("rr.row_short.cards"),
-      cells: d.players.map((p) => (p.seat === d.seat ? range(me.rows.cards, me.cards_max) : hidden.cloneNode(true))) }] : []),
+    // cards: ours; the others' only once the game is over (the hands are shown then)
+    ...(me || d.final ? [{ key: "cards", label: t("rr.row.cards"), short: t("rr.row_short.cards"),
+      cells: d.players.map((p) => (d.final ? String(d.final.scores[p.seat].cards)
+        : p.seat === d.seat ? range(me.rows.cards, me.cards_max) : hidden.cloneNode(true))) }] : []),
     ...RR_PUBLIC.map((r) => ({ key: r, label: t("rr.row." + r), short: t("rr.row_short." + r), values: d.players.map((p) => p.rows[r]) })),
     { key: "subtotal", label: t("score.public_total"), short: t("score.public_total_short"), values: d.players.map((p) => p.subtotal) },
     { key: "hand", label: t("score.hand_cards"), short: t("score.hand_short"), values: d.players.map((p) => p.hand_size) },
