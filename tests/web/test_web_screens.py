@@ -72,6 +72,29 @@ CUT_TEXT = """() => {
   return out;
 }"""
 
+# The card names and labels that wrap inside a word ("Фіолетови/й"): none on a wide screen.
+BROKEN_WORDS = """() => {
+  const out = new Set();
+  for (const e of document.querySelectorAll('.rc-name, .rc-col, .n-type, .n-name, .n-down, .o-name, .dchip')) {
+    if (!e.getClientRects().length) continue;
+    const st = getComputedStyle(e), fs = parseFloat(st.fontSize);
+    if (e.clientHeight < 1.8 * (parseFloat(st.lineHeight) || 1.3 * fs)) continue;  // one line: nothing wraps
+    for (const node of e.childNodes) {
+      if (node.nodeType !== 3) continue;
+      const text = node.textContent, r = document.createRange();
+      let top = null;
+      for (let i = 0; i < text.length; i++) {
+        r.setStart(node, i); r.setEnd(node, i + 1);
+        const box = r.getClientRects()[0];
+        if (!box) continue;
+        if (top !== null && box.top > top + 2 && /\\S/.test(text[i]) && /[^\\s-]/.test(text[i - 1])) out.add(`${text} (${innerWidth}px)`);
+        top = box.top;
+      }
+    }
+  }
+  return [...out];
+}"""
+
 # Whether the instruction and at least one target are in sight: inside the viewport and not
 # covered (a point of the visible part hits the element itself, not the docked hand over it).
 IN_SIGHT = """(choices) => {
@@ -199,10 +222,12 @@ def test_full_game_on_every_screen(live, new_page, title, players, lang, screen,
 
     def check(n: int) -> None:
         cut = page.evaluate(CUT_TEXT)
+        if width >= 1280:
+            cut += page.evaluate(BROKEN_WORDS)
         assert cut == [], f"decision {n}: text cut\n" + "\n".join(cut)
         if width >= 1800 and n % 8 == 3:  # the same table in a 1280 px window
             page.set_viewport_size({"width": 1280, "height": 800})
-            cut = page.evaluate(CUT_TEXT)
+            cut = page.evaluate(CUT_TEXT) + page.evaluate(BROKEN_WORDS)
             page.set_viewport_size({"width": screen["width"], "height": screen["height"]})
             assert cut == [], f"decision {n} at 1280 px: text cut\n" + "\n".join(cut)
             stats["narrow"] += 1
