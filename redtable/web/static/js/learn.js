@@ -164,7 +164,8 @@ export function mountTutorialGame(root, game, gameId) {
   const wrap = h("div.tutorial", { "data-title": game });
   const tableRoot = h("div.tutorial-table");
   const coach = h("aside.coach", { "aria-label": "guide", hidden: true, tabindex: "-1" });
-  wrap.append(tableRoot, coach);
+  const said = h("p.sr.coach-said", { "aria-live": "polite" });  // a new step is read out once, not at every re-render
+  wrap.append(tableRoot, coach, said);
   root.append(wrap);
 
   let script = null;
@@ -181,6 +182,7 @@ export function mountTutorialGame(root, game, gameId) {
   let checkedUpTo = 0;     // the log has been compared with the script up to this step
   let offPath = false;     // a move of the log is not the script's (made in another tab, say)
   let checking = false;
+  let shownKey = "";       // what the coach shows (kind and step), to tell a new step from a re-render
   if (!saved(game) || saved(game).id !== gameId) save(game, { id: gameId, acked: [], mode: "guided", collapsed: false });
   const state = () => saved(game) || { id: gameId, acked: [], mode: "guided", collapsed: false };
 
@@ -286,9 +288,16 @@ export function mountTutorialGame(root, game, gameId) {
 
   function renderCoach() {
     if (destroyed) return;
+    const keep = coach.querySelector(".coach-body");
+    const scroll = keep ? keep.scrollTop : 0;
+    const a = document.activeElement;
+    const focused = a && coach.contains(a) ? [...a.classList].find((c) => c.startsWith("coach-")) : null;
     current = compute();
     const st = state();
     const k = current.kind;
+    const key = `${deviation ? "deviation:" : ""}${k}:${current.step ? current.step.id : ""}`;
+    const same = key === shownKey;
+    shownKey = key;
     clear(coach);
     coach.className = "coach kind-" + k + (st.collapsed && k !== "loading" ? " collapsed" : "") + (deviation ? " deviation" : "")
       + (current.step && !current.step.target ? " no-target" : "");
@@ -349,6 +358,9 @@ export function mountTutorialGame(root, game, gameId) {
       actions.append(h("button.btn.primary.coach-close", { type: "button", onclick: () => setMode("done") }, lt("coach.close")), rulesLink());
     }
     coach.append(...[head, bar, body, actions.children.length ? actions : null].filter(Boolean));
+    if (same) body.scrollTop = scroll;  // a re-render of the same step keeps the reader's place (and the focus)
+    if (focused) { const again = coach.querySelector("." + focused); if (again) again.focus({ preventScroll: true }); }
+    if (!same) said.textContent = [...body.querySelectorAll("h2, .coach-do, .coach-wait")].map((e) => e.textContent).join(" ");
     mark();
   }
 
