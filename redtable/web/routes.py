@@ -9,6 +9,8 @@
   game is over), with each Red Rising card's points.
 - ``GET  /api/web/games/{game_id}/score``: the running score as the asking seat may know it
   (its hand's points and everyone's public rows; a spectator: the public rows).
+- ``GET  /api/web/rules/{game}?lang=``: a title's rules page data, read from the engines' tables
+  (:mod:`redtable.web.rules_data`).
 
 Wire it into the server with :func:`install` (``install(app)`` after ``create_app``): it
 includes the router and moves its routes in front of the static files mounted at ``/``.
