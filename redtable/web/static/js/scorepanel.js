@@ -142,10 +142,10 @@ function rrPanel(ctx, d) {
       if (c.depends_on_hidden) notes.push(t("score.depends_hidden", { min: c.points, max: c.points_max }));
       if (c.end_of_game) notes.push(t("score.eog_pending"));
       return h("tr.sc-card" + (c.depends_on_hidden ? ".conditional" : ""), { "data-card": c.card },
-        h("th", { scope: "row" },
+        h("th", { scope: "row" }, h("div.sc-cardname", null,
           h("span.sc-chip.c-" + e.color, { "aria-hidden": "true" }),
           h("span.sc-name", null, e.name),
-          notes.length ? h("small.sc-note", null, notes.join(" · ")) : null),
+          notes.length ? h("small.sc-note", null, notes.join(" · ")) : null)),
         h("td.num", null, c.value),
         h("td.num", null, c.bonus > 0 ? "+" + c.bonus : c.bonus),
         h("td.num.pts", null, range(c.points, c.points_max)));
