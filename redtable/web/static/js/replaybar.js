@@ -4,10 +4,23 @@
 // It is built once and only updated: a control that is rebuilt loses the keyboard focus, and
 // the arrow keys then stop at the page. For the same reason an unusable button is marked
 // aria-disabled instead of disabled (a disabled button drops the focus).
-import { h, icon } from "./dom.js";
+import { h, icon, svg } from "./dom.js";
 import { t } from "./i18n.js";
 
 const TYPING = new Set(["TEXTAREA", "SELECT"]);
+
+// The scrubber's own marks: to the start |◀, a step back ‹, a step on ›, to the end ▶| (the
+// play button keeps the shared play/pause icons), so a step and "play" never look alike.
+const MARKS = {
+  first: [["path", { d: "M6 5 V19", class: "bar" }], ["path", { d: "M19 5 L9 12 L19 19 Z" }]],
+  prev: [["path", { d: "M15 5 L8 12 L15 19", class: "chev" }]],
+  next: [["path", { d: "M9 5 L16 12 L9 19", class: "chev" }]],
+  last: [["path", { d: "M18 5 V19", class: "bar" }], ["path", { d: "M5 5 L15 12 L5 19 Z" }]],
+};
+function mark(name) {
+  return svg("svg", { viewBox: "0 0 24 24", class: "icon icon-step icon-" + name, "aria-hidden": "true" },
+    ...MARKS[name].map(([tag, attrs]) => svg(tag, attrs)));
+}
 
 // The step a replay link asks for (#/replay/ID?step=12, or step=end), else null.
 export function stepFromHash(hash, steps) {
@@ -25,10 +38,10 @@ export class Scrubber {
     this.steps = 0;
     this.playing = false;
     this.loaded = false;  // no step is shown before the game's length is known
-    const btn = (act, ico) => h("button.icon-btn", { type: "button", "data-act": act }, icon(ico));
+    const btn = (act, ico) => h("button.icon-btn", { type: "button", "data-act": act }, ico);
     this.buttons = {
-      first: btn("first", "first"), prev: btn("prev", "prev"), play: btn("play", "play"),
-      next: btn("next", "next"), last: btn("last", "last"),
+      first: btn("first", mark("first")), prev: btn("prev", mark("prev")), play: btn("play", icon("play")),
+      next: btn("next", mark("next")), last: btn("last", mark("last")),
     };
     this.range = h("input.range", { type: "range", min: 0, max: 0, value: 0 });
     this.range.addEventListener("input", () => this.go(parseInt(this.range.value, 10), "range"));
