@@ -22,7 +22,7 @@ Any process accepts any client for any game. The database is the only truth:
   Redis publish that died with its process, a dropped LISTEN connection) costs at most
   that long.
 * **Seats and tokens** (joins, new device tokens, sign-outs, new invites) notify
-  ``<game>:m``; replicas re-read them and close the sockets of devices signed out
+  ``<game>:m:<process>``; the other processes' replicas re-read them and close the sockets of devices signed out
   elsewhere. A token this process has not heard of yet is looked up in the database
   before it is refused.
 * **Presence** is fleet-wide: each process publishes which seats (and how many

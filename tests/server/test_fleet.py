@@ -148,8 +148,12 @@ def test_workers_refuse_sqlite_with_the_reason(tmp_path):
                 "--port", str(free_port())])
     out, err = p.communicate(timeout=60)
     assert p.returncode == 2 and "PostgreSQL" in err
-    p = _serve(["--workers", "0", "--port", str(free_port())])
-    assert p.wait(60) == 2 and "--workers must be 1-64" in p.stderr.read()
+    for args, says in ((["--workers", "0"], "--workers must be 1-64"),
+                       (["--lease-seconds", "0.5"], "--lease-seconds must be 1-600"),
+                       (["--bus", "amqp://x"], "--bus must be postgres or a redis:// URL")):
+        p = _serve([*args, "--port", str(free_port()), "--db", f"sqlite:///{tmp_path}/g.db"])
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 2 and says in err, err
 
 
 def test_workers_share_one_port(schema, tmp_path):

@@ -259,3 +259,61 @@ def test_old_tables_get_the_fleet_columns(tmp_path):
     finally:
         st.dispose()
         b.cleanup()
+
+
+def test_a_bus_that_reconnects_loses_no_update(two):
+    """The LISTEN connections are cut while A decides: B's seat still gets every update, in order
+    (the periodic version check, and the re-read when the bus is back)."""
+    (a, b), (api_a, api_b), backend = two
+    info, tokens = api_a.new_game("red-north", ("human", "human"), seed=9)
+    gid = info["game_id"]
+    c1 = Client(b, gid, tokens[1])
+    st = b.hub.store
+    with st.engine.begin() as c:
+        cut = c.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE query LIKE 'LISTEN \"redtable.%' AND state = 'idle'")).all()
+    assert cut, "no LISTEN connection found"
+    play_to_version(api_a, gid, tokens, 6)
+    seen(c1, lambda m: m["type"] == "update" and m["version"] == 6, what="the updates made while the bus was down")
+    ups = [m["version"] for m in c1.messages if m["type"] == "update"]
+    assert ups == list(range(1, 7))
+    wait_for(lambda: api_b.http.get("/api/health").json()["fleet"]["bus_connected"], what="the bus to reconnect")
+    c1.close()
+
+
+def test_a_conflicting_write_fails_alone_in_its_batch(tmp_path):
+    """Storage level: in one transaction of several games, the one whose version moved on fails
+    (VersionConflict); the others commit; nothing of the failed one is written."""
+    require_backend("postgresql")
+    from redtable.server.store import VersionConflict
+
+    from test_store import game_op
+
+    b = Backend("postgresql", tmp_path)
+    st = b.store()
+    st.lease_owner = "me:1:t"
+    try:
+        ops = []
+        for gid in ("g1", "g2", "g3"):
+            op = game_op(gid)
+            ops.append((op[0], {**op[1], "version": 0}, op[2]))
+        st.write_batch(ops)
+
+        def act(gid, seq, old, lease="release"):
+            return ("action", {"game_id": gid, "seq": seq, "seat": 0, "action": "x", "undoable": False,
+                               "undone": False, "at": time.time()}, None, (old, lease))
+
+        assert st.write_batch([act("g1", 1, 0), act("g2", 1, 0)]) == [{"lease": False}] * 2
+        got = st.write_batch([act("g1", 2, 1, "take"), act("g2", 2, 0), act("g3", 1, 0)])
+        assert got[0] == {"lease": True} and got[2] == {"lease": False}
+        assert isinstance(got[1], VersionConflict) and got[1].games == {"g2"}
+        assert [a.seq for a in st.load_game("g2").actions] == [1]
+        assert [a.seq for a in st.load_game("g1").actions] == [1, 2]
+        # an undo is versioned too: made on an old version, it fails and marks nothing
+        got = st.write_batch([("undo", "g1", 2, (1, "release"))])
+        assert isinstance(got[0], VersionConflict)
+        assert st.write_batch([("undo", "g1", 2, (2, "release"))]) == [{"lease": False}]
+        assert [(a.seq, a.undone) for a in st.load_game("g1").actions] == [(1, False), (2, True)]
+    finally:
+        st.dispose()
+        b.cleanup()
