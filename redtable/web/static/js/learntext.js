@@ -6,7 +6,7 @@
 //   {c:slug}, {l:loc}, {bonus:loc}, {o:colour}  names the page resolves (`refs`): a card's name,
 //                 a location, its bonus, an Outpost — in the page's language
 // Paragraphs are separated by "\n"; lines starting with "- " form a list.
-import { h } from "./dom.js";
+import { h, icon } from "./dom.js";
 import { currentLang } from "./i18n.js";
 
 const loading = {}; // lang -> promise of its catalog
@@ -66,6 +66,12 @@ function fill(text, vars, refs) {
   });
 }
 
+// A line with its "ⓘ" drawn as the info mark the cards carry (the glyph is missing from many fonts).
+function inline(text) {
+  const parts = text.split("ⓘ");
+  return parts.flatMap((p, i) => (i ? [icon("info", "i"), p] : [p]));
+}
+
 // `key`'s text as DOM: paragraphs, and "- " lines gathered into lists.
 export function ltBlocks(key, vars = {}, refs = {}) {
   const out = [];
@@ -73,10 +79,10 @@ export function ltBlocks(key, vars = {}, refs = {}) {
   for (const line of lt(key, vars, refs).split("\n")) {
     if (line.startsWith("- ")) {
       if (!list) { list = h("ul.learn-list"); out.push(list); }
-      list.append(h("li", null, line.slice(2)));
+      list.append(h("li", null, inline(line.slice(2))));
     } else {
       list = null;
-      if (line.trim()) out.push(h("p", null, line));
+      if (line.trim()) out.push(h("p", null, inline(line)));
     }
   }
   return out;
