@@ -659,4 +659,11 @@ MESSAGES: dict = {
     "{who} picks a random card from the hand of {other}": "{who} навмання бере карту з руки гравця {other}",
     "{who} (Saga) turns up slot {n} of the Party of {other}: {card}": "{who} (Saga) перевертає позицію {n} у загоні гравця {other}: {card}",
     "Party of {who}: {cards}": "Загін гравця {who}: {cards}",
+    "gives a card": "віддає карту",
+    "face-down card": "карта долілиць",
+    "a card of their hand": "карта з руки",
+    "order under the deck": "порядок під колодою",
+    "top or bottom": "наверх чи під низ",
+    "end-of-game ability": "властивість «Наприкінці гри»",
+    "reveal from hand": "розкрити з руки",
 }

@@ -72,6 +72,9 @@ LABEL = {
     "choose_card": "choose a card", "choose_opponent": "choose an opponent", "choose_color": "colour",
     "name_color": "names a colour", "choose_banished": "choose a banished card",
     "order_under": "order", "reveal": "reveal", "banish_from_hand": "banish from hand",
+    "steal_choice": "gives a card", "name_card": "names a card", "facedown_card": "face-down card",
+    "choose_hand": "a card of their hand", "bottom_order": "order under the deck", "deck_end": "top or bottom",
+    "end_of_game_order": "end-of-game ability", "reveal_from_hand": "reveal from hand",
 }
 CHOICE_WORDS = {
     "yes": "Yes", "no": "No", "none": "Skip", "top": "On top of the deck",

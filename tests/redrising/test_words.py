@@ -251,6 +251,9 @@ def test_the_terminal_says_every_decision_and_event_in_three_languages(players, 
             for lang in LANGS:
                 set_lang(lang)
                 problems += _problems(lang, f"explain {d.kind}", _plain(r.explain(st, d)))
+                problems += _problems(lang, f"label {d.kind}", r.decision_label(d.kind))  # the move lines' "▶ who label:"
+                if r.public_move(st, d, d.options[0]) is None:
+                    problems += _problems(lang, f"hidden move {d.kind}", r.hidden_move(d))
                 for o, (label, _details) in zip(d.options, r.option_rows(st, d)):
                     if lang != "en" and (o in SLUG or o.startswith("block:") or re.fullmatch(r"p\d", o)):
                         continue  # a card's or a seat's name, as printed
