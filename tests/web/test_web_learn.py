@@ -156,6 +156,8 @@ def play_guided(page, game: str, stop_at: str = "free", on_step=None, max_steps:
             seen.append(step)
             if on_step:
                 on_step(step, kind)
+                if step != stop_at:
+                    continue  # look again: what on_step did may have moved the game
         if step == stop_at:
             return seen
         assert kind in ("info", "decision", "final"), (kind, step)
@@ -214,7 +216,12 @@ def test_red_rising_guided_game_to_free_play(live, new_page):
     assert info["seed_chosen_by_creator"] and [s["type"] for s in info["seats"]] == ["human", "bot"]
     shot(page, "learn-tutorial-rr-welcome-desktop-en", full_page=False)
 
+    done = set()
+
     def on_step(step, kind):
+        if step in done:
+            return
+        done.add(step)
         if step == "lead_darrow":
             # a move off the lesson is held back: nothing reaches the server
             assert page.get_attribute('[data-target="hand:darrow"]', "class").count("coach-target")
@@ -227,6 +234,10 @@ def test_red_rising_guided_game_to_free_play(live, new_page):
             page.wait_for_selector('.coach[data-kind="decision"][data-step="lead_darrow"]')
         if step == "deploy_mars":
             shot(page, "learn-tutorial-rr-deploy-desktop-en", full_page=False)
+            # an undo takes the lesson's move back, and the lesson with it
+            page.click(".undo:not([disabled])")
+            page.wait_for_selector('.coach[data-kind="decision"][data-step="lead_darrow"]')
+            assert http("GET", f"{live.base}/api/games/{gid}?events=false")[1]["step"] == 0
         if step == "lawyer":
             # the guide follows the page's language
             page.click('.lang[data-lang="pl"]')
@@ -236,6 +247,7 @@ def test_red_rising_guided_game_to_free_play(live, new_page):
 
     seen = play_guided(page, "red-rising", on_step=on_step)
     assert seen[-1] == "free" and "deploy_mars" in seen and "scout_mars" in seen
+    assert seen.count("lead_darrow") == 2  # once more after the undo
     state = http("GET", f"{live.base}/api/games/{gid}?events=false", token=token)[1]
     me = state["view"]["players"][0]
     assert state["step"] >= 21 and me["sovereign"] and me["helium"] == 3 and me["fleet"] == 1

@@ -215,6 +215,10 @@ export function mountTutorialGame(root, game, gameId) {
   // read back from the game's log (the seat's own actions), once, when the game passes them.
   function checkPast() {
     const step = snapStep();
+    if (step < checkedUpTo) {  // an undo took moves back: those made again are checked again
+      checkedUpTo = step;
+      for (const at of [...confirmed]) if (at >= step) confirmed.delete(at);
+    }
     if (checking || offPath || state().mode !== "guided" || step <= checkedUpTo) return;
     const unseen = decisionSteps().filter((s) => s.at < step && s.at >= checkedUpTo && !confirmed.has(s.at));
     if (!unseen.length) { checkedUpTo = step; return; }
