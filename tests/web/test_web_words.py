@@ -416,3 +416,38 @@ def test_calculator_suggests_names_in_ukrainian(live, new_page):
     assert page.inner_text("#sg-hand0 li:first-child").endswith("Дерроу")
     assert catalog("uk")["calc.did_you_mean"] in page.inner_text("#sg-hand0-hint")
     shot(page, "calc-suggest-uk", full_page=False)
+
+
+# ====================================================================== a live table
+def test_a_live_table_in_ukrainian_says_who_decides_what(live, new_page):
+    """At a real table in Ukrainian: while a bot decides, the prompt says what it is deciding
+    in Ukrainian (never its options), and the log's sentences name the players and the cards."""
+    from webkit import READY, click_random_choice, create_in_lobby
+
+    uk = catalog("uk")
+    page = new_page(label="live uk: ", locale="uk-UA")
+    create_in_lobby(page, live.base, "red-rising", ["random", "random"], name="Оля", speed="slow")
+    page.wait_for_selector(".rr-board .rr-loc")
+    waits = set()
+    rnd = random.Random(4)
+    either = f"() => ({READY})() || !!document.querySelector('.prompt .prompt-wait:not(.prompt-auto)')"
+    for _ in range(80):
+        page.wait_for_function(either)
+        wait = page.query_selector(".prompt .prompt-wait:not(.prompt-auto)")
+        if wait:
+            waits.add(wait.inner_text())
+            if len(waits) >= 3:
+                break
+            page.wait_for_timeout(250)
+            continue
+        click_random_choice(page, rnd)
+    assert waits, "no bot decision was seen"
+    verbs = ("вибирає", "вирішує", "називає", "ухвалює", "розгортає")
+    for text in waits:
+        assert any(v in text for v in verbs) and not re.search(r"[A-Za-z]{4,}", text.replace("Bot", "")), text
+    shot(page, "words-live-table-uk", full_page=False)
+    lines = page.eval_on_selector_all(".log-lines li .text", "els => els.map((e) => e.textContent)")
+    assert any("«" in ln for ln in lines), lines[:10]  # cards named through "карту «…»"
+    assert any("Оля" in ln for ln in lines)
+    assert not any(re.search(r"undefined|\bNone\b|\bP\d\b|[{}]", ln) for ln in lines), lines
+    assert uk["rr.log.turn"].split(" ")[1] in " ".join(lines)  # "— хід N"
