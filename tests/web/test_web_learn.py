@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import Error as PlaywrightError
+try:
+    from playwright.sync_api import Error as PlaywrightError
+except ImportError:  # the browser fixture skips these tests (or fails them in CI) without Playwright
+    PlaywrightError = Exception
+
+from redtable.web import STATIC_DIR
 from webkit import http, shot
 
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
@@ -144,7 +149,7 @@ def play_guided(page, game: str, stop_at: str = "free", on_step=None, max_steps:
     """Follow the guide: Next on a text, the glowing target (and the glowing item of the menu it
     opens) on a move, patience while the bot plays; until the step ``stop_at`` shows. Checks
     that what glows is the script's option. Returns the steps seen."""
-    steps = json.loads(open(f"redtable/web/static/learn/{game}.json", encoding="utf-8").read())["steps"]
+    steps = json.loads((STATIC_DIR / "learn" / f"{game}.json").read_text(encoding="utf-8"))["steps"]
     by_id = {s["id"]: s for s in steps}
     seen: list[str] = []
     for _ in range(max_steps):
