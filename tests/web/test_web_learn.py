@@ -9,6 +9,7 @@ Screenshots: artifacts/screenshots/learn-*.png. Every test fails on a console er
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 try:
     from playwright.sync_api import Error as PlaywrightError
@@ -346,3 +347,45 @@ def test_playing_freely_and_a_game_off_the_script(live, new_page):
     assert "шляху уроку" in page.inner_text(".coach")
     shot(page, "learn-tutorial-offscript-desktop-uk", full_page=False)
     no_missing_texts(page)
+
+
+# ---------------------------------------------------------------------- accessibility
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+AXE_PATH = "/__test-only__/axe.min.js"
+
+
+def axe_problems(page, base: str, where: str) -> list[str]:
+    """The serious and critical violations axe-core (vendored, served from the page's own origin)
+    finds on the page."""
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(url=base + AXE_PATH)
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}): ${v.help} — ` + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
+    }""")
+    return [f"{where}: {v}" for v in found]
+
+
+def test_learning_pages_pass_axe(live, new_page):
+    if not AXE.is_file():
+        import pytest
+
+        pytest.skip("axe-core is not vendored in this checkout")
+    problems: list[str] = []
+    for size, screen in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = new_page(**screen, locale="uk" if size == "phone" else "en", label=f"axe {size}: ")
+        page.route(live.base + AXE_PATH, lambda route: route.fulfill(path=str(AXE), content_type="application/javascript"))
+        page.goto(live.base + "/#/learn")
+        page.wait_for_selector(".learn-title .first-game")
+        problems += axe_problems(page, live.base, f"{size} hub")
+        for game in ("red-rising", "red-north"):
+            page.goto(f"{live.base}/#/rules/{game}")
+            page.wait_for_selector(f'.rules-page[data-game="{game}"] #rules-summary .sum-item')
+            problems += axe_problems(page, live.base, f"{size} rules {game}")
+        page.goto(live.base + "/#/learn/red-rising")
+        tutorial_game(page)
+        page.wait_for_selector(COACH)
+        play_guided(page, "red-rising", stop_at="lead_darrow")
+        problems += axe_problems(page, live.base, f"{size} guided game")
+    assert problems == [], "\n".join(problems)
