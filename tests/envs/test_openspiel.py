@@ -92,6 +92,13 @@ def test_bad_parameters_name_the_parameter(short, params, words):
         assert w in str(e.value)
 
 
+def test_load_game_reports_bad_parameters():
+    with pytest.raises(ValueError, match="'players' of python_red_rising must be from 2 to 6, got 7"):
+        pyspiel.load_game("python_red_rising", {"players": 7})
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'.*max_game_length"):
+        pyspiel.load_game("python_red_north", {"colour": 1})
+
+
 def test_load_by_redtable_name():
     assert ros.load("red-north", players=4).num_players() == 4
     with pytest.raises(ValueError, match="known games: red-rising, red-north"):
@@ -388,14 +395,14 @@ def test_openspiel_ismcts_plays_from_the_information_state(name, players):
     root's information state) and picks legal actions."""
     game = ros.load(name, players=players)
     rs = np.random.RandomState(0)
-    bot = os_ismcts.ISMCTSBot(game, os_mcts.RandomRolloutEvaluator(1, rs), 0.7, max_simulations=30,
+    bot = os_ismcts.ISMCTSBot(game, os_mcts.RandomRolloutEvaluator(1, rs), 0.7, max_simulations=15,
                               random_state=rs)
     state = ros.deal(game, 5)
     for _ in range(6):
         if len(state.legal_actions()) > 1:
             action = bot.step(state)
             assert action in state.legal_actions()
-            assert bot._root_node.total_visits == 29
+            assert bot._root_node.total_visits == 14
         else:
             action = state.legal_actions()[0]
         state.apply_action(action)
@@ -414,7 +421,7 @@ def test_timed_bots_stop_at_their_deadline():
         action = bot.step(state)
         took = time.perf_counter() - t
         assert action in state.legal_actions()
-        assert 0.05 <= took < 0.5 and bot.last_simulations >= 2
+        assert 0.05 <= took < 1.0 and bot.last_simulations >= 2
     slow = osbots.TimedISMCTSBot(game, 1e-9, random_state=np.random.RandomState(1))
     assert slow.step(state) in state.legal_actions() and slow.last_simulations == 2
     with pytest.raises(ValueError, match="positive number of seconds"):
@@ -469,18 +476,23 @@ def test_make_bot_specs():
         osbots.make_bot("openspiel:ismcts", game, seconds=-1)
 
 
-def test_openspiel_bots_win_some_games_against_random_play():
-    """A smoke test of strength: OpenSpiel's ISMCTS at a small budget beats a random
-    opponent in most of a few Red North games (the bench measures it properly)."""
+def test_openspiel_ismcts_beats_random_play():
+    """A smoke test of strength, deterministic (a seeded search of 20 simulations, its
+    re-deals drawn from the bot's generator):
+    OpenSpiel's ISMCTS through the adapter beats a random opponent in most of a few Red
+    North games (the bench measures strength properly)."""
     game = ros.load("red-north", players=2)
     share = 0.0
     for seed in range(4):
         seat = seed % 2
+        rs = np.random.RandomState(seed)
+        bot = os_ismcts.ISMCTSBot(game, os_mcts.RandomRolloutEvaluator(1, rs), 0.7, 20, random_state=rs)
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rs.uniform))
         bots = [None, None]
-        bots[seat] = osbots.make_bot("openspiel:ismcts", game, seed=seed, seconds=0.02)
+        bots[seat] = bot
         bots[1 - seat] = osbots.make_bot("random", game, seed=seed)
         share += osbots.play_game(game, bots, seed).returns[seat]
-    assert share >= 2.5
+    assert share >= 3
 
 
 def test_the_example_plays_a_game_and_saves_its_record(tmp_path, capsys):

@@ -59,6 +59,13 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
         self.seconds = _check_seconds(seconds)
         self._deadline = float("inf")
         self.last_simulations = 0
+        # OpenSpiel's default re-deal draws from a new pyspiel.UniformProbabilitySampler
+        # per simulation, seeded from the clock; drawing from the bot's own generator makes
+        # a seeded bot's re-deals reproducible (OpenSpiel's resampler hook, same algorithm).
+        self.set_resampler(lambda state, player: state.resample_from_infostate(player, self._uniform))
+
+    def _uniform(self) -> float:
+        return float(self._random_state.uniform())
 
     def sample_root_state(self, state):
         root = self._root_node
