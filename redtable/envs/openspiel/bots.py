@@ -6,7 +6,8 @@
   The deadline is checked where each simulation starts (``sample_root_state``, the tree
   policy), and the search then ends exactly as OpenSpiel's would after that many
   simulations. At least two simulations always run, which is what OpenSpiel's final
-  move selection needs.
+  move selection needs. The ISMCTS bot's re-deals draw from its own seeded generator
+  (through OpenSpiel's ``set_resampler`` hook) rather than a clock-seeded sampler.
 * :class:`DeterminizedBot`: gives a perfect-information bot (MCTSBot) one re-deal of the
   state from the deciding seat's information state (``resample_from_infostate``) at each
   decision, so that it never reads hidden cards or the pre-drawn future. MCTSBot on the
