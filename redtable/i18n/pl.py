@@ -667,4 +667,5 @@ MESSAGES: dict = {
     "top or bottom": "wierzch czy spód",
     "end-of-game ability": "zdolność na koniec gry",
     "reveal from hand": "odsłoń z ręki",
+    "a card face down": "zakrytą kartę",
 }

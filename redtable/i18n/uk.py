@@ -570,7 +570,7 @@ MESSAGES: dict = {
     "{who} gains {card} from the banished pile": "{who} бере {card} з-поміж вигнаних карт",
     "{who} gains the top card of the deck": "{who} бере верхню карту колоди",
     "{who} gains {card} from {location}": "{who} бере {card} із зони «{location}»",
-    "{who} gains {d} Helium (now {n})": "{who} бере {d} гелію (тепер {n})",
+    "{who} gains {d} Helium (now {n})": "{who} бере фішки гелію: {d} (тепер {n})",
     "{who} gains {n} VP (Odin)": "{who} отримує {n} ПО (Odin)",
     "{who} gives the First Player token to {other} (Angleland)":
         "{who} віддає фішку першого гравця гравцю {other} (Angleland)",
@@ -585,7 +585,7 @@ MESSAGES: dict = {
     "{who} keeps the First Player token (Angleland)": "{who} залишає собі фішку першого гравця (Angleland)",
     "{who} leads with an empty hand": "{who} виконує наказ з порожньою рукою",
     "{who} looks at the top {cards} of the deck": "{who} переглядає верхні карти колоди: {cards}",
-    "{who} loses {d} Helium (now {n})": "{who} втрачає {d} гелію (тепер {n})",
+    "{who} loses {d} Helium (now {n})": "{who} втрачає фішки гелію: {d} (тепер {n})",
     "{who} moves back {d} on the Fleet Track (now {n})": "{who} відступає треком флоту на {d} (тепер {n})",
     "{who} moves {card} from {source} to {location}": "{who} переміщує {card} із зони «{source}» в зону «{location}»",
     "{who} names {color} ({card})": "{who} називає колір: {color} ({card})",
@@ -598,7 +598,7 @@ MESSAGES: dict = {
     "{who} places the Champion token on the Jarl in slot {n}": "{who} кладе фішку чемпіона на ярла на позиції {n}",
     "{who} places {card} at the bottom of {location}": "{who} кладе {card} під низ зони «{location}»",
     "{who} places {card} on {location}": "{who} кладе {card} в зону «{location}»",
-    "{who} places {d} Influence on the Institute (now {n})": "{who} кладе {d} впливу в Інститут (тепер {n})",
+    "{who} places {d} Influence on the Institute (now {n})": "{who} кладе фішки впливу в Інститут: {d} (тепер {n})",
     "{who} played {card}: banish 1 card of your choice from your hand.": "{card} гравця {who}: виженіть 1 карту на ваш вибір з вашої руки.",
     "{who} played {card}: choose the card from your hand they take.": "{card} гравця {who}: виберіть карту з вашої руки, яку буде взято.",
     "{who} plays {card} to steal or banish your cards. Block it by revealing a card (it goes back to your hand)?":
@@ -606,7 +606,7 @@ MESSAGES: dict = {
         "повернеться вам на руку)?",
     "{who} puts {card} at the bottom of the deck": "{who} кладе {card} під низ колоди",
     "{who} puts {card} on the top of the deck": "{who} кладе {card} наверх колоди",
-    "{who} removes {d} Influence from the Institute (now {n})": "{who} забирає {d} впливу з Інституту (тепер {n})",
+    "{who} removes {d} Influence from the Institute (now {n})": "{who} забирає фішки впливу з Інституту: {d} (тепер {n})",
     "{who} resolves the end-of-game ability of {card}": "{who} активує властивість «Наприкінці гри» карти {card}",
     "{who} returns {cards} to the deck": "{who} повертає в колоду {cards}",
     "{who} returns {cards} to the deck and shuffles": "{who} повертає в колоду {cards} і тасує",
@@ -666,4 +666,5 @@ MESSAGES: dict = {
     "top or bottom": "наверх чи під низ",
     "end-of-game ability": "властивість «Наприкінці гри»",
     "reveal from hand": "розкрити з руки",
+    "a card face down": "карту долілиць",
 }

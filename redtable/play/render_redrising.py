@@ -143,6 +143,11 @@ def loc_title(name: str) -> str:
     return tr(LOCATION_TITLES[LOCATION_OF_NAME[name]]) if name in LOCATION_OF_NAME else name
 
 
+def mid_sentence(title: str) -> str:
+    """A location's title inside an English sentence: "from the Institute", not "from The Institute"."""
+    return "the " + title[4:] if get_lang() == "en" and title.startswith("The ") else title
+
+
 def house_title(name: str) -> str:
     return tr(HOUSE_TITLES[HOUSE_NAMES.index(name)]) if name in HOUSE_NAMES else name.capitalize()
 
@@ -550,7 +555,7 @@ class RedRisingRenderer(Renderer):
         k = e.kind
         who = lambda key="player": self.who(d.get(key), viewer)  # noqa: E731
         card = lambda key="card": card_markup(d.get(key))  # noqa: E731
-        loc = lambda key="location": esc(loc_title(d.get(key) or ""))  # noqa: E731
+        loc = lambda key="location": esc(mid_sentence(loc_title(d.get(key) or "")))  # noqa: E731
         if k == "setup":
             houses = ", ".join(self.who(p, viewer) for p in range(len(d["houses"])))
             text = tr("Setup: houses {houses}; {first} plays first.", houses=houses, first=self.who(d["first"], viewer))
@@ -571,7 +576,7 @@ class RedRisingRenderer(Renderer):
         if k == "ability":
             return "  " + tr("{card}: deploy ability", card=card())
         if k == "deploy":
-            what = tr("a face-down card") if d.get("card") is None else card()
+            what = tr("a card face down") if d.get("card") is None else card()  # the object form
             if d.get("bottom"):
                 return tr("{who} deploys {card} at the bottom of {location}", who=who(), card=what, location=loc())
             return tr("{who} deploys {card} on {location}", who=who(), card=what, location=loc())
@@ -613,7 +618,7 @@ class RedRisingRenderer(Renderer):
                 return tr("{who} reveals {card} {source}", who=who(), card=card(), source=frm)
             return tr("Revealed {card} {source}", card=card(), source=frm)
         if k == "place":
-            what = tr("a face-down card") if d.get("card") is None else card()
+            what = tr("a card face down") if d.get("card") is None else card()  # the object form
             actor = who() if d.get("player") is not None else tr("Somebody")
             if d.get("bottom"):
                 text = tr("{who} places {card} at the bottom of {location}", who=actor, card=what, location=loc())
@@ -623,7 +628,7 @@ class RedRisingRenderer(Renderer):
                 text += " " + tr("under {card}", card=card("under"))
             return text
         if k == "move":
-            what = tr("a face-down card") if d.get("card") is None else card()
+            what = tr("a card face down") if d.get("card") is None else card()  # the object form
             text = tr("{who} moves {card} from {source} to {location}", who=who(), card=what, source=loc("source"),
                       location=loc())
             if d.get("under"):
