@@ -1,6 +1,6 @@
 """OpenSpiel's bots against redtable's on the OpenSpiel adapter, at equal time per decision.
 
-    python bench/bench_openspiel.py --table                 # the README's table (about 40 minutes)
+    python bench/bench_openspiel.py --table                 # the README's table (about 45 minutes here)
     python bench/bench_openspiel.py --game red-north --a openspiel:ismcts --b heuristic --games 40
     python bench/bench_openspiel.py --speed                 # the adapter's own costs
 
@@ -150,10 +150,10 @@ def speed(seconds: float) -> None:
         p = st.current_player()
         costs = {}
         for label, fn in (("clone", st.clone),
-                          ("resample_from_infostate", lambda: st.resample_from_infostate(p, sampler)),
-                          ("information_state_string", lambda: st.information_state_string(p)),
-                          ("observation_tensor", lambda: st.observation_tensor(p)),
-                          ("information_state_tensor", lambda: st.information_state_tensor(p)),
+                          ("resample_from_infostate", lambda st=st, p=p: st.resample_from_infostate(p, sampler)),
+                          ("information_state_string", lambda st=st, p=p: st.information_state_string(p)),
+                          ("observation_tensor", lambda st=st, p=p: st.observation_tensor(p)),
+                          ("information_state_tensor", lambda st=st, p=p: st.information_state_tensor(p)),
                           ("legal_actions", st.legal_actions)):
             n = 300
             t0 = time.process_time()

@@ -319,7 +319,7 @@ def test_tensors_are_the_environment_encodings_plus_history_counts():
         info = np.asarray(state.information_state_tensor(p), np.float32)
         assert np.array_equal(info[:1071], obs)
         decisions = info[1071:1075]
-        mine = [a for a, (q, _) in zip(es.history, state._core.movers) if q == p]
+        mine = [a for a, (q, _) in zip(es.history, state._core.movers, strict=True) if q == p]
         assert decisions[p] == pytest.approx(len(mine) / 100)
         own = info[1075:]
         c = codec("red-north")
@@ -487,7 +487,7 @@ def test_openspiel_ismcts_beats_random_play():
         seat = seed % 2
         rs = np.random.RandomState(seed)
         bot = os_ismcts.ISMCTSBot(game, os_mcts.RandomRolloutEvaluator(1, rs), 0.7, 20, random_state=rs)
-        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rs.uniform))
+        bot.set_resampler(lambda state, player, rs=rs: state.resample_from_infostate(player, rs.uniform))
         bots = [None, None]
         bots[seat] = bot
         bots[1 - seat] = osbots.make_bot("random", game, seed=seed)
