@@ -136,8 +136,10 @@ def shot(page, name: str, full_page: bool = True) -> Path:
 
 
 def create_in_lobby(page, base: str, title: str, bots: list[str], humans: int = 1, speed: str = "instant",
-                    undo: bool = True, name: str = "Ann") -> None:
-    """Fill the lobby form: ``humans`` people (the first is us) then ``bots``; create."""
+                    undo: bool = True, name: str = "Ann", seed: int | None = None) -> None:
+    """Fill the lobby form: ``humans`` people (the first is us) then ``bots``; create.
+
+    ``seed`` (one person only) fixes the deal, so that what the bots do is the same every run."""
     page.goto(base + "/#/")
     page.wait_for_selector(".newgame .create")
     page.click(f'.title-tile[data-title="{title}"]')
@@ -156,6 +158,8 @@ def create_in_lobby(page, base: str, title: str, bots: list[str], humans: int = 
     page.select_option("select[name=speed]", speed)
     if page.is_checked("input[name=undo]") != undo:
         page.click("input[name=undo]")
+    if seed is not None:
+        page.fill("input[name=seed]", str(seed))
     page.click(".create")
 
 
