@@ -112,29 +112,36 @@ export function isTouch() {
 
 // A long press of a touch or pen (not a mouse: a slow click stays a click) on an element
 // matching `selector` inside `root` calls fn(el), and the click that ends it is swallowed,
-// so holding a target reads it instead of deciding it.
-export function onLongPress(root, selector, fn, ms = 480) {
-  let timer = null;
-  let start = null;
+// so holding a target reads it instead of deciding it. The press is measured with the input
+// events' own time stamps (when the finger went down and up), not a timer: a busy page that
+// handles a quick tap late never takes it for a long press. A phone that shows its context
+// menu for the held finger counts too.
+export function onLongPress(root, selector, fn, ms = 450) {
+  let down = null;  // {el, x, y, t} of the finger that is down
   let fired = false;
-  const cancel = () => { if (timer) clearTimeout(timer); timer = null; };
+  const fire = (e) => {
+    const el = down && down.el;
+    down = null;
+    fired = true;
+    fn(el);
+    if (e.cancelable) e.preventDefault();
+  };
   root.addEventListener("pointerdown", (e) => {
     fired = false;
+    down = null;
     if (e.pointerType === "mouse") return;
     const el = e.target.closest(selector);
-    if (!el || !root.contains(el)) return;
-    start = [e.clientX, e.clientY];
-    cancel();
-    timer = setTimeout(() => { timer = null; fired = true; fn(el); }, ms);
+    if (el && root.contains(el)) down = { el, x: e.clientX, y: e.clientY, t: e.timeStamp };
   });
   root.addEventListener("pointermove", (e) => {
-    if (timer && Math.hypot(e.clientX - start[0], e.clientY - start[1]) > 12) cancel();
+    if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 12) down = null;
   });
-  for (const type of ["pointerup", "pointercancel", "scroll"]) root.addEventListener(type, cancel, true);
+  root.addEventListener("pointerup", (e) => { if (down && e.timeStamp - down.t >= ms) fire(e); else down = null; });
+  root.addEventListener("pointercancel", () => { down = null; });
+  root.addEventListener("contextmenu", (e) => { if (down) fire(e); else if (fired) e.preventDefault(); });
   root.addEventListener("click", (e) => {
     if (fired) { fired = false; e.preventDefault(); e.stopPropagation(); }
   }, true);
-  root.addEventListener("contextmenu", (e) => { if (fired || timer) e.preventDefault(); });
 }
 
 // A bottom sheet (a modal dialog) that shows `body`: a card's full text on a touch screen or
