@@ -27,7 +27,6 @@ face-up card), for the words the other players see ("Bo is deciding whether to u
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from .board import LOCATION_NAMES
@@ -78,15 +77,32 @@ def prompt_context(st: Any, node: tuple, ctx: dict, mode: str = "", **extra: Any
     text_node = node[1] if mode == "may" else node
     out: dict[str, Any] = {"card": SLUG[ctx["src"]], "text": render_cached(text_node), **extra}
     if not st.quiet:
-        out["say"] = say(node, ctx.get("c"), ctx.get("loc", -1), mode)
+        out["say"] = say_cached(node, ctx.get("c"), ctx.get("loc", -1), mode)
     return out
 
 
 # ====================================================================== the words
-@lru_cache(maxsize=8192)
+_SAID: dict[tuple, tuple[tuple, dict]] = {}
+
+
+def say_cached(node: tuple, c: int | None, loc: int, mode: str) -> dict[str, dict[str, str]]:
+    """:func:`say`, remembered per node object (the encodings' nodes live as long as the
+    program): a decision is built on every offer, and hashing a deep node each time would
+    cost more than the engine's own step. The node is kept with its words, so its id stays its own."""
+    key = (id(node), c, loc, mode)
+    hit = _SAID.get(key)
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    words = say(node, c, loc, mode)
+    if len(_SAID) >= 20000:
+        _SAID.clear()
+    _SAID[key] = (node, words)
+    return words
+
+
 def say(node: tuple, c: int | None = None, loc: int = -1, mode: str = "") -> dict[str, dict[str, str]]:
-    """``{lang: {"text": ..., ["yes", "no" | "none"]: ...}}`` for ``node`` with the bound card
-    ``c`` (or None) at location ``loc`` (-1: none named). Cached: nodes are tuples."""
+    """``{lang: {"text": ..., ["yes", "no" | "none" | "options"]: ...}}`` for ``node`` with the
+    bound card ``c`` (or None) at location ``loc`` (-1: none named)."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; one of {MODES}")
     return {lang: _say(lang, node, c, loc, mode) for lang in LANGS}
@@ -313,4 +329,4 @@ def public_about(kind: str, context: dict, name_card: bool = True) -> dict[str, 
     return out
 
 
-__all__ = ["LANGS", "MODES", "prompt_context", "say", "sentences", "negate", "public_about", "uk_needs_fallback"]
+__all__ = ["LANGS", "MODES", "prompt_context", "say", "say_cached", "sentences", "negate", "public_about", "uk_needs_fallback"]
