@@ -29,7 +29,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from webkit import CHOICES, READY, SHOTS, http
 
 VENDOR = Path(__file__).resolve().parent / "vendor"
@@ -169,7 +168,7 @@ def join(page, base: str, g: dict, seat: int = 0) -> None:
     page.wait_for_selector(".board [data-target]")
 
 
-def act(page, el, touch: bool) -> None:
+def act(el, touch: bool) -> None:
     if touch:
         el.tap(timeout=3000)
     else:
@@ -184,11 +183,11 @@ def choose(page, rnd: random.Random, touch: bool) -> bool:
     el = rnd.choice(els)
     try:
         if el.get_attribute("data-opener") is not None:
-            act(page, el, touch)
+            act(el, touch)
             page.wait_for_selector(".menu [data-action]", timeout=3000)
-            act(page, rnd.choice(page.query_selector_all(".menu [data-action]")), touch)
+            act(rnd.choice(page.query_selector_all(".menu [data-action]")), touch)
         else:
-            act(page, el, touch)
+            act(el, touch)
     except Exception:  # noqa: BLE001  (the page re-rendered under the tap: look again)
         return False
     return True
@@ -345,7 +344,9 @@ def version(page) -> int:
     return page.evaluate("window.__session.snap.version")
 
 
-def test_tap_on_a_target_panel_chooses_it_and_cards_read_by_touch(live, new_page):
+def test_tap_on_a_target_panel_chooses_it(live, new_page):
+    """A phone: a tap anywhere on a highlighted opponent panel, its house text too, chooses that
+    opponent; the panel's info mark reads the house text and decides nothing."""
     def choosing_opponent(st):
         d = st.decision()
         return d.player == 0 and d.kind == "choose_opponent"
@@ -389,6 +390,8 @@ def long_press(page, x: float, y: float, ms: int = 700) -> None:
 
 
 def test_cards_read_by_touch_never_decide(live, new_page):
+    """A phone: a tap on a card that is no target opens its full text; on a target its info
+    mark or a long press does, and only a plain tap deploys it."""
     g = new_game(live.base, "red-rising", 2, 31)
     page = new_page(label="touch: ", **PHONE)
     join(page, live.base, g)
@@ -401,7 +404,7 @@ def test_cards_read_by_touch_never_decide(live, new_page):
     slug = loc_card.get_attribute("data-card")
     loc_card.tap()
     page.wait_for_selector(".sheet .detail")
-    full = page.evaluate(f"() => window.__session && document.querySelector('.sheet').innerText")
+    full = page.locator(".sheet").inner_text()
     assert page.locator(f'.rr-loc .rcard[data-card="{slug}"] .rc-ab').first.inner_text().strip()[:20] in full
     page.keyboard.press("Escape")
     page.wait_for_selector(".sheet-backdrop", state="detached")
@@ -429,6 +432,8 @@ def test_cards_read_by_touch_never_decide(live, new_page):
 
 # ---------------------------------------------------------------------- long piles
 def test_long_piles_collapse_and_open(live, new_page):
+    """1400x900, a location of 15 cards: its top card and the three under it show with "+N
+    cards"; the tracks and the hand start on the first screen; an opened pile stays open."""
     def long_pile(st):
         d = st.decision()
         return d.player == 0 and d.kind == "action" and max(len(x) for x in st.view(0)["locations"].values()) >= 15
