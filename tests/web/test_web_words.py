@@ -267,6 +267,9 @@ def test_prompts_options_waiting_lines_and_log_in_every_language(live, new_page,
         assert {"deploy", "gain", "banish", "count", "move", "block", "place"} <= ev_kinds, ev_kinds
     else:
         assert {"deploy", "turn", "reinforce"} <= kinds and {"resolution", "pass", "deployed"} <= ev_kinds
+    prefix = "rr" if title == "red-rising" else "rn"
+    for lang in LANGS:  # every kind has its own waiting line (not the generic one)
+        assert not [k for k in kinds if f"{prefix}.wait.{k}" not in catalog(lang)], lang
     page = new_page(label=f"{title} words: ")
     page.goto(live.base + "/#/")
     page.wait_for_selector(".newgame")
