@@ -358,6 +358,7 @@ class Fleet:
         self.counts = {"catch_ups": 0, "rebuilds": 0, "claimed": 0, "lost": 0, "conflicts": 0, "notes": 0}
         g, a = store.qualified("redtable_games"), store.qualified("redtable_actions")
         s, t = store.qualified("redtable_seats"), store.qualified("redtable_tokens")
+        self._games, self._actions = g, a
         self._sql_since = (f"SELECT g.version, a.seq, a.seat, a.action, a.undoable, a.undone FROM {g} g "
                            f"LEFT JOIN {a} a ON a.game_id = g.id AND a.seq > %s WHERE g.id = %s ORDER BY a.seq")
         now = "extract(epoch from clock_timestamp())::float8"
@@ -444,6 +445,29 @@ class Fleet:
             return None, []
         rows = [LogRow(r[1], r[2], r[3], bool(r[4]), bool(r[5])) for r in got if r[1] is not None]
         return got[0][0], rows
+
+    async def read_since_many(self, wanted: list[tuple[str, int]]) -> dict[str, tuple[int, list[LogRow], int]]:
+        """For each (game, seq): its version and rows after seq, all in one statement (one snapshot);
+        answers game -> (version, rows, the seq asked from)."""
+        if not wanted:
+            return {}
+        values = ", ".join(["(%s::varchar, %s::int)"] * len(wanted))
+        sql = (f"SELECT w.id, g.version, a.seq, a.seat, a.action, a.undoable, a.undone "
+               f"FROM (VALUES {values}) AS w(id, after) JOIN {self._games} g ON g.id = w.id "
+               f"LEFT JOIN {self._actions} a ON a.game_id = w.id AND a.seq > w.after ORDER BY w.id, a.seq")
+        params = [x for pair in wanted for x in pair]
+        async with self.pool.conn() as c:
+            cur = await c.execute(sql, params)
+            got = await cur.fetchall()
+        after = dict(wanted)
+        out: dict[str, tuple[int, list[LogRow], int]] = {}
+        for r in got:
+            entry = out.get(r[0])
+            if entry is None:
+                entry = out[r[0]] = (r[1], [], after[r[0]])
+            if r[2] is not None:
+                entry[1].append(LogRow(r[2], r[3], r[4], bool(r[5]), bool(r[6])))
+        return out
 
     async def versions(self, game_ids: list[str]) -> dict[str, int]:
         async with self.pool.conn() as c:

@@ -132,7 +132,8 @@ class LiveGame:
         # fleet: the newest version heard of (caught up when used), the catch-up under way,
         # the other processes' presence (tag -> (seats, spectators, heard at)) and who hears ours
         self.known = self.version
-        self.catching: asyncio.Task | None = None
+        self.catching: asyncio.Future | None = None  # a batch catching it up is under way
+        self.more = False  # heard of more while that batch ran
         self.remote: dict[str, tuple[frozenset, int, float]] = {}
         self.on_presence: Callable[["LiveGame"], None] | None = None
 
@@ -346,6 +347,8 @@ class Hub:
         self.window_median = window_median  # seconds: the prior of a person's "no" to a block window
         self.sockets: Counter[str] = Counter()
         self.heard: dict[str, int] = {}  # fleet: versions heard of for games being loaded
+        self._behind: set[LiveGame] = set()  # fleet: replicas to catch up in the next batch
+        self._behind_task: asyncio.Task | None = None
         self.tasks: list[asyncio.Task] = []
         self.decisions = 0
         self.started = False
@@ -1056,17 +1059,45 @@ class Hub:
         return asyncio.create_task(run())
 
     def _spawn_catch_up(self, g: LiveGame) -> None:
+        """Catch ``g`` up soon: the games heard of in one turn of the event loop are read from
+        storage in one statement (a burst of notices costs one round trip, not one each)."""
         if g.catching is not None and not g.catching.done():
-            return  # the running one goes on until it has what was heard
+            g.more = True  # the running one reads again when it is done
+            return
+        self._behind.add(g)
+        if self._behind_task is None or self._behind_task.done():
+            self._behind_task = self._spawn(self._catch_up_behind(), "catching up games")
 
-        async def run() -> None:
-            while not g.evicted and g.known > g.version:
-                before = g.version
-                await self.catch_up(g)
-                if g.version == before:
-                    return  # storage has nothing newer (yet): the next notice or poll tells
-
-        g.catching = self._spawn(run(), f"catching up game {g.id}")
+    async def _catch_up_behind(self) -> None:
+        await asyncio.sleep(0)  # the rest of this loop turn's notices join the batch
+        while self._behind:
+            games = [g for g in self._behind if not g.evicted][:500]
+            self._behind.difference_update(games)
+            if not games:
+                continue
+            done = asyncio.get_running_loop().create_future()
+            for g in games:
+                g.catching, g.more = done, False
+            try:
+                read = await self.fleet.read_since_many([(g.id, g.rows) for g in games])
+            except Exception:  # noqa: BLE001
+                log.exception("catching up %d games failed; the next notice or poll retries", len(games))
+                read = {}
+            for g in games:
+                try:
+                    async with g.lock:
+                        if g.evicted:
+                            continue
+                        got = read.get(g.id)
+                        if got is not None and got[2] == g.rows:  # nothing of it was applied meanwhile
+                            await self._apply_caught(g, got[0], got[1])
+                        elif g.known > g.version:
+                            await self._catch_up_locked(g)
+                except Exception:  # noqa: BLE001
+                    log.exception("catching up game %s failed", g.id)
+                if g.more and g.known > g.version and not g.evicted:
+                    self._behind.add(g)
+            done.set_result(None)
 
     async def catch_up(self, g: LiveGame) -> None:
         """Bring the replica ``g`` to the version in storage (see :meth:`_catch_up_locked`)."""
@@ -1089,9 +1120,12 @@ class Hub:
             rid = request_id()
             log.exception("catching up game %s failed (request %s)", g.id, rid)
             raise storage_error(rid) from None
+        await self._apply_caught(g, version, rows)
+
+    async def _apply_caught(self, g: LiveGame, version: int | None, rows: list) -> None:
+        """Apply what storage holds after this replica's last row (read as one snapshot); under the lock."""
         if version is None or version <= g.version:
-            g.known = g.version
-            return
+            return  # (a notice heard during the read stays known: its batch reads again)
         self.fleet.counts["catch_ups"] += 1
         fresh = [r for r in rows if not r.undone]
         gone = (version - g.version) - len(rows) - (len(rows) - len(fresh))  # older decisions undone since

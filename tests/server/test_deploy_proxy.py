@@ -10,6 +10,7 @@ server process (the upstream hashes the game id). Skipped where nginx is not ins
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import shutil
 import socket
@@ -19,7 +20,9 @@ import time
 from pathlib import Path
 
 import httpx
+import orjson
 import pytest
+from websockets.sync.client import connect
 
 from fleetkit import Proc, Seat, Table, check_log_holds_acks, create_game
 from srvkit import Backend, free_port, require_backend
@@ -91,19 +94,19 @@ def test_the_documented_nginx_configuration_serves_a_game(proxied):
     with httpx.Client(base_url=proxy.base, verify=proxy.ssl, timeout=10) as http:
         assert http.get("/api/health").json()["fleet"]["bus"] == "postgres"
     gid, tokens = create_game(proxy, "red-north", [{"type": "human"}, {"type": "human"}])
+    # the proxy sends both sockets of the game to one process (the upstream hashes the game id)
+    with contextlib.ExitStack() as stack:
+        for t in tokens:
+            ws = stack.enter_context(connect(f"{proxy.ws}/api/games/{gid}/ws", ssl=proxy.ssl, open_timeout=20))
+            ws.send(orjson.dumps({"type": "auth", "token": t}).decode())
+            assert orjson.loads(ws.recv(20))["type"] == "state"
+        assert sorted(p.health()["connections"] for p in servers) == [0, 2]
     table = Table(gid, tokens)
     table.seats = [Seat(table, i, tokens[i], proxy) for i in range(2)]
-    where: list[list[int]] = []
 
     async def main():
-        tasks = [asyncio.create_task(s.run()) for s in table.seats]
-        while len(where) < 3 and not all(t.done() for t in tasks):
-            await asyncio.sleep(0.3)
-            where.append([await asyncio.to_thread(lambda p=p: p.health()["connections"]) for p in servers])
-        await asyncio.wait_for(asyncio.gather(*tasks), 90)
+        await asyncio.wait_for(asyncio.gather(*(s.run() for s in table.seats)), 90)
 
     asyncio.run(main())
     assert all(s.last["status"] == "finished" for s in table.seats)
     check_log_holds_acks(proxy, gid, table.seats)
-    # the proxy sent both sockets of the game to one process (hash of the game id)
-    assert any(sorted(w) == [0, 2] for w in where), where
