@@ -28,6 +28,15 @@ Fingerprints:
 * ``block_windows`` (only with ``--block-windows``, so that the default output stays
   comparable with older files): random-bot Red Rising games with the ``block_windows``
   option on (4p and 3p), fingerprinted like ``random``.
+* ``rednorth`` (only with ``--rednorth``, which fingerprints Red North alone, in about
+  half a minute): random-bot Red North games, 2p/3p/4p over 150 seeds each (final scores,
+  winners, decisions, hashes of the action list, the event log and every seat's final
+  view), and hashes of ``resample(seat, Rng(k))`` states (hands, deck, Parties, known
+  sets, the pending card, the generator, the seat's view and decision) at positions of
+  random 2p/3p/4p games; ISMCTS root statistics at 2p positions, and complete heuristic
+  and ``ismcts:50it`` games for 2-4 players::
+
+      python bench/fingerprint_engine.py --rednorth --out /tmp/fp_rn_before.json
 """
 
 from __future__ import annotations
@@ -105,6 +114,46 @@ def resample_fp(seeds) -> list:
                     out.append(h([r.hands, r.deck, r.locs, sorted(r.facedown.items()),
                                   [sorted(x) for x in r.known], r.rng.state, r.view(seat),
                                   r.decision().to_json()]))
+    return out
+
+
+def rednorth_fp(seeds: int = 150) -> dict:
+    """The ``rednorth`` section: random games and re-deals of Red North (see the docstring)."""
+    out: dict = {f"rn{p}": [random_game("red-north", p, s) for s in range(seeds)] for p in (2, 3, 4)}
+    res = []
+    for seed in range(10):
+        for players in (2, 3, 4):
+            for st in positions("red-north", players, seed, count=5, every=4):
+                seat = st.decision().player
+                for k in range(3):
+                    r = st.resample(seat, Rng(k * 31 + seed))
+                    res.append(h([r.hands, r.deck, r.parties, r.known, r.sub, r.rng.state, r.view(seat),
+                                  r.decision().to_json()]))
+    out["resample"] = res
+    out["texts"] = rednorth_texts()
+    out["ismcts"] = ismcts_fp("red-north", 2, range(3), 3)
+    out["bot_games"] = [bot_game("red-north", p, spec, s) for p in (2, 3, 4) for spec in ("heuristic", "ismcts:50it")
+                        for s in range(2)]
+    return out
+
+
+def rednorth_texts() -> dict:
+    """Everything Red North renders in words: the cards endpoint and the rules page in
+    en/uk/pl, and ``describe()`` of every option at every decision of a few random games."""
+    from redtable.rednorth.cards import gallery
+    from redtable.web.rules_data import red_north_rules
+
+    out: dict = {lang: [gallery(lang), red_north_rules(lang)] for lang in ("en", "uk", "pl")}
+    said = []
+    for players in (2, 3, 4):
+        for seed in range(15):
+            st = make_game("red-north", players).new_initial_state(seed)
+            rng = Rng(seed + 777)
+            while (d := st.decision()) is not None:
+                said.append([st.describe(o) for o in d.options])
+                st.apply(d.options[rng.below(len(d.options))])
+    out["describe"] = h(said)
+    out["describe_sample"] = said[::97]
     return out
 
 
@@ -192,6 +241,7 @@ def main() -> None:
     ap.add_argument("--out", help="write the fingerprints to this JSON file")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--block-windows", action="store_true", help="also fingerprint games with block_windows on")
+    ap.add_argument("--rednorth", action="store_true", help="fingerprint Red North alone (random games, re-deals)")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two fingerprint files")
     args = ap.parse_args()
     if args.compare:
@@ -199,7 +249,7 @@ def main() -> None:
         n = compare(a, b)
         print("identical" if n == 0 else f"{n} differences")
         sys.exit(1 if n else 0)
-    fp = fingerprint(args.quick, args.block_windows)
+    fp = {"rednorth": rednorth_fp()} if args.rednorth else fingerprint(args.quick, args.block_windows)
     text = json.dumps(fp, sort_keys=True, indent=1)
     if args.out:
         Path(args.out).write_text(text)
