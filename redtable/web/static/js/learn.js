@@ -264,12 +264,8 @@ export function mountTutorialGame(root, game, gameId) {
   }
 
   // -------------------------------------------------------------- the coach card
-  // names as the board shows them (an Outpost's name is the view's), else as the rules page does
-  function refs() {
-    const base = ruleRefs(rules, t);
-    const outposts = (ctx && ctx.view && ctx.view.outposts) || [];
-    return { ...base, o: (colour) => (outposts.find((o) => o.colour === colour) || {}).name || base.o(colour) };
-  }
+  // names as the rules page and the board show them (both from the engine's tables, in the page's language)
+  function refs() { return ruleRefs(rules, t); }
   function text(key) {
     return lt(`tut.${SHORT[game]}.${key}`, ruleVars(rules), refs());
   }

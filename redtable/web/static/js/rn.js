@@ -17,7 +17,16 @@ function kindOf(slug) {
 function cardName(slug) { return t("rn.card." + slug); }
 // A prompt that names the gesture: "tap" on a touch screen, "click" elsewhere.
 function tk(key, params) { return t(isTouch() && has(key + "_touch") ? key + "_touch" : key, params); }
-function godName(g) { return t("rn.god." + g); }
+// Gods' and Outposts' names and texts come from the cards endpoint (rendered by the engine's
+// own tables in the page's language), so the board, the rules page and the guide agree.
+let gallery = null;
+function know(ctx) { if (ctx && ctx.cards && ctx.cards.gods) gallery = ctx.cards; }
+function godEntry(g) { return gallery ? gallery.gods.find((x) => x.god === g) : null; }
+function outpostEntry(c) { return gallery ? gallery.outposts.find((x) => x.colour === c) : null; }
+function godName(g) { const e = godEntry(g); return e ? e.name : t("rn.god." + g); }
+function godText(g) { const e = godEntry(g); return e ? e.text : t("rn.god_text." + g); }
+function outpostName(c, fallback) { const e = outpostEntry(c); return e ? e.name : fallback || c; }
+function outpostText(c) { const e = outpostEntry(c); return e ? e.text : t("rn.outpost_text." + c); }
 function colourName(c) { return t("rn.colour." + c); }
 
 function groupName(g) {
@@ -61,10 +70,11 @@ function roundsBar(ctx) {
 }
 
 function outposts(ctx) {
+  know(ctx);
   return h("div.outposts", { role: "group", "aria-label": t("rn.outposts") }, ctx.view.outposts.map((o) => h("div.outpost.o-" + o.colour, {
     "data-card": "outpost:" + o.colour, "data-key": "outpost:" + o.colour, tabindex: "0",
   },
-  h("span.o-name", null, o.name),
+  h("span.o-name", null, outpostName(o.colour, o.name)),
   h("span.o-pts", null, colourName(o.colour), " · ", t("rn.outpost_points", { n: o.points })),
   h("span.o-holder", null, o.controller !== null && o.controller !== undefined
     ? [h("span.seat-dot", { style: { background: seatColor(ctx, o.controller) } }), t("rn.controlled_by", { player: ctx.name(o.controller) })]
@@ -155,6 +165,7 @@ function resolutionPanel(ctx, rep, open) {
 }
 
 function board(ctx) {
+  know(ctx);
   const v = ctx.view;
   const last = v.resolutions && v.resolutions.length ? v.resolutions[v.resolutions.length - 1] : null;
   return h("div.rn-board", null,
@@ -208,6 +219,7 @@ function targets(ctx, d) {
 function endLabel(e) { return e === "left" ? t("rn.opt.left") : t("rn.opt.right"); }
 
 function optionLabel(ctx, d, o) {
+  know(ctx);
   let m;
   if (o === "keep") return t("rn.opt.keep");
   if (o === "skip") return t("rn.opt.skip");
@@ -236,6 +248,7 @@ function optionLabel(ctx, d, o) {
 }
 
 function promptText(ctx, d) {
+  know(ctx);
   const c = d.context || {};
   switch (d.kind) {
     case "deploy": return tk("rn.prompt.deploy", { n: (c.placed || 0) + 1 });
@@ -261,6 +274,7 @@ function kindText(ctx, d) {
 // What the other players read while a seat decides: the kind and the view's public "pending"
 // part (whose Party Saga turns up), never the options or a drawn card.
 function waitingText(ctx, d) {
+  know(ctx);
   const pend = (ctx.view && ctx.view.pending) || {};
   const params = { player: ctx.name(d.player) };
   if (d.kind === "saga") {
@@ -272,16 +286,17 @@ function waitingText(ctx, d) {
 
 // ---------------------------------------------------------------------- inspector
 function inspect(ctx, key) {
+  know(ctx);
   if (key === "back") return h("p.muted", null, t("table.face_down"));
   if (key.startsWith("god:")) {
     const g = key.slice(4);
-    return h("div.detail", null, h("div.detail-card.god-card", null, h("strong", null, godName(g)), h("div.muted", null, t("rn.god_card"))), h("p", null, t("rn.god_text." + g)));
+    return h("div.detail", null, h("div.detail-card.god-card", null, h("strong", null, godName(g)), h("div.muted", null, t("rn.god_card"))), h("p", null, godText(g)));
   }
   if (key.startsWith("outpost:")) {
     const c = key.slice(8);
     const o = ctx.view.outposts.find((x) => x.colour === c);
-    return h("div.detail", null, h("div.detail-card.o-" + c, { style: { background: "var(--oc)", color: "#fff" } }, h("strong", null, o ? o.name : c), h("div.muted", null, colourName(c), o ? ` · ${t("rn.outpost_points", { n: o.points })}` : "")),
-      h("p", null, t("rn.outpost_text." + c)),
+    return h("div.detail", null, h("div.detail-card.o-" + c, { style: { background: "var(--oc)", color: "#fff" } }, h("strong", null, outpostName(c, o && o.name)), h("div.muted", null, colourName(c), o ? ` · ${t("rn.outpost_points", { n: o.points })}` : "")),
+      h("p", null, outpostText(c)),
       o ? h("p.muted", null, o.controller !== null && o.controller !== undefined ? t("rn.controlled_by", { player: ctx.name(o.controller) }) : t("rn.uncontrolled")) : null);
   }
   const k = kindOf(key);
@@ -291,6 +306,7 @@ function inspect(ctx, key) {
 
 // ---------------------------------------------------------------------- log
 function logLine(ctx, e) {
+  know(ctx);
   const P = (s) => ctx.name(s);
   const C = (s) => cardName(s);
   const L = (text, cls) => ({ text, seat: e.player, cls });
@@ -331,6 +347,7 @@ function logLine(ctx, e) {
 
 // ---------------------------------------------------------------------- end screen
 function endScreen(ctx) {
+  know(ctx);
   const v = ctx.view;
   const res = v.result || {};
   const n = v.players;
