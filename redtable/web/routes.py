@@ -75,6 +75,16 @@ async def cards(game: str, lang: str = "en"):
 
 
 # ---------------------------------------------------------------------- the score calculator
+def slug_choices(choices: dict) -> dict:
+    """A scorepad's Gray colour and Orange name choices keyed by card slug (the page shows
+    each card's name in its own language; ``choices`` is keyed by English name)."""
+    from ..redrising.cards import NAME, SLUG
+
+    slug = {name: SLUG[i] for i, name in enumerate(NAME)}
+    return {"as_color": {slug[c]: colour for c, colour in choices["as_color"].items()},
+            "as_name": {slug[c]: slug[n] for c, n in choices["as_name"].items()}}
+
+
 def score_json(data: Any) -> dict:
     """The scorepad of the position ``data`` (the JSON of ``redtable score red-rising``),
     parsed and validated by the same code as the command, so the totals are the same."""
@@ -86,7 +96,7 @@ def score_json(data: Any) -> dict:
     return {
         "rows": list(ROWS),
         "players": [{"name": s.name, **{r: s.row(r) for r in ROWS}, "choices": s.choices,
-                     "card_points": s.card_points} for s in scores],
+                     "choice_slugs": slug_choices(s.choices), "card_points": s.card_points} for s in scores],
         "winners": winners(pos, scores),
     }
 
@@ -127,7 +137,7 @@ async def final(request: Request, game_id: str):
         scores = await hub.off_loop(score_position, state.final_position())
         hands = [[{"card": SLUG[c], "points": scores[p].card_points.get(NAME[c])} for c in hand]
                  for p, hand in enumerate(state.hands)]
-        return {"game": game.name, "hands": hands, "choices": [s.choices for s in scores]}
+        return {"game": game.name, "hands": hands, "choices": [slug_choices(s.choices) for s in scores]}
     if game.name == "red-north":
         from ..rednorth.cards import counts_to_slugs
 

@@ -96,6 +96,14 @@ def test_score_endpoint_matches_the_score_command(client, tmp_path):
     assert mine["players"][1]["excess_cards"] == -10
 
 
+def test_choices_keyed_by_slug_for_the_page():
+    """The page names cards in its own language: the choices come keyed by slug too."""
+    from redtable.web.routes import slug_choices
+
+    assert slug_choices({"as_color": {"Dancer": "red"}, "as_name": {"Harmony": "Darrow"}}) == {
+        "as_color": {"dancer": "red"}, "as_name": {"harmony": "darrow"}}
+
+
 @pytest.mark.parametrize("bad, word", [
     ({"players": [{"name": "A", "hand": ["Nobody"]}, {"name": "B", "hand": []}]}, "Nobody"),
     ({"players": [{"name": "A", "hand": ["Darrow"]}]}, "2-6"),

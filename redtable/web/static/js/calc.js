@@ -266,8 +266,8 @@ export function mountCalc(root) {
     if (!result) return h("div.calc-result");
     const names = result.players.map((p) => p.name);
     const notes = result.players.map((p) => [
-      ...Object.entries(p.choices.as_color || {}).map(([c, col]) => t("end.as_color", { card: c, color: t("rr.color." + col) })),
-      ...Object.entries(p.choices.as_name || {}).map(([c, n]) => t("end.as_name", { card: c, name: n })),
+      ...Object.entries(p.choice_slugs.as_color || {}).map(([c, col]) => t("end.as_color", { card: name(c), color: t("rr.color." + col) })),
+      ...Object.entries(p.choice_slugs.as_name || {}).map(([c, n]) => t("end.as_name", { card: name(c), name: name(n) })),
     ]);
     return h("section.panel.calc-result", { "aria-live": "polite" },
       h("h2", null, t("calc.result")),

@@ -569,8 +569,8 @@ function endScreen(ctx) {
       hands.map((hand, i) => {
         const ch = (ctx.final.choices || [])[i] || {};
         const notes = [
-          ...Object.entries(ch.as_color || {}).map(([c, col]) => t("end.as_color", { card: c, color: colorName(col) })),
-          ...Object.entries(ch.as_name || {}).map(([c, n]) => t("end.as_name", { card: c, name: n })),
+          ...Object.entries(ch.as_color || {}).map(([c, col]) => t("end.as_color", { card: cardName(ctx, c), color: colorName(col) })),
+          ...Object.entries(ch.as_name || {}).map(([c, n]) => t("end.as_name", { card: cardName(ctx, c), name: cardName(ctx, n) })),
         ];
         return h("div.final-hand", { style: { "--house": HOUSE_COLORS[v.players[i].house] } },
           h("h3", null, names[i], h("small", null, houseName(v.players[i].house))),
