@@ -140,7 +140,7 @@ def rednorth_fp(seeds: int = 150) -> dict:
 def rednorth_texts() -> dict:
     """Everything Red North renders in words: the cards endpoint and the rules page in
     en/uk/pl, and ``describe()`` of every option at every decision of a few random games."""
-    from redtable.rednorth.cards import gallery
+    from redtable.rednorth.gallery import gallery
     from redtable.web.rules_data import red_north_rules
 
     out: dict = {lang: [gallery(lang), red_north_rules(lang)] for lang in ("en", "uk", "pl")}

@@ -194,8 +194,6 @@ def _describe(found: list[list[str]]) -> str:
 # of one cycle; when its owners break it, the test below fails until the entry is deleted,
 # and any other cycle (a new one, or one of these grown) fails at once.
 KNOWN_ELSEWHERE: dict[frozenset[str], str] = {
-    frozenset({"redtable.rednorth.cards", "redtable.rednorth.outposts"}):
-        "Red North: cards <-> outposts (the Red North split)",
     frozenset({"redtable.redrising.effects", "redtable.redrising.engine", "redtable.redrising.lang",
                "redtable.redrising.words"}):
         "Red Rising rules text: effects/words render through lang/, which renders effects",

@@ -29,13 +29,12 @@ decision kind      options                                      meaning
 
 from __future__ import annotations
 
-from .cards import IS_RAIDER, JARL, KIND_SLUG, NKINDS
+from .cards import KIND_SLUG
+from .choices import (  # noqa: F401 - re-exported: the whole vocabulary is named from here
+    CARD_END, CARD_END_OF, CARD_POS, CARD_POS_OF, ENDS, GIVE, GIVE_OF, HEL_KINDS, KEEP, LEFT, MAX_SLOTS,
+    RAIDER_KINDS, RIGHT, SKIP, SLOT, SLOT_OF,
+)
 from .gods import GODS
-
-MAX_SLOTS = 40  # far above any reachable Party size; larger indices are built on demand
-
-LEFT, RIGHT = 0, 1
-ENDS = ("left", "right")
 
 # Turn options.
 OP_WITHDRAW, OP_REINFORCE, OP_INSPIRE, OP_PROMOTE, OP_INVOKE, OP_PASS = range(6)
@@ -65,21 +64,6 @@ for _g in GODS:
 TURN_OPS[PASS] = (OP_PASS, -1)
 for _h, _s in PASS_GROUP.items():
     TURN_OPS[_s] = (OP_PASS, _h)
-
-# Sub-decisions.
-SLOT = tuple(f"slot:{i}" for i in range(MAX_SLOTS))
-SLOT_OF = {s: i for i, s in enumerate(SLOT)}
-CARD_END = tuple((f"{KIND_SLUG[k]}:left", f"{KIND_SLUG[k]}:right") for k in range(NKINDS))
-CARD_END_OF = {CARD_END[k][e]: (k, e) for k in range(NKINDS) for e in (LEFT, RIGHT)}
-CARD_POS = tuple(tuple(f"{KIND_SLUG[k]}:{i}" for i in range(MAX_SLOTS + 1)) for k in range(NKINDS))
-CARD_POS_OF = {CARD_POS[k][i]: (k, i) for k in range(NKINDS) for i in range(MAX_SLOTS + 1)}
-HEL_KINDS = tuple(k for k in range(NKINDS) if IS_RAIDER[k] or k == JARL)
-RAIDER_KINDS = tuple(k for k in range(NKINDS) if IS_RAIDER[k])
-SKIP = "skip"
-KEEP = "keep"
-GIVE = tuple(f"give:{i}" for i in range(8))
-GIVE_OF = {s: i for i, s in enumerate(GIVE)}
-
 
 # Rules text of the actions (rendered by describe()).
 ACTION_TEXT = {

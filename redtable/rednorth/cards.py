@@ -159,21 +159,3 @@ def kind_text(kind: int | str, lang: str = "en") -> str:
         return jarl_text.format(n=JARL_BONUS, points=points(JARL_BONUS), champion=CHAMPION_BONUS)
     return raider_text.format(name=kind_name(k.kind, lang), n=k.points, points=points(k.points),
                               colour=_COLOUR_WORDS[lang][k.colour][1])
-
-
-def gallery(lang: str = "en") -> dict:
-    """What ``GET /api/web/cards/red-north`` serves, names and texts in "en", "uk" or "pl":
-    colours (ids), card kinds, Gods and Outposts (same structure in every language)."""
-    from .gods import GODS, god_name, god_text
-    from .outposts import OUTPOSTS, outpost_name, outpost_text
-
-    if lang not in ("en", "uk", "pl"):
-        raise ValueError(f"unknown language {lang!r}; choose one of: en, uk, pl")
-    return {
-        "colours": list(COLOURS),
-        "kinds": [{"card": k.slug, "name": kind_name(k.kind, lang), "type": k.type, "colour": k.colour_name,
-                   "points": k.points, "text": kind_text(k.kind, lang)} for k in KINDS],
-        "gods": [{"god": g.slug, "name": god_name(g.index, lang), "text": god_text(g.index, lang)} for g in GODS],
-        "outposts": [{"colour": COLOURS[i], "name": outpost_name(i, lang), "text": outpost_text(i, lang)}
-                     for i, o in enumerate(OUTPOSTS)],
-    }

@@ -56,7 +56,7 @@ def red_rising_cards(lang: str = "en") -> dict:
 
 @lru_cache(maxsize=4)
 def red_north_cards(lang: str = "en") -> dict:
-    from ..rednorth.cards import gallery
+    from ..rednorth.gallery import gallery
 
     return {"lang": lang, **gallery(lang)}
 

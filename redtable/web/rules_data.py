@@ -118,7 +118,8 @@ def red_north_rules(lang: str) -> dict[str, Any]:
     from ..rednorth.cards import (CHAMPION_BONUS, COLOURS, GLORY_POINTS, HAND_DEAL, HERO_POINTS, JARL_BONUS,
                                   JARLS, JARLS_REMOVED, KINDS, PARTY_SIZE, RAIDER_POINTS, RAIDERS_PER_COLOUR,
                                   ROUND_NAMES, ROUND_VP, ROUNDS, SPRING_MUSTER_CARDS, STARTING_GLORY,
-                                  STARTING_JARLS, SUMMER_MUSTER_CARDS, gallery)
+                                  STARTING_JARLS, SUMMER_MUSTER_CARDS)
+    from ..rednorth.gallery import gallery
     from ..rednorth.game import RedNorth
     from ..rednorth.gods import GODS
     from ..rednorth.outposts import DEFAULT_OUTPOST_POINTS, PURPLE_DRAW

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from redtable.rednorth.cards import COLOURS, KINDS, gallery, kind_name, kind_text
+from redtable.rednorth.cards import COLOURS, KINDS, kind_name, kind_text
+from redtable.rednorth.gallery import gallery
 from redtable.rednorth.gods import GODS, TYR, god_name, god_text
 from redtable.rednorth.outposts import OUTPOSTS, outpost_name, outpost_text
 
