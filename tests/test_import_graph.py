@@ -194,17 +194,10 @@ def _describe(found: list[list[str]]) -> str:
 # of one cycle; when its owners break it, the test below fails until the entry is deleted,
 # and any other cycle (a new one, or one of these grown) fails at once.
 KNOWN_ELSEWHERE: dict[frozenset[str], str] = {
-    frozenset({"redtable.redrising.effects", "redtable.redrising.engine", "redtable.redrising.lang",
-               "redtable.redrising.words"}):
-        "Red Rising rules text: effects/words render through lang/, which renders effects",
-    frozenset({"redtable.redrising.lang.core", "redtable.redrising.lang.pl", "redtable.redrising.lang.uk"}):
-        "lang/core picks the uk/pl tables, which import core's grammar",
     frozenset({"redtable.server.app", "redtable.web.routes"}):
         "server/app mounts web/routes, which reaches back into the app",
     frozenset({"redtable.server.errors", "redtable.server.validate"}):
         "server errors <-> validate",
-    frozenset({"redtable.envs.openspiel.games", "redtable.envs.openspiel.observers"}):
-        "OpenSpiel environments: games <-> observers",
 }
 
 

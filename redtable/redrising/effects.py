@@ -25,10 +25,10 @@ from ..core import Decision
 from .board import LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES
 from .cards import BY_SLUG, COLOR, COLOR_NAMES, COLOR_OF_NAME, GOLD, NAME, SLUG, VALUE
 from .engine import OPS, YES_NO, RRState, gainable, op, seat_id, seat_of
+from .texts import TEXT, render_cached  # noqa: F401 - re-exported: the ability families register here
 from .words import prompt_context
 
 # ---------------------------------------------------------------------------- text
-TEXT: dict[str, Callable[[tuple], str]] = {}
 COND: dict[str, Callable[[RRState, tuple, dict], bool]] = {}
 COND_TEXT: dict[str, Callable[[tuple], str]] = {}
 
@@ -55,22 +55,6 @@ def render(node: tuple, lang: str = "en") -> str:
         return TEXT[node[0]](node)
     from .lang import render as render_in
     return render_in(node, lang)
-
-
-_RENDERED: dict[int, tuple[tuple, str]] = {}
-
-
-def render_cached(node: tuple) -> str:
-    """:func:`render`, remembered per node object (a decision's context text, built on
-    every offer of the decision). The node is kept with its text, so its id stays its own."""
-    hit = _RENDERED.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1]
-    text = TEXT[node[0]](node)
-    if len(_RENDERED) >= 20000:
-        _RENDERED.clear()
-    _RENDERED[id(node)] = (node, text)
-    return text
 
 
 def render_cond(c: tuple) -> str:

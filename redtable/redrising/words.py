@@ -72,7 +72,7 @@ def prompt_context(st: Any, node: tuple, ctx: dict, mode: str = "", **extra: Any
 
     ``node`` is the effect whose text the question is (for "may": the whole ``may`` node);
     ``mode`` names the labels it needs (``MODES``)."""
-    from .effects import render_cached
+    from .texts import render_cached
 
     text_node = node[1] if mode == "may" else node
     out: dict[str, Any] = {"card": SLUG[ctx["src"]], "text": render_cached(text_node), **extra}
@@ -143,7 +143,7 @@ def _label(lang: str, node: tuple, c: int | None, loc: int) -> str:
 def sentences(lang: str, node: tuple, c: int | None = None, loc: int = -1, mood: str = "imp") -> list[str]:
     """The node's text as sentences (no final stops; the first letter as rendered)."""
     if lang == "en":
-        from .effects import render
+        from .texts import render_en as render
 
         text = render(node)
         if c is not None:
@@ -151,7 +151,8 @@ def sentences(lang: str, node: tuple, c: int | None = None, loc: int = -1, mood:
         if loc >= 0:
             text = text.replace("this location", EN_LOCATION[loc])
         return [s.strip().rstrip(".") for s in _split_sentences(text) if s.strip()]
-    from .lang.core import Cx, lang as get_lang
+    from .lang.core import Cx
+    from .lang.tables import lang as get_lang
     from .lang.effects_text import R
     from .lang.grammar import euphony
 
@@ -258,7 +259,7 @@ def _instead_sentence(lang: str, node: tuple, c: int | None, loc: int) -> str:
     the bound card named (not a pronoun: it stands alone on a button)."""
     _, cards, instead, _default = node
     if lang == "en":
-        from .effects import render
+        from .texts import render_en as render
 
         names = " or ".join(NAME[x] for x in cards)
         body = render(instead).rstrip(".")
@@ -267,7 +268,8 @@ def _instead_sentence(lang: str, node: tuple, c: int | None, loc: int) -> str:
             body = body.replace("that card", NAME[c])
         return f"reveal {names} to gain {NAME[c]} instead" if c is not None and body == f"gain {NAME[c]}" \
             else f"reveal {names} to {body} instead"
-    from .lang.core import Cx, lang as get_lang
+    from .lang.core import Cx
+    from .lang.tables import lang as get_lang
     from .lang.effects_text import R
     from .lang.grammar import euphony
 

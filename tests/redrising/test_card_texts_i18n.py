@@ -20,7 +20,7 @@ from redtable.redrising.effects import COND_TEXT, TEXT, render
 from redtable.redrising.engine import DEPLOY
 from redtable.redrising.gallery import TEXT_FIELDS, card_entry, card_name, card_texts, gallery
 from redtable.redrising.lang import names as name_tables
-from redtable.redrising.lang.core import lang as get_lang
+from redtable.redrising.lang.tables import lang as get_lang
 from redtable.redrising.lang.effects_text import COND, RENDER
 from redtable.redrising.lang.grammar import Count, euphony, plural_form
 

@@ -30,9 +30,8 @@ from ...core import State as CoreState
 from ..actions import ActionCodec, codec
 from ..observations import Encoder, encoder
 from ..render import render_view
+from .chance import CHANCE_OUTCOMES, SEED_BYTES  # noqa: F401 - SEED_BYTES re-exported
 
-SEED_BYTES = 8                 # the deal: eight chance nodes, one byte of the 64-bit seed each
-CHANCE_OUTCOMES = 256
 _MASK64 = (1 << 64) - 1
 
 

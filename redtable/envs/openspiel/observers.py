@@ -36,13 +36,16 @@ every pair of information sets. Before the deal every tensor is zero.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import orjson
 import pyspiel
 
-from .games import SEED_BYTES, Spec
+from .chance import SEED_BYTES
+
+if TYPE_CHECKING:
+    from .games import Spec
 
 
 class RedtableObserver:

@@ -1,6 +1,6 @@
 """Red Rising card names and rules text in English, Ukrainian and Polish.
 
-English is rendered by the engine's own renderers (``effects.TEXT``, ``bonuses``); the
+English is rendered by the engine's own renderers (``texts.TEXT``, ``bonuses``); the
 other languages by :mod:`.effects_text` and :mod:`.bonuses_text`, which read the same
 effect and bonus encodings and take every word from a phrase table (:mod:`.uk`,
 :mod:`.pl`: the rulebooks' terms) through a little grammar (:mod:`.grammar`: cases,
@@ -37,7 +37,7 @@ def render(node: tuple, lang: str = "en") -> str:
     """The rules text of an effect node in ``lang``."""
     lang = check_lang(lang)
     if lang == "en":
-        from ..effects import render as en
+        from ..texts import render_en as en
         return en(node)
     from .effects_text import render as other
     return other(node, lang)
@@ -55,7 +55,7 @@ def bonus_text(card: int, lang: str = "en") -> str:
 
 def fixed_text(key: str, lang: str) -> str:
     """One of the gallery's texts that no encoding holds (Gray, Orange, the blocks), by key."""
-    from .core import lang as get_lang
+    from .tables import lang as get_lang
 
     return get_lang(check_lang(lang)).P[key]
 

@@ -10,7 +10,8 @@ tables (keys ``b_*``). The rulebooks' own examples are the model: "5 очок з
 from __future__ import annotations
 
 from .. import bonuses as B
-from .core import NP, Alt, Lang, Word, lang as get_lang
+from .core import NP, Alt, Lang, Word
+from .tables import lang as get_lang
 
 # ============================================================================ selectors
 

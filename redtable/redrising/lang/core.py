@@ -173,19 +173,4 @@ def card_name(card: int, lang: str) -> str:
     return _name_word(lang, card).forms[0]
 
 
-_LANGS: dict[str, Lang] = {}
-
-
-def lang(code: str) -> Lang:
-    if code not in _LANGS:
-        if code == "uk":
-            from .uk import LANG
-        elif code == "pl":
-            from .pl import LANG
-        else:
-            raise ValueError(f"no card text renderer for language {code!r}")
-        _LANGS[code] = LANG
-    return _LANGS[code]
-
-
-__all__ = ["Lang", "Cx", "Ref", "Alt", "Name", "NP", "Adj", "Count", "Fixed", "Noun", "Subst", "card_name", "lang"]
+__all__ = ["Lang", "Cx", "Ref", "Alt", "Name", "NP", "Adj", "Count", "Fixed", "Noun", "Subst", "card_name"]

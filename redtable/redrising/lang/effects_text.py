@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .core import NP, Cx, Fixed, Lang, lang as get_lang
+from .core import NP, Cx, Fixed, Lang
+from .tables import lang as get_lang
 from .grammar import euphony
 
 RENDER: dict[str, Callable[[tuple, Cx, str], list[str]]] = {}
