@@ -29,6 +29,7 @@ from .errors import ApiError, internal_error, missing_token, token_in_url
 from .limits import Limits, rate_limited
 from .live import MAX_SEED, Hub, _dumps, sha
 from .store import DEFAULT_DB, Store, run_blocking
+from .tokens import seat_token as _token
 from .validate import NAME_MAX, clip
 
 log = logging.getLogger("redtable.server")
@@ -305,16 +306,6 @@ def rate_kind(method: str, path: str) -> str | None:
     if path.endswith("/record"):
         return "heavy"
     return "read"
-
-
-def _token(request: Request) -> str | None:
-    """The seat token: ``Authorization: Bearer`` (or ``X-Seat-Token``); never from the URL."""
-    if "token" in request.query_params:
-        raise token_in_url()
-    auth = request.headers.get("authorization")
-    if auth and auth.lower().startswith("bearer "):
-        return auth[7:].strip() or None
-    return request.headers.get("x-seat-token") or None
 
 
 # ---------------------------------------------------------------------- the app

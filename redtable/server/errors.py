@@ -14,6 +14,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
+#: No error message echoes more than this many characters of what the client sent.
+ECHO_LIMIT = 200
+
+
+def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages that name the input."""
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]
+    elif isinstance(value, (list, tuple, dict)) and len(value) > 20:
+        return f"<{type(value).__name__} of {len(value)} items>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001  (huge ints refuse repr)
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class ApiError(Exception):
     """A refusal: ``headers`` go on the HTTP response only (``Retry-After`` of a 429)."""
@@ -33,8 +49,6 @@ class ApiError(Exception):
 
 
 def unknown_game(game_id: object) -> ApiError:
-    from .validate import clip
-
     return ApiError(404, "unknown_game", f"no game with id {clip(game_id, 40)}")
 
 

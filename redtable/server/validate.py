@@ -13,9 +13,8 @@ import re
 import unicodedata
 from typing import Any
 
-from .errors import ApiError
+from .errors import ECHO_LIMIT, ApiError, clip  # noqa: F401 - clip, ECHO_LIMIT re-exported
 
-ECHO_LIMIT = 200
 NAME_MAX = 24
 GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # A display name may not read as a bot's label: the table shows bots by these words.
@@ -23,19 +22,6 @@ BOT_WORDS = frozenset({"bot", "bots", "robot", "random", "heuristic", "ismcts"})
 # Characters that are invisible or change the direction of the text around them.
 _INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u061c\u200e\u200f"
                        "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages that name the input."""
-    if isinstance(value, str) and len(value) > limit:
-        value = value[:limit]
-    elif isinstance(value, (list, tuple, dict)) and len(value) > 20:
-        return f"<{type(value).__name__} of {len(value)} items>"
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001  (huge ints refuse repr)
-        return f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def valid_game_id(game_id: Any) -> bool:

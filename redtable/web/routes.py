@@ -151,7 +151,7 @@ async def running(request: Request, game_id: str):
     """The score now, as the asking seat may know it (``Authorization: Bearer <seat token>``;
     without one, a spectator: the public rows only). Built from that seat's own view and
     events, never from the state (:mod:`.running`), so nothing hidden can reach it."""
-    from ..server.app import _token  # the server's own reading of the token: header only, never the URL
+    from ..server.tokens import seat_token as _token  # the server's reading: header only, never the URL
     from .running import running_score
 
     hub = getattr(request.app.state, "hub", None)
