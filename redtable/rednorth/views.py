@@ -174,7 +174,8 @@ def describe_action(state: RedNorthBase, kind: str, action: str) -> str:
         for head, cards in state.muster:
             if head == arg:
                 names = ", ".join(KINDS[k].name for k in cards)
-                top = KINDS[head].name if head < GOD_HEAD else f"{GODS[head - GOD_HEAD].name} ({GODS[head - GOD_HEAD].text})"
+                god = GODS[head - GOD_HEAD] if head >= GOD_HEAD else None
+                top = KINDS[head].name if god is None else f"{god.name} ({god.text})"
                 return f"Pass and take the Muster Group {top} with {names or 'no cards'}."
     if kind in ("reinforce", "sax"):
         if action == SKIP:
