@@ -38,13 +38,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
 import resource
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -55,10 +55,9 @@ from pathlib import Path
 
 import httpx
 import orjson
+from bench_server import cpu_seconds, free_port, pct  # the load benchmark's helpers (bench/ is on the path)
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
-
-from bench_server import cpu_seconds, free_port, pct  # the load benchmark's helpers (bench/ is on the path)
 
 PERSON_ADDR = "127.0.0.2"
 PROBE_ADDR = "127.0.0.3"  # the person's process also reads /api/health from here, to see the server's loop lag
@@ -212,7 +211,7 @@ async def person_main(args: argparse.Namespace) -> None:
             while not done():
                 try:
                     raw = await asyncio.wait_for(ws.recv(), 2.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if pending is not None and time.perf_counter() - pending[1] > 10:
                         errors["no ack in 10 s"] += 1
                         pending = None
@@ -285,7 +284,7 @@ async def person_main(args: argparse.Namespace) -> None:
             games["started"] += 1
             try:
                 await play(*got, t0)
-            except (ConnectionClosed, InvalidHandshake, OSError, asyncio.TimeoutError) as e:
+            except (TimeoutError, ConnectionClosed, InvalidHandshake, OSError) as e:
                 errors[f"ws {err_name(e)}"] += 1
                 await asyncio.sleep(0.2)
     finally:
@@ -384,7 +383,7 @@ class Attacker:
             nonlocal opened
             try:
                 ws = await self.ws(game_id, max_queue=2, open_timeout=max(0.5, min(10, self.left())))
-            except (OSError, InvalidHandshake, asyncio.TimeoutError) as e:
+            except (TimeoutError, OSError, InvalidHandshake) as e:
                 c[f"connect {err_name(e)}"] += 1
                 return
             finally:
@@ -398,7 +397,7 @@ class Attacker:
                     await ws.send('{"type": "auth", "token": null}')
                 try:
                     first = orjson.loads(await asyncio.wait_for(ws.recv(), max(0.5, min(10, self.left()))))
-                except (ConnectionClosed, asyncio.TimeoutError) as e:
+                except (TimeoutError, ConnectionClosed) as e:
                     c[f"no state ({err_name(e)}, close {ws.close_code})"] += 1
                     return
                 if first.get("type") != "state":
@@ -415,7 +414,7 @@ class Attacker:
                         sent += 1
                 except ConnectionClosed:
                     c["closed by the server while sending"] += 1
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     c["send blocked until the end"] += 1
                 c["sync sent"] += sent
                 send_s.append(time.monotonic() - t0)
@@ -433,7 +432,7 @@ class Attacker:
                 except ConnectionClosed:
                     c["closed by the server"] += 1
                     c[f"close code {ws.close_code} {ws.close_reason or ''}".strip()] += 1
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     c["still open at the end"] += 1
                 for k, v in got.items():
                     c[f"received {k}"] += v
@@ -472,7 +471,7 @@ class Attacker:
                     return
                 try:
                     ws = await self.ws(game_id, max_queue=2, open_timeout=max(0.5, min(10, self.left())))
-                except (OSError, InvalidHandshake, asyncio.TimeoutError) as e:
+                except (TimeoutError, OSError, InvalidHandshake) as e:
                     c[f"connect {err_name(e)}"] += 1
                     return
                 try:
@@ -484,7 +483,7 @@ class Attacker:
                 except ConnectionClosed:
                     c[f"closed without a message (close {ws.close_code})"] += 1
                     return
-                except (asyncio.TimeoutError, OSError) as e:
+                except (TimeoutError, OSError) as e:
                     c[f"no answer {err_name(e)}"] += 1
                     await ws.close()
                     return
@@ -494,7 +493,7 @@ class Attacker:
                     return
                 try:
                     await asyncio.wait_for(ws.recv(), 2)
-                except (ConnectionClosed, asyncio.TimeoutError):
+                except (TimeoutError, ConnectionClosed):
                     pass
                 c[f"refused {msg.get('error')} (close {ws.close_code})"] += 1
                 await ws.close()
@@ -573,7 +572,7 @@ class Attacker:
                 r, w = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port,
                                                                       local_addr=(ATTACKER_ADDR, 0)),
                                               max(0.5, min(5, self.left())))
-            except (OSError, asyncio.TimeoutError) as e:
+            except (TimeoutError, OSError) as e:
                 c[f"connect {err_name(e)}"] += 1
                 return
             held.append((r, w))
@@ -589,7 +588,7 @@ class Attacker:
                         await asyncio.sleep(min(n / rate, max(0.0, self.left())))
                 c["bytes sent (MB)"] += round(sent / 1e6)
                 c["fully sent" if sent >= size else "not fully sent by the end"] += 1
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 c["not fully sent by the end"] += 1
             except OSError as e:
                 c[f"closed by the server while sending ({err_name(e)})"] += 1
@@ -601,7 +600,7 @@ class Attacker:
             try:
                 data = await asyncio.wait_for(r.read(200), 0.01)
                 c["closed by the server" if not data else f"answered {data[:12]!r}"] += 1
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 c["still open at the end"] += 1
             except OSError:
                 c["closed by the server"] += 1
@@ -615,7 +614,7 @@ class Attacker:
             try:
                 r, w = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port,
                                                                       local_addr=(ATTACKER_ADDR, 0)), 5)
-            except (OSError, asyncio.TimeoutError) as e:
+            except (TimeoutError, OSError) as e:
                 c[f"{label}: connect {err_name(e)}"] += 1
                 return
             t0 = time.monotonic()
@@ -625,7 +624,7 @@ class Attacker:
                 line = await asyncio.wait_for(r.readline(), max(0.5, min(hold or 5, self.left())))
                 status = line.split(b" ")[1].decode() if line.startswith(b"HTTP/") else ("closed" if not line else "?")
                 c[f"{label}: {status}"] += 1
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 c[f"{label}: still open after {time.monotonic() - t0:.0f} s"] += 1
             except OSError as e:
                 c[f"{label}: {err_name(e)}"] += 1
@@ -659,9 +658,9 @@ class Attacker:
                             await asyncio.wait_for(ws.recv(), 5)
                     except ConnectionClosed:
                         c[f"{label}: closed {ws.close_code}"] += 1
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         c[f"{label}: still open after 5 s"] += 1
-            except (ConnectionClosed, OSError, InvalidHandshake, asyncio.TimeoutError) as e:
+            except (TimeoutError, ConnectionClosed, OSError, InvalidHandshake) as e:
                 c[f"{label}: {err_name(e)}"] += 1
 
     async def unknown_games(self) -> None:
@@ -717,7 +716,7 @@ class Attacker:
         tasks.append(asyncio.create_task(asyncio.sleep(max(0.0, self.left()))))  # the phase lasts its length
         try:
             await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), max(1, self.left() + 15))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.notes["tasks cut off"] = sum(1 for t in tasks if not t.done())
             for t in tasks:
                 t.cancel()
@@ -828,7 +827,7 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
         try:
             pres = json.loads(out.decode().strip().splitlines()[-1])
         except (ValueError, IndexError):
-            raise SystemExit(f"no result from the person: {out[-500:]!r}")
+            raise SystemExit(f"no result from the person: {out[-500:]!r}") from None
         try:
             health = httpx.get(f"{base}/api/health", timeout=5, trust_env=False).json()
         except (httpx.HTTPError, ValueError):
@@ -971,7 +970,7 @@ def timeline(pres: dict, sampler: Sampler, t_base: float, t_abuse: float, t_end:
         w = sampler.window(t, t + step)
         mem = [x[1] for x in w if x[1] == x[1]]
         cpu = 100 * (w[-1][4] - w[0][4]) / max(1e-9, w[-1][0] - w[0][0]) if len(w) > 1 else float("nan")
-        waits = [1000 * (b[5] - a[5]) for a, b in zip(w, w[1:])]
+        waits = [1000 * (b[5] - a[5]) for a, b in itertools.pairwise(w)]
         pw = [x for x in sampler.person_wait if t <= x[0] <= t + step]
         pwait = 1000 * (pw[-1][1] - pw[0][1]) if len(pw) > 1 else float("nan")
         rows.append({"t": round(t - t_abuse, 1), "n": len(lat), "max_ms": round(max(lat), 1) if lat else None,

@@ -169,7 +169,7 @@ def main() -> None:
         for what in ("games", "deals"):
             a, b = (v.results(getattr(v, what)) for v in versions)
             if a != b:
-                bad = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+                bad = next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
                 raise SystemExit(f"the two versions score {what} position {bad} differently:\n{a[bad]}\n{b[bad]}")
         print(f"identical scorepads on all {len(game_data)} game and {len(deal_data)} deal positions")
 

@@ -229,7 +229,7 @@ def compare(a: dict, b: dict, path: str = "") -> int:
                 n += compare(a[k], b[k], f"{path}/{k}")
         return n
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return sum(compare(x, y, f"{path}[{i}]") for i, (x, y) in enumerate(zip(a, b)))
+        return sum(compare(x, y, f"{path}[{i}]") for i, (x, y) in enumerate(zip(a, b, strict=True)))
     if a != b:
         print(f"{path}: {a!r} != {b!r}")
         return 1

@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         state.apply_action(action)
     es = state.redtable_state()
     print(f"{game.spec.title}, {args.players} players, seed {args.seed}: scores {es.scores()}, "
-          f"winners {['p%d (%s)' % (w, specs[w]) for w in es.winners()]}, returns {state.returns()}")
+          f"winners {[f'p{w} ({specs[w]})' for w in es.winners()]}, returns {state.returns()}")
 
     # 4. an information state and a re-deal of it
     if first_info is not None and not args.quiet:

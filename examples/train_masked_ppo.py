@@ -86,7 +86,7 @@ def main() -> None:
             self.next_report = 60.0
 
         def _on_step(self) -> bool:
-            for r, done in zip(self.locals["rewards"], self.locals["dones"]):
+            for r, done in zip(self.locals["rewards"], self.locals["dones"], strict=True):
                 if done:
                     self.episodes += 1
                     self.wins += float(r > 0)

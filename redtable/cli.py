@@ -41,7 +41,8 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
 ) -> None:
     """Re-run a saved game, checking every action, and print the final scores."""
-    from .core import GameRecord, replay as run
+    from .core import GameRecord
+    from .core import replay as run
 
     try:
         record = GameRecord.load(file)            # errors start with the file's name
@@ -75,8 +76,6 @@ from .play import play_command  # noqa: E402
 from .redrising.gallery_cli import cards_command  # noqa: E402
 from .redrising.score_cli import score_command  # noqa: E402
 from .sim.commands import simulate_command, tournament_command  # noqa: E402
-
-
 
 app.command("score", help=score_command.__doc__)(score_command)
 app.command("cards")(cards_command)

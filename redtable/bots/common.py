@@ -34,7 +34,7 @@ class CanonicalRng(Rng):
         super().__init__(seed)
         self._r = random.Random(seed)
 
-    def clone(self) -> "CanonicalRng":
+    def clone(self) -> CanonicalRng:
         r = CanonicalRng.__new__(CanonicalRng)
         r.state = self.state
         r._r = random.Random()

@@ -51,7 +51,7 @@ class Evaluator:
                 return ret
             soft = softmax_utilities(list(det.scores()), self.temperature)
             m = self.margin
-            return [(1 - m) * r + m * s for r, s in zip(ret, soft)]
+            return [(1 - m) * r + m * s for r, s in zip(ret, soft, strict=True)]
         return softmax_utilities(self.estimates(det), self.temperature)
 
 
@@ -95,7 +95,7 @@ class RedNorthEvaluator(Evaluator):
                 return ret
             soft = softmax_utilities(self.rn.estimates(det), self.temperature)
             m = self.margin
-            return [(1 - m) * r + m * s for r, s in zip(ret, soft)]
+            return [(1 - m) * r + m * s for r, s in zip(ret, soft, strict=True)]
         return softmax_utilities(self.rn.estimates(det), self.temperature)
 
 

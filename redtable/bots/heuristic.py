@@ -20,6 +20,7 @@ from ..core import Action, State
 from .common import CanonicalRng, seed_of
 from .evaluation import EvaluatingBot, Evaluator
 
+
 class HeuristicBot(EvaluatingBot):
     name = "heuristic"
     # per game: determinizations, positions looked at per option, opponent weight
@@ -73,7 +74,7 @@ class HeuristicBot(EvaluatingBot):
                 c = det.clone()
                 c.apply(a)
                 totals[i] += self._search(c, p, self.budget_)
-        return {a: t / self.samples_ for a, t in zip(opts, totals)}
+        return {a: t / self.samples_ for a, t in zip(opts, totals, strict=True)}
 
     def choose(self, state: State) -> Action:
         d = state.decision()

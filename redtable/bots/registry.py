@@ -11,8 +11,8 @@ that this module sits above the bots and nothing below imports it: the dependenc
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..core import InvalidOptions
 from .base import Bot
@@ -59,7 +59,7 @@ class BotKind:
     ``build(spec, seed, game) -> Bot`` (called with a spec already checked against these)."""
 
     name: str
-    build: Callable[[BotSpec, int, "str | None"], Bot]
+    build: Callable[[BotSpec, int, str | None], Bot]
     options: tuple[str, ...] = ()
     takes_budget: bool = False
     summary: str = ""

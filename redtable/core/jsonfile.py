@@ -28,9 +28,10 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterable
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .errors import RedtableError
 

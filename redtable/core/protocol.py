@@ -83,7 +83,7 @@ class Game(ABC):
         """The options as JSON, such that ``type(game)(**game.options())`` rebuilds the game."""
 
     @abstractmethod
-    def new_initial_state(self, seed: int) -> "State":
+    def new_initial_state(self, seed: int) -> State:
         """A new game set up with the given seed; all chance after this comes from it too."""
 
     def summarize(self, summaries: list[dict]) -> dict[str, Any]:
@@ -134,7 +134,7 @@ class State(ABC):
         """Apply an action already checked to be legal."""
 
     @abstractmethod
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy (no shared mutable data)."""
 
     # --- what players may know -----------------------------------------------------------
@@ -145,11 +145,11 @@ class State(ABC):
     def events_for(self, player: int | None) -> list[Event]:
         return [e for e in self.events if e.visible_to(player)]
 
-    def resample(self, player: int, rng) -> "State":
+    def resample(self, player: int, rng) -> State:
         """A state equal on all ``player`` knows, with everything hidden re-dealt (for search bots)."""
         raise NotImplementedError(f"{type(self).__name__} does not support resampling yet")
 
-    def for_search(self) -> "State":
+    def for_search(self) -> State:
         """Mark this state, a search bot's own determinization (from :meth:`resample`,
         never the real game), as a search copy and return it: from now on it and its
         clones may skip work that only a real game needs, such as recording the event
@@ -243,7 +243,7 @@ class HiddenList(list):
     __slots__ = ("_trips", "_where", "_hidden", "_unknown", "_ordered")
 
     @classmethod
-    def arm(cls, items, trips: list[str], where: str, hidden=None, unknown=None, ordered: bool = True) -> "HiddenList":
+    def arm(cls, items, trips: list[str], where: str, hidden=None, unknown=None, ordered: bool = True) -> HiddenList:
         h = cls(items)
         h._trips, h._where, h._hidden, h._unknown, h._ordered = trips, where, hidden, unknown, ordered
         return h
@@ -395,7 +395,7 @@ class HiddenDict(dict):
     __slots__ = ("_trips", "_where", "_unknown")
 
     @classmethod
-    def arm(cls, items, trips: list[str], where: str, unknown) -> "HiddenDict":
+    def arm(cls, items, trips: list[str], where: str, unknown) -> HiddenDict:
         h = cls(items)
         h._trips, h._where, h._unknown = trips, where, unknown
         return h

@@ -62,7 +62,7 @@ class GameRecord:
     actions: list[str] = field(default_factory=list)
 
     @classmethod
-    def of(cls, state: State, seed: int) -> "GameRecord":
+    def of(cls, state: State, seed: int) -> GameRecord:
         opts = dict(state.game.options())
         players = opts.pop("players")
         return cls(state.game.name, players, seed, opts, list(state.history))
@@ -79,7 +79,7 @@ class GameRecord:
         return out
 
     @classmethod
-    def from_json(cls, data: Any) -> "GameRecord":
+    def from_json(cls, data: Any) -> GameRecord:
         """A record from decoded JSON, every field checked; :class:`ReplayError` names the
         field, what it holds (clipped) and what is allowed."""
         if not isinstance(data, dict):
@@ -138,7 +138,7 @@ class GameRecord:
         Path(path).write_text(json.dumps(self.to_json(state)))
 
     @classmethod
-    def load(cls, path: str | Path) -> "GameRecord":
+    def load(cls, path: str | Path) -> GameRecord:
         """Read a saved game (at most :data:`LIMIT_BYTES`); any problem is a :class:`ReplayError`
         that starts with the file's name."""
         try:

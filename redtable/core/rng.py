@@ -20,7 +20,7 @@ class Rng:
     def __init__(self, seed: int = 0) -> None:
         self.state = seed & _MASK
 
-    def clone(self) -> "Rng":
+    def clone(self) -> Rng:
         r = Rng.__new__(Rng)
         r.state = self.state
         return r

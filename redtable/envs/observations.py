@@ -112,7 +112,7 @@ class RedRisingEncoder(Encoder):
 
         self.max_players = 6
         self.houses = {h: i for i, h in enumerate(HOUSE_NAMES)}
-        self.locs = {l: i for i, l in enumerate(LOCATION_NAMES)}
+        self.locs = {loc: i for i, loc in enumerate(LOCATION_NAMES)}
         self.loc_names = LOCATION_NAMES
         self.colors = {c: i for i, c in enumerate(COLOR_NAMES)}
         self.cards = {s: i for i, s in enumerate(SLUG)}

@@ -60,7 +60,7 @@ def render_red_north(v: dict[str, Any], last: str | None = None) -> str:
              f"deck {v['deck_size']}, first player p{v['first_player']}"
              + (f", tie breaker p{v['tie_breaker']}" if v.get("tie_breaker") is not None else "")]
     lines.append("  outposts: " + ", ".join(
-        f"{o['colour']} {o['name']} ({'p%d' % o['controller'] if o['controller'] is not None else 'free'})"
+        f"{o['colour']} {o['name']} ({'free' if o['controller'] is None else 'p' + str(o['controller'])})"
         for o in v["outposts"]))
     if v["muster"]:
         lines.append("  muster: " + "; ".join(f"{g['group']}: {', '.join(g['cards'])}" for g in v["muster"]))

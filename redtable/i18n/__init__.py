@@ -16,7 +16,8 @@ gettext reads them, e.g. ``LANG=uk_UA.UTF-8``.
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 LANGS = ("en", "uk", "pl")
 LANG_NAMES = {"en": "English", "uk": "Українська", "pl": "Polski"}

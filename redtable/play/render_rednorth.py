@@ -169,7 +169,7 @@ class RedNorthRenderer(Renderer):
         out = []
         for r in rows:
             cells = [Text.from_markup(r[i]) for i in range(3)]
-            for c, w in zip(cells, widths):
+            for c, w in zip(cells, widths, strict=True):
                 c.pad_right(w - c.cell_len)
             t = Text(" ").join(cells) + Text("  ") + Text.from_markup(f"[dim]{r[3]}[/dim]")
             t.truncate(width, overflow="ellipsis")

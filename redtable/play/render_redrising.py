@@ -9,7 +9,7 @@ colour (``NO_COLOR``).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -17,11 +17,18 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Decision, Event, State
-from ..i18n import get_lang, ntr, tr
+from ..i18n import get_lang, tr
 from ..redrising import abilities  # noqa: F401  (registers every card's abilities)
 from ..redrising.board import (
-    DIE_TEXT, FLEET_MAX, HOUSE_NAMES, HOUSE_TEXT, HOUSE_TITLES, LOCATION_NAMES, LOCATION_OF_NAME,
-    LOCATION_TITLES, THRESHOLD,
+    DIE_TEXT,
+    FLEET_MAX,
+    HOUSE_NAMES,
+    HOUSE_TEXT,
+    HOUSE_TITLES,
+    LOCATION_NAMES,
+    LOCATION_OF_NAME,
+    LOCATION_TITLES,
+    THRESHOLD,
 )
 from ..redrising.cards import BY_SLUG, CARDS, COLOR_NAMES, card_index, close_names
 from ..redrising.gallery import card_entry
@@ -89,7 +96,7 @@ MSGIDS = (
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_text(slug: str) -> tuple[tuple[str, str], ...]:
     """A card's rules, as (label, text) pairs (the text in English)."""
     entry = card_entry(BY_SLUG[slug])
@@ -827,7 +834,7 @@ class RedRisingRenderer(Renderer):
             t.box = None
             t.header_style = "bold"
         t.add_column(tr("Player"), no_wrap=True, min_width=namew)
-        for key, label in SCORE_ROWS:
+        for _key, label in SCORE_ROWS:
             t.add_column(tr(label), justify="right")
         t.add_column("[bold]" + tr("Total") + "[/bold]", justify="right")
         for p, s in enumerate(scores):

@@ -26,7 +26,6 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console, RenderableType
@@ -34,11 +33,14 @@ from rich.segment import Segment, Segments
 from rich.table import Table
 from rich.text import Text
 
+from ..cliutil import check_output_file
+from ..cliutil import fail as _fail
+from ..cliutil import parse_options as _parse_options
 from ..core import GAMES, Decision, GameRecord, RedtableError, State, make_game
 from ..core.jsonfile import JsonFileError, clip, read_json_file
-from ..i18n import ntr, resolve as resolve_lang, set_lang, tr
-from .common import Part, Renderer, Seat, esc, one_line
-from ..cliutil import check_output_file, fail as _fail, parse_options as _parse_options
+from ..i18n import ntr, set_lang, tr
+from ..i18n import resolve as resolve_lang
+from .common import Part, Renderer, Seat, esc
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear screen, clear scrollback (hot-seat only)
 SEATS_FORMAT = "redtable-seats/1"
@@ -285,7 +287,7 @@ class Session:
             return list(lines)
         out: list[RenderableType] = []
         used = 1                                # the note
-        for t, h in zip(reversed(lines), reversed(heights)):
+        for t, h in zip(reversed(lines), reversed(heights), strict=True):
             if used + h > budget:
                 break
             out.append(t)
@@ -746,30 +748,30 @@ def _resume(path: Path, game: str | None, humans: int | None, bots: str | None) 
 
 
 def play_command(
-    game: Optional[str] = typer.Argument(None, help="red-rising or red-north (not needed with --resume)"),
-    players: Optional[int] = typer.Option(
+    game: str | None = typer.Argument(None, help="red-rising or red-north (not needed with --resume)"),
+    players: int | None = typer.Option(
         None, "--players", "-p",
         help="number of seats (default: humans + bots when --bots is given, else 4)"),
-    bots: Optional[str] = typer.Option(
+    bots: str | None = typer.Option(
         None, "--bots", "-b",
         help="comma-separated bot specs for the seats after the humans, e.g. heuristic,random,ismcts:0.5s "
              "(default: every seat that is not human plays random)"),
-    humans: Optional[int] = typer.Option(
+    humans: int | None = typer.Option(
         None, "--humans", "-H",
         help="human seats, 0 first (default: players minus bots when both are given, else 1); "
              "several humans play hot-seat; 0 watches the bots"),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="seed of the game (default: random, printed)"),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the game (default: random, printed)"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
-    save: Optional[Path] = typer.Option(
+    save: Path | None = typer.Option(
         None, "--save", help="save the game (seed and actions) to this JSON file as it goes, for "
                              "`redtable replay` and --resume (default: a new file under "
                              "$XDG_STATE_HOME/redtable/games, printed at the start)"),
     autosave: bool = typer.Option(True, "--autosave/--no-autosave",
                                   help="save the game as it goes (without --save: to the default place)"),
-    resume: Optional[Path] = typer.Option(
+    resume: Path | None = typer.Option(
         None, "--resume", "-r", help="continue a saved game (any saved game: an autosave, --save, a server's "
                                      "record), with its seats and bots; --humans/--bots change them"),
-    lang: Optional[str] = typer.Option(None, "--lang", "-l",
+    lang: str | None = typer.Option(None, "--lang", "-l",
                                        help="language of the screens: en, uk or pl (default: from LANG)"),
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with several humans.

@@ -31,8 +31,22 @@ from __future__ import annotations
 
 from .cards import KIND_SLUG
 from .choices import (  # noqa: F401 - re-exported: the whole vocabulary is named from here
-    CARD_END, CARD_END_OF, CARD_POS, CARD_POS_OF, ENDS, GIVE, GIVE_OF, HEL_KINDS, KEEP, LEFT, MAX_SLOTS,
-    RAIDER_KINDS, RIGHT, SKIP, SLOT, SLOT_OF,
+    CARD_END,
+    CARD_END_OF,
+    CARD_POS,
+    CARD_POS_OF,
+    ENDS,
+    GIVE,
+    GIVE_OF,
+    HEL_KINDS,
+    KEEP,
+    LEFT,
+    MAX_SLOTS,
+    RAIDER_KINDS,
+    RIGHT,
+    SKIP,
+    SLOT,
+    SLOT_OF,
 )
 from .gods import GODS
 

@@ -27,8 +27,20 @@ from typing import TYPE_CHECKING, ClassVar
 from ..core import Decision
 from .cards import CHAMPION_BONUS, JARL, KIND_SLUG
 from .choices import (
-    CARD_END, CARD_END_OF, CARD_POS, CARD_POS_OF, ENDS, GIVE, GIVE_OF, HEL_KINDS, KEEP, LEFT, RAIDER_KINDS, SKIP,
-    SLOT, SLOT_OF,
+    CARD_END,
+    CARD_END_OF,
+    CARD_POS,
+    CARD_POS_OF,
+    ENDS,
+    GIVE,
+    GIVE_OF,
+    HEL_KINDS,
+    KEEP,
+    LEFT,
+    RAIDER_KINDS,
+    SKIP,
+    SLOT,
+    SLOT_OF,
 )
 from .party import GLORY, GLORY_SHIFT, KIND_MASK, UP
 from .phases import ANGLELAND, FREYA_END, HEL_PLACE, LOKI_SLOT, PHASE_NAMES, SAGA_SLOT, SAX

@@ -30,14 +30,41 @@ from typing import Any
 from ..core import Decision, Event, Game, HiddenList, InvalidOptions, Rng, check_option
 from .actions import GOD_HEAD  # noqa: F401 - re-exported (tests, scenarios)
 from .cards import (
-    BLUE, COLOUR_OF_NAME, COLOURS, GREEN, HAND_DEAL, JARL, JARLS, JARLS_REMOVED, NCOLOURS, NKINDS, PURPLE,
-    RAIDERS_PER_COLOUR, RED, SPRING_MUSTER_CARDS, STARTING_GLORY, STARTING_JARLS, YELLOW, counts_to_slugs, hero,
+    BLUE,
+    COLOUR_OF_NAME,
+    COLOURS,
+    GREEN,
+    HAND_DEAL,
+    JARL,
+    JARLS,
+    JARLS_REMOVED,
+    NCOLOURS,
+    NKINDS,
+    PURPLE,
+    RAIDERS_PER_COLOUR,
+    RED,
+    SPRING_MUSTER_CARDS,
+    STARTING_GLORY,
+    STARTING_JARLS,
+    YELLOW,
+    counts_to_slugs,
+    hero,
     raider,
 )
 from .outposts import DEFAULT_OUTPOST_POINTS, MAX_OUTPOST_POINTS
 from .party import GLORY_SHIFT, KIND_MASK, UP
 from .phases import (  # noqa: F401 - re-exported: the phases are named from here too
-    ANGLELAND, DEPLOY, FREYA_END, HEL_PLACE, LOKI_SLOT, OVER, PHASE_NAMES, REINFORCE_CARD, SAGA_SLOT, SAX, TURN,
+    ANGLELAND,
+    DEPLOY,
+    FREYA_END,
+    HEL_PLACE,
+    LOKI_SLOT,
+    OVER,
+    PHASE_NAMES,
+    REINFORCE_CARD,
+    SAGA_SLOT,
+    SAX,
+    TURN,
 )
 from .rounds import Resolution
 from .turns import TurnFlow
@@ -85,7 +112,7 @@ class RedNorth(Game):
         value: int | dict = pts[0] if len(set(pts)) == 1 else {c: pts[i] for i, c in enumerate(COLOURS)}
         return {"players": self.players, "outpost_points": value}
 
-    def new_initial_state(self, seed: int) -> "RedNorthState":
+    def new_initial_state(self, seed: int) -> RedNorthState:
         return RedNorthState(self, seed)
 
     def summarize(self, summaries: list[dict]) -> dict[str, Any]:
@@ -203,7 +230,7 @@ class RedNorthState(Views, TurnFlow, Resolution):
             raise AssertionError(f"no action in phase {ph}")
 
     # --------------------------------------------------------------------- copies
-    def clone(self) -> "RedNorthState":
+    def clone(self) -> RedNorthState:
         s = RedNorthState.__new__(RedNorthState)
         s.game = self.game
         s.P = self.P
@@ -242,7 +269,7 @@ class RedNorthState(Views, TurnFlow, Resolution):
         s._dec = self._dec  # Decisions are immutable
         return s
 
-    def resample(self, player: int, rng: Rng) -> "RedNorthState":
+    def resample(self, player: int, rng: Rng) -> RedNorthState:
         """A state equal on all ``player`` knows, with every card hidden from them re-dealt.
 
         Hidden from ``player``: the deck (cards and order) and each opponent's hidden cards
@@ -264,7 +291,7 @@ class RedNorthState(Views, TurnFlow, Resolution):
         s.events = self.events_for(player)
         return s
 
-    def _try_resample(self, player: int, rng: Rng) -> "RedNorthState | None":
+    def _try_resample(self, player: int, rng: Rng) -> RedNorthState | None:
         P = self.P
         s = self.clone()
         pool = self.deck[:]

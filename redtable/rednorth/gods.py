@@ -15,7 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .effects import (
-    DrawFaceDown, DrawToHand, Effect, GainVP, PlaceFromDiscard, PlaceGlory, RetrieveGlory, RetrieveSetAsideHero,
+    DrawFaceDown,
+    DrawToHand,
+    Effect,
+    GainVP,
+    PlaceFromDiscard,
+    PlaceGlory,
+    RetrieveGlory,
+    RetrieveSetAsideHero,
     RevealOneEach,
 )
 

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 
 from .cards import BLUE, COLOUR_OF_NAME, COLOURS, GREEN, PURPLE, RED, YELLOW
 from .effects import (
-    DrawExtra, Effect, GiveFirstPlayer, RaiderFromDiscard, TakeChampion, TakeFirstPlayer, TakeTieBreaker,
+    DrawExtra,
+    Effect,
+    GiveFirstPlayer,
+    RaiderFromDiscard,
+    TakeChampion,
+    TakeFirstPlayer,
+    TakeTieBreaker,
 )
 
 DEFAULT_OUTPOST_POINTS = 1

@@ -12,8 +12,24 @@ from __future__ import annotations
 
 from ..core import Decision
 from .actions import (
-    CARD_END, CARD_END_OF, GOD_HEAD, INSPIRE, INVOKE, LEFT, OP_INSPIRE, OP_PASS, OP_PROMOTE,
-    OP_REINFORCE, OP_WITHDRAW, PASS, PASS_GROUP, PROMOTE, REINFORCE, TURN_OPS, WITHDRAW, group_slug,
+    CARD_END,
+    CARD_END_OF,
+    GOD_HEAD,
+    INSPIRE,
+    INVOKE,
+    LEFT,
+    OP_INSPIRE,
+    OP_PASS,
+    OP_PROMOTE,
+    OP_REINFORCE,
+    OP_WITHDRAW,
+    PASS,
+    PASS_GROUP,
+    PROMOTE,
+    REINFORCE,
+    TURN_OPS,
+    WITHDRAW,
+    group_slug,
 )
 from .base import RedNorthBase
 from .cards import BLUE, JARL, KIND_OF_SLUG, KIND_SLUG, NKINDS, PARTY_SIZE, ROUND_NAMES, ROUNDS

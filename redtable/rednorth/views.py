@@ -13,8 +13,22 @@ from collections import Counter
 from typing import Any
 
 from .actions import (
-    ACTION_TEXT, CARD_END_OF, CARD_POS_OF, ENDS, GIVE_OF, GOD_HEAD, KEEP, OP_INSPIRE, OP_INVOKE, OP_PROMOTE,
-    OP_REINFORCE, OP_WITHDRAW, SKIP, SLOT_OF, TURN_OPS, group_slug,
+    ACTION_TEXT,
+    CARD_END_OF,
+    CARD_POS_OF,
+    ENDS,
+    GIVE_OF,
+    GOD_HEAD,
+    KEEP,
+    OP_INSPIRE,
+    OP_INVOKE,
+    OP_PROMOTE,
+    OP_REINFORCE,
+    OP_WITHDRAW,
+    SKIP,
+    SLOT_OF,
+    TURN_OPS,
+    group_slug,
 )
 from .base import RedNorthBase
 from .cards import COLOURS, KIND_OF_SLUG, KIND_SLUG, KINDS, RED, ROUND_NAMES, ROUND_VP, ROUNDS, YELLOW, counts_to_slugs

@@ -11,8 +11,12 @@ the engine know every card; the families do not import it.
 
 from __future__ import annotations
 
-from . import abilities_gold, abilities_highcaste, abilities_lowcaste
-from . import effects  # noqa: F401  (registers the primitives)
+from . import (
+    abilities_gold,
+    abilities_highcaste,
+    abilities_lowcaste,
+    effects,  # noqa: F401  (registers the primitives)
+)
 from .ability_table import AbilityTable, card, install
 from .board import INSTITUTE, JUPITER, LUNA, MARS
 from .cards import BLUE, GOLD

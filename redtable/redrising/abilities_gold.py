@@ -29,8 +29,18 @@ from ..core import Decision
 from .ability_table import AbilityTable
 from .board import INSTITUTE, LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES, LUNA
 from .cards import BLUE, BY_SLUG, GOLD, RED, SLUG
-from .effects import (SAME_CARD_STEPS, SCOPES, TEXT, cond, filter_text, gain_blocked, matches, names_text, render,
-                      scope_positions)
+from .effects import (
+    SAME_CARD_STEPS,
+    SCOPES,
+    TEXT,
+    cond,
+    filter_text,
+    gain_blocked,
+    matches,
+    names_text,
+    render,
+    scope_positions,
+)
 from .engine import YES_NO, RRState, op
 from .words import prompt_context
 
@@ -129,7 +139,7 @@ def _gold_banish_all(st: RRState, node, ctx, answer):
     """node = ("gold_banish_all", scope, filter, then): banish every matching card in the scope
     (see effects.SCOPES), then run ``then`` with ``gold_count`` = how many were banished."""
     _, scope, filt, then = node
-    cards = [st.locs[l][i] for l, i in scope_positions(st, scope, ctx) if matches(st, st.locs[l][i], filt, ctx)]
+    cards = [st.locs[loc][i] for loc, i in scope_positions(st, scope, ctx) if matches(st, st.locs[loc][i], filt, ctx)]
     for card in cards:
         loc = st.location_of(card)
         st.locs[loc].remove(card)
@@ -154,7 +164,7 @@ cond("gold_count_at_least", lambda c: f"this banishes {c[1]} or more {_plural(c[
 def _gold_helium_per(st: RRState, node, ctx, answer):
     """node = ("gold_helium_per", scope, filter): gain 1 Helium per matching card in the scope."""
     _, scope, filt = node
-    n = sum(1 for l, i in scope_positions(st, scope, ctx) if matches(st, st.locs[l][i], filt, ctx))
+    n = sum(1 for loc, i in scope_positions(st, scope, ctx) if matches(st, st.locs[loc][i], filt, ctx))
     if n:
         st.gain_helium(ctx["p"], n)
     return None
@@ -178,7 +188,7 @@ def _gold_move_under_all(st: RRState, node, ctx, answer):
         return None
     here = ctx.get("loc", -1)
     if answer is None:
-        opts = tuple(LOCATION_NAMES[l] for l in range(4) if l != here and l != cur)
+        opts = tuple(LOCATION_NAMES[loc] for loc in range(4) if loc != here and loc != cur)
         if not opts:
             return None
         return Decision(ctx["p"], "move_location", opts, {"card": SLUG[src], "moving": idx})

@@ -17,11 +17,29 @@ from . import effects  # noqa: F401  (registers the shared primitives)
 from .ability_table import AbilityTable, card
 from .board import INFLUENCE_TOKENS, INSTITUTE, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES, LUNA, MARS
 from .cards import (
-    BLUE, BROWN, BY_SLUG, COLOR, COLOR_NAMES, COLOR_OF_NAME, COPPER, GOLD, GRAY, GREEN, NAME,
-    OBSIDIAN, ORANGE, PINK, RED, SILVER, SLUG, VALUE, VIOLET, WHITE, YELLOW,
+    BLUE,
+    BROWN,
+    BY_SLUG,
+    COLOR,
+    COLOR_NAMES,
+    COLOR_OF_NAME,
+    COPPER,
+    GOLD,
+    GRAY,
+    GREEN,
+    NAME,
+    OBSIDIAN,
+    ORANGE,
+    PINK,
+    RED,
+    SILVER,
+    SLUG,
+    VALUE,
+    VIOLET,
+    WHITE,
+    YELLOW,
 )
-from .effects import (TEXT, cond, filter_text, gainable, holds, matches, render, render_cond,
-                      scope_positions)
+from .effects import TEXT, cond, filter_text, gainable, holds, matches, render, render_cond, scope_positions
 from .engine import YES_NO, RRState, op, seat_id, seat_of
 from .words import prompt_context
 
@@ -109,8 +127,8 @@ cond(H + "fewest_cards", lambda c: "you have the fewest cards in hand (ties coun
 cond(H + "c_named", lambda c: "it matches a color you named")(
     lambda st, c, ctx: "c" in ctx and st.color(ctx["c"]) in ctx.get("colors", ()))
 cond(H + "any_card", lambda c: f"there is {_filt_text(c[2])} {effects.SCOPES[c[1]]} you may gain")(
-    lambda st, c, ctx: any(matches(st, st.locs[l][i], c[2], ctx) and gainable(st, st.locs[l][i])
-                           for l, i in scope_positions(st, c[1], ctx)))
+    lambda st, c, ctx: any(matches(st, st.locs[loc][i], c[2], ctx) and gainable(st, st.locs[loc][i])
+                           for loc, i in scope_positions(st, c[1], ctx)))
 
 
 # ---------------------------------------------------------------------------- structure
@@ -345,7 +363,7 @@ def _place_c(st: RRState, node, ctx, answer):
     else:
         if answer is None:
             excl = ctx.get("loc", -1) if where == "another" else -1
-            opts = tuple(LOCATION_NAMES[l] for l in range(4) if l != excl)
+            opts = tuple(LOCATION_NAMES[loc] for loc in range(4) if loc != excl)
             return Decision(p, "place_location", opts, {"card": SLUG[ctx["src"]], "placing": SLUG[c]})
         loc = LOCATION_OF_NAME[answer]
     if _remove_card(st, c) is None:
@@ -369,14 +387,14 @@ def _facedown_others(st: RRState, node, ctx, answer):
     """node = (facedown_others, 3): look at the deck's top cards and place one face down on
     top of each location other than this one (Firewall Expert, with the official errata)."""
     p, here = ctx["p"], ctx.get("loc", -1)
-    targets = [l for l in range(4) if l != here]
+    targets = [loc for loc in range(4) if loc != here]
     looked = tuple(st.deck[::-1][:node[1]])
     if not looked:
         return None
     st.log("look", player=p, source="deck", count=len(looked))
     st.log("look_seen", to=(p,), player=p, cards=[SLUG[c] for c in looked])
     st.known[p].update(looked)
-    st.push_all([(H + "facedown_on", l, len(targets) - k) for k, l in enumerate(targets)], dict(ctx, looked=looked))
+    st.push_all([(H + "facedown_on", loc, len(targets) - k) for k, loc in enumerate(targets)], dict(ctx, looked=looked))
     return None
 
 

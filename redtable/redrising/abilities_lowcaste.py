@@ -16,11 +16,26 @@ from . import effects
 from .ability_table import AbilityTable
 from .board import INSTITUTE, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME, LUNA, MARS
 from .cards import (
-    BLUE, BROWN, BY_SLUG, COLOR, COLOR_NAMES, COPPER, GOLD, GRAY, GREEN, OBSIDIAN, ORANGE,
-    PINK, RED, SILVER, SLUG, VIOLET, WHITE, YELLOW,
+    BLUE,
+    BROWN,
+    BY_SLUG,
+    COLOR,
+    COLOR_NAMES,
+    COPPER,
+    GOLD,
+    GRAY,
+    GREEN,
+    OBSIDIAN,
+    ORANGE,
+    PINK,
+    RED,
+    SILVER,
+    SLUG,
+    VIOLET,
+    WHITE,
+    YELLOW,
 )
-from .effects import (TEXT, colors_text, cond, filter_text, matches, parse_pos, pos_id, render,
-                      scope_positions)
+from .effects import TEXT, colors_text, cond, filter_text, matches, parse_pos, pos_id, render, scope_positions
 from .engine import RRState, op, seat_id, seat_of
 from .words import prompt_context
 
@@ -311,7 +326,7 @@ cond("lowcaste_more_than_right", lambda c: _MORE_TEXT[c[1]])(
 
 # ============================================================================ locations
 cond("lowcaste_src_alone", lambda c: "it was the only other card on this location")(
-    lambda st, c, ctx: any(l == [ctx["src"]] for l in st.locs))
+    lambda st, c, ctx: any(loc == [ctx["src"]] for loc in st.locs))
 
 
 @op("lowcaste_banish_here")
@@ -400,12 +415,12 @@ def destinations(st: RRState, c: int, dest: str, ctx: dict) -> list[int]:
     here = ctx.get("loc", -1)
     col = st.color(c)
     out = []
-    for l in range(4):
-        if l == cur or (dest != "different" and l == here):
+    for loc in range(4):
+        if loc == cur or (dest != "different" and loc == here):
             continue
-        if dest == "another_no_same_color" and col >= 0 and any(st.color(x) == col for x in st.locs[l]):
+        if dest == "another_no_same_color" and col >= 0 and any(st.color(x) == col for x in st.locs[loc]):
             continue
-        out.append(l)
+        out.append(loc)
     return out
 
 
@@ -415,13 +430,13 @@ def _move_card(st: RRState, node, ctx, answer):
     filter as in choose_card) that has somewhere to go under ``dest``, then move it."""
     _, scope, filt, dest, then = node
     if answer is None:
-        opts = tuple(pos_id(l, i) for l, i in scope_positions(st, scope, ctx)
-                     if matches(st, st.locs[l][i], filt, ctx) and destinations(st, st.locs[l][i], dest, ctx))
+        opts = tuple(pos_id(loc, i) for loc, i in scope_positions(st, scope, ctx)
+                     if matches(st, st.locs[loc][i], filt, ctx) and destinations(st, st.locs[loc][i], dest, ctx))
         if not opts:
             return None
         return Decision(ctx["p"], "choose_card", opts, prompt_context(st, node, ctx))
-    l, i = parse_pos(answer)
-    st.push(("lowcaste_move_c", dest, then), dict(ctx, c=st.locs[l][i]))
+    loc, i = parse_pos(answer)
+    st.push(("lowcaste_move_c", dest, then), dict(ctx, c=st.locs[loc][i]))
     return None
 
 
@@ -440,7 +455,7 @@ def _move_c(st: RRState, node, ctx, answer):
     if cur < 0:
         return None
     if answer is None:
-        opts = tuple(LOCATION_NAMES[l] for l in destinations(st, c, dest, ctx))
+        opts = tuple(LOCATION_NAMES[loc] for loc in destinations(st, c, dest, ctx))
         if not opts:
             return None
         return Decision(ctx["p"], "move_location", opts,
@@ -470,18 +485,18 @@ def _choose_topmost(st: RRState, node, ctx, answer):
     here = ctx.get("loc", -1)
     if answer is None:
         opts = []
-        for l in range(4):
-            if scope == "other" and l == here:
+        for loc in range(4):
+            if scope == "other" and loc == here:
                 continue
-            for i in range(len(st.locs[l]) - 1, -1, -1):
-                if matches(st, st.locs[l][i], filt, ctx):
-                    opts.append(pos_id(l, i))
+            for i in range(len(st.locs[loc]) - 1, -1, -1):
+                if matches(st, st.locs[loc][i], filt, ctx):
+                    opts.append(pos_id(loc, i))
                     break
         if not opts:
             return None
         return Decision(ctx["p"], "choose_card", tuple(opts), prompt_context(st, node, ctx))
-    l, i = parse_pos(answer)
-    st.push(then, dict(ctx, c=st.locs[l][i]))
+    loc, i = parse_pos(answer)
+    st.push(then, dict(ctx, c=st.locs[loc][i]))
     return None
 
 

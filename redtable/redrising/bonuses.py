@@ -59,11 +59,10 @@ Rulings taken where the card text is open:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
-from .cards import (BROWN, CARDS, COLOR, COLOR_NAMES, GOLD, GRAY, NAME, NUM_CARDS, OBSIDIAN, PINK, RED,
-                    VALUE, card_index)
+from .cards import BROWN, CARDS, COLOR, COLOR_NAMES, GOLD, GRAY, NAME, NUM_CARDS, OBSIDIAN, PINK, RED, VALUE, card_index
 
 __all__ = [
     "Board", "Hand", "Refs", "FRESH", "ENCODING", "BONUSES", "bonus", "bonus_text",
@@ -104,7 +103,7 @@ class Hand:
     fresh_letters: frozenset[str] = frozenset()  # first letters a FRESH name may take
 
     @classmethod
-    def plain(cls, cards: Sequence[int], face_down: Iterable[int] = ()) -> "Hand":
+    def plain(cls, cards: Sequence[int], face_down: Iterable[int] = ()) -> Hand:
         down = set(face_down)
         return cls(tuple(cards), tuple(0 if c in down else 1 << COLOR[c] for c in cards), tuple(cards))
 
@@ -138,7 +137,7 @@ class Refs:
     initials: bool = False               # reads first letters of names
     negative: bool = False               # may lose points
 
-    def __or__(self, o: "Refs") -> "Refs":
+    def __or__(self, o: Refs) -> Refs:
         return Refs(self.colors | o.colors, self.names | o.names, self.all_colors or o.all_colors,
                     self.distinct or o.distinct, self.initials or o.initials, self.negative or o.negative)
 
@@ -209,7 +208,7 @@ class Sel:
     def refs(self) -> Refs:
         raise NotImplementedError
 
-    def parts(self) -> tuple["Sel", ...]:
+    def parts(self) -> tuple[Sel, ...]:
         return (self,)
 
     def names_only(self) -> bool:
@@ -218,7 +217,7 @@ class Sel:
     def mask(self) -> int:
         return 0
 
-    def form(self) -> "Form":
+    def form(self) -> Form:
         """How the compiled evaluators test a card against this selector (see :class:`Form`)."""
         return Form(pred=self.match)
 
@@ -232,7 +231,7 @@ class Sel:
     def plural(self, me: int) -> str:  # "Golds", "other Golds", "Obsidians"
         raise NotImplementedError
 
-    def __or__(self, other: "Sel | str") -> "Sel":
+    def __or__(self, other: Sel | str) -> Sel:
         other = _sel(other)
         if isinstance(self, C) and isinstance(other, C):
             return C(*self.colors, *other.colors)
@@ -240,7 +239,7 @@ class Sel:
             return N(*self.names, *other.names)
         return Or(*self.parts(), *other.parts())
 
-    def but_not(self, *names: str) -> "Sel":
+    def but_not(self, *names: str) -> Sel:
         return Except(self, N(*names))
 
 
@@ -263,7 +262,7 @@ class C(Sel):
     def mask(self) -> int:
         return self._mask
 
-    def form(self) -> "Form":
+    def form(self) -> Form:
         return Form(mask=self._mask)
 
     def refs(self) -> Refs:
@@ -301,7 +300,7 @@ class N(Sel):
     def match(self, mask: int, name: int) -> bool:
         return name in self.names
 
-    def form(self) -> "Form":
+    def form(self) -> Form:
         return Form(names=frozenset(self.names))
 
     def refs(self) -> Refs:
@@ -336,7 +335,7 @@ class Or(Sel):
     def match(self, mask: int, name: int) -> bool:
         return any(s.match(mask, name) for s in self.items)
 
-    def form(self) -> "Form":
+    def form(self) -> Form:
         forms = [s.form() for s in self.items]
         if any(f.pred is not None or f.exclude for f in forms):
             return Form(pred=self.match)
@@ -392,7 +391,7 @@ class Except(Sel):
     def mask(self) -> int:
         return self.sel.mask()
 
-    def form(self) -> "Form":
+    def form(self) -> Form:
         inner = self.sel.form()
         if inner.pred is not None or inner.exclude:
             return Form(pred=self.match)
@@ -415,11 +414,11 @@ Red, Brown, Pink, Violet, Yellow, Green, Blue, Orange, Gray, Obsidian, Silver, W
     C(c) for c in range(14))
 
 
-def _sel(x: "Sel | str") -> Sel:
+def _sel(x: Sel | str) -> Sel:
     return N(x) if isinstance(x, str) else x
 
 
-def _union(items: Sequence["Sel | str"]) -> Sel:
+def _union(items: Sequence[Sel | str]) -> Sel:
     sels = [_sel(x) for x in items]
     out = sels[0]
     for s in sels[1:]:
@@ -565,7 +564,7 @@ class InHand(Qty):
 
     __slots__ = ("sel", "including_self")
 
-    def __init__(self, *items: "Sel | str", including_self: bool = False) -> None:
+    def __init__(self, *items: Sel | str, including_self: bool = False) -> None:
         self.sel = _union(items)
         self.including_self = including_self
 
@@ -831,7 +830,7 @@ class With(Cond):
 
     __slots__ = ("sel", "n")
 
-    def __init__(self, *items: "Sel | str", n: int = 1) -> None:
+    def __init__(self, *items: Sel | str, n: int = 1) -> None:
         self.sel = _union(items)
         self.n = n
 
@@ -856,7 +855,7 @@ class WithNo(Cond):
 
     __slots__ = ("sel", "style")
 
-    def __init__(self, *items: "Sel | str", style: str = "no") -> None:
+    def __init__(self, *items: Sel | str, style: str = "no") -> None:
         self.sel = _union(items)
         self.style = style
 
@@ -895,7 +894,7 @@ class WithBoth(Cond):
 
     __slots__ = ("a", "b")
 
-    def __init__(self, a: "Sel | str", b: "Sel | str") -> None:
+    def __init__(self, a: Sel | str, b: Sel | str) -> None:
         self.a, self.b = _sel(a), _sel(b)
 
     def holds(self, h: Hand, i: int, b: Board) -> bool:
@@ -916,7 +915,7 @@ class WithButNot(Cond):
 
     __slots__ = ("a", "b")
 
-    def __init__(self, a: "Sel | str", b: "Sel | str") -> None:
+    def __init__(self, a: Sel | str, b: Sel | str) -> None:
         self.a, self.b = _sel(a), _sel(b)
 
     def holds(self, h: Hand, i: int, b: Board) -> bool:
@@ -938,7 +937,7 @@ class WithOneNotBoth(Cond):
 
     __slots__ = ("a", "b")
 
-    def __init__(self, a: "Sel | str", b: "Sel | str") -> None:
+    def __init__(self, a: Sel | str, b: Sel | str) -> None:
         self.a, self.b = _sel(a), _sel(b)
 
     def holds(self, h: Hand, i: int, b: Board) -> bool:
@@ -1084,7 +1083,7 @@ class Have(Cond):
 
     __slots__ = ("sovereign", "sel")
 
-    def __init__(self, *items: "str | Sel") -> None:
+    def __init__(self, *items: str | Sel) -> None:
         self.sovereign = SOVEREIGN in items
         rest = [x for x in items if x != SOVEREIGN]
         self.sel = _union(rest) if rest else None

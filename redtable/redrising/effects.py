@@ -19,7 +19,8 @@ Card choices on locations are offered as ``"<location>:<index from the bottom>"`
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..core import Decision
 from .board import LOCATION_NAMES, LOCATION_OF_NAME, LOCATION_TITLES
@@ -288,7 +289,7 @@ def _take_card(st: RRState, card: int) -> str | None:
         if card in loc:
             loc.remove(card)
             return LOCATION_NAMES[i]
-    for p, hand in enumerate(st.hands):
+    for hand in st.hands:
         if card in hand:
             hand.remove(card)
             return "hand"
@@ -402,13 +403,13 @@ def scope_positions(st: RRState, scope: str, ctx: dict) -> list[tuple[int, int]]
     if scope == "this":
         return [(here, i) for i in range(len(st.locs[here]))] if here >= 0 else []
     if scope == "any":
-        return [(l, i) for l in range(4) for i in range(len(st.locs[l]))]
+        return [(loc, i) for loc in range(4) for i in range(len(st.locs[loc]))]
     if scope == "other_any":
-        return [(l, i) for l in range(4) if l != here for i in range(len(st.locs[l]))]
+        return [(loc, i) for loc in range(4) if loc != here for i in range(len(st.locs[loc]))]
     if scope == "other_top":
-        return [(l, len(st.locs[l]) - 1) for l in range(4) if l != here and st.locs[l]]
+        return [(loc, len(st.locs[loc]) - 1) for loc in range(4) if loc != here and st.locs[loc]]
     if scope == "any_top":
-        return [(l, len(st.locs[l]) - 1) for l in range(4) if st.locs[l]]
+        return [(loc, len(st.locs[loc]) - 1) for loc in range(4) if st.locs[loc]]
     raise ValueError(f"unknown scope {scope!r}")
 
 
@@ -422,8 +423,8 @@ def _choose_card(st: RRState, node, ctx, answer):
     _, scope, filt, then, optional = node
     if answer is None:
         locs = st.locs
-        opts = tuple([pos_id(l, i) for l, i in scope_positions(st, scope, ctx)
-                      if matches(st, locs[l][i], filt, ctx) and (gainable(st, locs[l][i]) or not gains_c(then))])
+        opts = tuple([pos_id(loc, i) for loc, i in scope_positions(st, scope, ctx)
+                      if matches(st, locs[loc][i], filt, ctx) and (gainable(st, locs[loc][i]) or not gains_c(then))])
         if not opts:
             return None
         if optional:
@@ -431,8 +432,8 @@ def _choose_card(st: RRState, node, ctx, answer):
         return Decision(ctx["p"], "choose_card", opts, prompt_context(st, node, ctx, "none" if optional else ""))
     if answer == "none":
         return None
-    l, i = parse_pos(answer)
-    _bind_card(st, ctx, st.locs[l][i], then)
+    loc, i = parse_pos(answer)
+    _bind_card(st, ctx, st.locs[loc][i], then)
     return None
 
 
@@ -496,7 +497,7 @@ def _move_c(st: RRState, node, ctx, answer):
         return None
     exclude = {"another": ctx.get("loc", -1), "other_than_its": cur, "any": -1}[where]
     if answer is None:
-        opts = tuple(LOCATION_NAMES[l] for l in range(4) if l != exclude and l != cur)
+        opts = tuple(LOCATION_NAMES[loc] for loc in range(4) if loc != exclude and loc != cur)
         if not opts:
             return None
         return Decision(ctx["p"], "move_location", opts, {"card": SLUG[ctx["src"]], "moving": pos_id(cur, st.locs[cur].index(card))})
@@ -540,7 +541,7 @@ TEXT["deploy_c"] = lambda node: (f"Deploy that card to {LOCATION_TITLES[node[1]]
 
 
 # ---------------------------------------------------------------------------- conditions
-cond("deployed_on", lambda c: f"deployed on {' or '.join(LOCATION_TITLES[l] for l in c[1])}")(
+cond("deployed_on", lambda c: f"deployed on {' or '.join(LOCATION_TITLES[loc] for loc in c[1])}")(
     lambda st, c, ctx: ctx.get("loc", -1) in c[1])
 cond("has_sovereign", lambda c: "you have the Sovereign token")(
     lambda st, c, ctx: st.sovereign == ctx["p"])

@@ -15,13 +15,28 @@ vocabulary, registered in :data:`OPS` with :func:`op`, so a card is data, not co
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..core import Decision, Event, HiddenDict, HiddenList, HiddenRead, HiddenSet, IllegalAction, Rng, State
 from .board import (
-    APOLLO, CERES, DIANA, DIE_FACES, FLEET_MAX, HAND_SIZE, HOUSE_JUPITER, HOUSE_MARS,
-    HOUSE_NAMES, INFLUENCE_TOKENS, JUPITER, LOCATION_NAMES, LOCATION_OF_NAME,
-    LUNA, MARS, NEUTRAL_INFLUENCE_2P, THRESHOLD,
+    APOLLO,
+    CERES,
+    DIANA,
+    DIE_FACES,
+    FLEET_MAX,
+    HAND_SIZE,
+    HOUSE_JUPITER,
+    HOUSE_MARS,
+    HOUSE_NAMES,
+    INFLUENCE_TOKENS,
+    JUPITER,
+    LOCATION_NAMES,
+    LOCATION_OF_NAME,
+    LUNA,
+    MARS,
+    NEUTRAL_INFLUENCE_2P,
+    THRESHOLD,
 )
 from .cards import BY_SLUG, COLOR, COLOR_NAMES, NAME, NUM_CARDS, SLUG, VALUE
 from .words import public_about
@@ -58,7 +73,7 @@ YES_NO = ("yes", "no")
 LOAN_SHARK = BY_SLUG["loan-shark"]
 
 
-def gainable(st: "RRState", card: int) -> bool:
+def gainable(st: RRState, card: int) -> bool:
     """Whether ``card`` may be gained now. Loan Shark may not be gained during a turn out of
     order (the only uncounted turns): no gain of that turn offers or takes it."""
     return card != LOAN_SHARK or not st.turn_stack or st.turn_stack[-1].counted
@@ -90,7 +105,7 @@ class Turn:
         self.traded = False
         self.counted = counted
 
-    def copy(self) -> "Turn":
+    def copy(self) -> Turn:
         t = Turn.__new__(Turn)
         t.player, t.deployed, t.deployed_mask, t.ended, t.traded, t.counted = (
             self.player, self.deployed, self.deployed_mask, self.ended, self.traded, self.counted)
@@ -107,7 +122,7 @@ class RRState(State):
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def new(cls, game, seed: int) -> "RRState":
+    def new(cls, game, seed: int) -> RRState:
         st = cls.__new__(cls)
         n = game.players
         st.game, st.n, st.rng = game, n, Rng(seed)
@@ -158,7 +173,7 @@ class RRState(State):
         st.run()
         return st
 
-    def clone(self) -> "RRState":
+    def clone(self) -> RRState:
         st = object.__new__(type(self))  # a search copy's clones stay search copies
         st.game, st.n, st.rng = self.game, self.n, self.rng.clone()
         st.houses, st.first, st.variant, st.start_hand = self.houses, self.first, self.variant, self.start_hand
@@ -234,7 +249,7 @@ class RRState(State):
     def log(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
         self.events.append(Event(kind, data, to))
 
-    def for_search(self) -> "RRState":
+    def for_search(self) -> RRState:
         """This state (a determinization) as a search copy: from now on it and its clones
         keep no event log (only the "points" events the scoring reads). Nothing else
         changes: a search copy plays exactly as the original would."""
@@ -459,7 +474,7 @@ class RRState(State):
                 self.log(how, player=p, card=SLUG[card], location=LOCATION_NAMES[loc], bottom=bottom)
 
     # ------------------------------------------------------------------ information sets
-    def resample(self, player: int, rng: Rng) -> "RRState":
+    def resample(self, player: int, rng: Rng) -> RRState:
         """A state ``player`` cannot tell from this one, with every hidden card re-dealt.
 
         Hidden places are the other hands, the deck and face-down cards; a card in them
@@ -483,8 +498,8 @@ class RRState(State):
         old = [place[i] for place, i in slots]
         new = old[:]
         rng.shuffle(new)
-        moved = {c: d for c, d in zip(old, new) if c != d}  # the permutation, without fixed points
-        for (place, i), card in zip(slots, new):
+        moved = {c: d for c, d in zip(old, new, strict=True) if c != d}  # the permutation, without fixed points
+        for (place, i), card in zip(slots, new, strict=True):
             place[i] = card
         if facedown:
             st.facedown = {moved.get(c, c): q for c, q in facedown.items()}
@@ -552,7 +567,7 @@ class RRState(State):
                         extra_points=extra[p], name=f"p{p} {HOUSE_NAMES[self.houses[p]]}")
             for p in range(self.n)
         ]
-        return FinalPosition(players=players, locations=tuple(list(l) for l in self.locs),
+        return FinalPosition(players=players, locations=tuple(list(loc) for loc in self.locs),
                              banished=list(self.banished), neutral_influence=self.neutral,
                              face_down_on_locations=frozenset(self.facedown))
 

@@ -73,8 +73,10 @@ def card_entry(index: int, lang: str = "en") -> dict:
 
 
 def _entry_other(index: int, lang: str) -> dict:
-    from .lang import bonus_text, card_name as name_of, fixed_text
-    from .lang.effects_text import render as render_in, render_clause
+    from .lang import bonus_text, fixed_text
+    from .lang import card_name as name_of
+    from .lang.effects_text import render as render_in
+    from .lang.effects_text import render_clause
 
     c = CARDS[index]
     out: dict = {"card": c.slug, "name": name_of(index, lang), "color": COLOR_NAMES[c.color], "value": c.value}

@@ -8,7 +8,6 @@ English for now.
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 
@@ -21,7 +20,7 @@ TEXT_KEYS = (("deploy", "Deploy"), ("end_game_bonus", "End-game"), ("end_of_game
 def cards_command(
     game: str = typer.Argument("red-rising", help="red-rising"),
     as_json: bool = typer.Option(False, "--json", help="print JSON"),
-    lang: Optional[str] = typer.Option(None, "--lang", "-l", help="language of the table: en, uk or pl "
+    lang: str | None = typer.Option(None, "--lang", "-l", help="language of the table: en, uk or pl "
                                                                   "(default: from LANG)"),
 ) -> None:
     """The card gallery: every card with its rules text, rendered from the engine's encoding."""

@@ -40,12 +40,20 @@ import re
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
 from ..core.jsonfile import (
-    JsonFileError, LongInt, clip, decode_utf8, parse_json, quote, read_json_file, read_limited, show, suggest,
+    JsonFileError,
+    LongInt,
+    clip,
+    decode_utf8,
+    parse_json,
+    quote,
+    read_limited,
+    show,
+    suggest,
 )
 from ..i18n import tr
 from .board import NEUTRAL_INFLUENCE_2P
@@ -212,7 +220,7 @@ def parse_position(data: Any) -> FinalPosition:
     locs = _keys(data.get("locations", {}), "locations", LOCATIONS, "the locations")
     piles = {name: p.cards(locs.get(name, []), f"locations.{name}", in_hand=False) for name in LOCATIONS}
     banished = p.cards(data.get("banished", []), "banished", in_hand=False)
-    for i, (c, o) in enumerate(banished):
+    for i, (_card, o) in enumerate(banished):
         if o.get("face_down"):
             raise InputError(f"banished[{i}].face_down", "banished cards are face up")
     # The rulebook (Setup, and Scoring: Influence) always places 3 Influence tokens of an unused
@@ -240,8 +248,8 @@ def load_position(path: Path | str) -> FinalPosition:
         if str(path) == "-":
             raw = sys.stdin.buffer.read(LIMIT_BYTES + 1)
             if len(raw) > LIMIT_BYTES:
-                raise JsonFileError("-", f"the input is too large (more than 1 MB); the limit for a final "
-                                         f"position is 1 MB")
+                raise JsonFileError("-", "the input is too large (more than 1 MB); the limit for a final "
+                                         "position is 1 MB")
             shown = "standard input"
         else:
             raw = read_limited(path, LIMIT_BYTES, "a final position")
@@ -424,11 +432,11 @@ redtable score red-rising final.json
 
 def score_command(
     game: str = typer.Argument(..., help="red-rising"),
-    file: Optional[Path] = typer.Argument(
+    file: Path | None = typer.Argument(
         None, help="the final position: the text form or JSON (- reads standard input; none: the "
                    "interactive scorepad, or standard input when it is not a terminal)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of the scorepad"),
-    lang: Optional[str] = typer.Option(None, "--lang", "-l", help="language of the scorepad: en, uk or pl "
+    lang: str | None = typer.Option(None, "--lang", "-l", help="language of the scorepad: en, uk or pl "
                                                                   "(default: from LANG)"),
 ) -> None:
     from ..cliutil import check_game, fail

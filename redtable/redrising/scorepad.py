@@ -24,7 +24,8 @@ Tab completion of card names, suggestions for typos, and the running total.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rich.markup import escape
 

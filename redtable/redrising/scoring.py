@@ -27,10 +27,10 @@ names are interchangeable, so only multisets of choices are tried for them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
-from typing import Iterator, Sequence
 
 from .bonuses import BONUSES, CLAUSE_FNS, FRESH, IGNORES, REFS, Board, Clause, Hand, Points, Refs, hand_bonuses, initial
 from .cards import COLOR, COLOR_NAMES, COLORLESS, GRAY, NAME, NUM_CARDS, ORANGE, VALUE
@@ -143,7 +143,7 @@ class _Best:
 _LETTERS_BY_NAME = tuple(initial(n) for n in range(NUM_CARDS))
 _MASK = tuple(1 << COLOR[c] for c in range(NUM_CARDS))
 # per card: its bonus clauses with what each reads and its compiled evaluator (computed once)
-_CLAUSES = tuple(tuple((cl, cl.refs(), fn) for cl, fn in zip(BONUSES[c], CLAUSE_FNS[c])) for c in range(NUM_CARDS))
+_CLAUSES = tuple(tuple((cl, cl.refs(), fn) for cl, fn in zip(BONUSES[c], CLAUSE_FNS[c], strict=True)) for c in range(NUM_CARDS))
 # cards that may choose: Grays (an extra colour) and Oranges (another name)
 _CHOOSER = tuple(COLOR[c] in (GRAY, ORANGE) for c in range(NUM_CARDS))
 
@@ -329,7 +329,7 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
             color_space.append((0, 0, base_masks_t))
             break
         masks = list(base_masks)
-        for j, o in zip(grays, choice):
+        for j, o in zip(grays, choice, strict=True):
             masks[j] |= color_opts[o]
         masks_t = tuple(masks)
         color_space.append((total(by_color, masks_t, base_names_t), len(choice) - choice.count(0), masks_t))
@@ -340,14 +340,14 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
             continue
         if skip_names:  # the first choice only (see above)
             names = list(base_names)
-            for k, (j, o) in enumerate(zip(oranges, choice)):
+            for k, (j, o) in enumerate(zip(oranges, choice, strict=True)):
                 opt = (pool_name_opts if k < npool else name_opts)[o]
                 if opt is not None:
                     names[j] = opt
             name_space.append((0, 0, tuple(names)))
             break
         names = list(base_names)
-        for k, (j, o) in enumerate(zip(oranges, choice)):
+        for k, (j, o) in enumerate(zip(oranges, choice, strict=True)):
             opt = (pool_name_opts if k < npool else name_opts)[o]
             if opt is not None:
                 names[j] = opt
@@ -430,7 +430,7 @@ def _score_player(pos: FinalPosition, k: int, influence: int, shared: tuple | No
     if FRESH in names:
         referenced = frozenset().union(*(REFS[c].names for c in p.hand))
         names = _materialise_fresh(p.hand, best.names, referenced)
-        own = [c if n == FRESH and c not in referenced else n for c, n in zip(p.hand, best.names)]
+        own = [c if n == FRESH and c not in referenced else n for c, n in zip(p.hand, best.names, strict=True)]
         if FRESH not in own:   # renaming only mattered for a bonus that still fails
             h = Hand(tuple(p.hand), best.masks, tuple(own))
             if sum(hand_bonuses(h, board)) == sum(best.bonuses):

@@ -7,7 +7,7 @@ below the named top cards, so all 112 cards are always in exactly one place.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..core import Rng
 from .board import HOUSE_NAMES, LOCATION_OF_NAME
@@ -47,7 +47,7 @@ def scenario(players: int = 2, *, hands: dict[int, list[str]] | None = None,
         st.locs[LOCATION_OF_NAME[name]] = _ids(cards)
     st.banished = _ids(banished or [])
     top = _ids(deck_top or [])
-    used = set(top) | set(st.banished) | {c for h in st.hands for c in h} | {c for l in st.locs for c in l}
+    used = set(top) | set(st.banished) | {c for h in st.hands for c in h} | {c for loc in st.locs for c in loc}
     named = len(top) + len(st.banished) + sum(map(len, st.hands)) + sum(map(len, st.locs))
     if len(used) != named:
         raise ValueError("a card is named twice in the scenario")

@@ -13,7 +13,7 @@ names the games.
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
 
 #: Primitive name -> its English renderer (filled by the effect and ability modules).
 TEXT: dict[str, Callable[[tuple], str]] = {}

@@ -152,9 +152,9 @@ def sentences(lang: str, node: tuple, c: int | None = None, loc: int = -1, mood:
             text = text.replace("this location", EN_LOCATION[loc])
         return [s.strip().rstrip(".") for s in _split_sentences(text) if s.strip()]
     from .lang.core import Cx
-    from .lang.tables import lang as get_lang
     from .lang.effects_text import R
     from .lang.grammar import euphony
+    from .lang.tables import lang as get_lang
 
     L = get_lang(lang)
     cx = Cx(L, here=loc)
@@ -269,9 +269,9 @@ def _instead_sentence(lang: str, node: tuple, c: int | None, loc: int) -> str:
         return f"reveal {names} to gain {NAME[c]} instead" if c is not None and body == f"gain {NAME[c]}" \
             else f"reveal {names} to {body} instead"
     from .lang.core import Cx
-    from .lang.tables import lang as get_lang
     from .lang.effects_text import R
     from .lang.grammar import euphony
+    from .lang.tables import lang as get_lang
 
     L = get_lang(lang)
     cx = Cx(L, here=loc)

@@ -38,8 +38,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from ..core import make_game
 from .simulate import GameResult, play_one
@@ -449,7 +450,7 @@ def _cards(ok: list[dict]) -> list[dict]:
             for p in range(P):
                 (held if holder.get(slug) == p else not_held)[slug].add(credit[p], P, s["scores"][p])
         if has_deployers:
-            pairs = sorted(set(zip(s["deployed"], s["deployed_by"])))
+            pairs = sorted(set(zip(s["deployed"], s["deployed_by"], strict=True)))
             for slug, p in pairs:
                 if p is not None:
                     by_deployer[slug].add(credit[p], P)

@@ -10,19 +10,32 @@ allowed; nothing goes to stdout.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
-from ..cliutil import check_game as _check_game, check_output_dir, fail as _fail, parse_options as _parse_options, \
-    remove_created
+from ..cliutil import check_game as _check_game
+from ..cliutil import check_output_dir, remove_created
+from ..cliutil import fail as _fail
+from ..cliutil import parse_options as _parse_options
 from ..core.jsonfile import quote
-from .summary import new_table as _new_table, pp as _pp, rate as _rate
-from .commands import ADDRESS, BACKEND, BOTS, GAME_OPTIONS, WORKERS, _check_setup, _check_workers, _progress, \
-    _split_bots, connect_backend
+from .commands import (
+    ADDRESS,
+    BACKEND,
+    BOTS,
+    GAME_OPTIONS,
+    WORKERS,
+    _check_setup,
+    _check_workers,
+    _progress,
+    _split_bots,
+    connect_backend,
+)
+from .summary import new_table as _new_table
+from .summary import pp as _pp
+from .summary import rate as _rate
 
 
-def parse_player_counts(text: Optional[str], game: str) -> list[int]:
+def parse_player_counts(text: str | None, game: str) -> list[int]:
     """``--players``: ``4``, ``2,3,4`` or ``2-4`` (default: every count the game allows)."""
     from ..core import game_class
 
@@ -51,16 +64,16 @@ def parse_player_counts(text: Optional[str], game: str) -> list[int]:
 def analyze_command(
     game: str = typer.Argument(..., help="red-rising or red-north"),
     games: int = typer.Option(100, "--games", "-n", help="games at EACH player count"),
-    players: Optional[str] = typer.Option(None, "--players", "-p", help="player counts: 4, 2,3,4 or 2-4 "
+    players: str | None = typer.Option(None, "--players", "-p", help="player counts: 4, 2,3,4 or 2-4 "
                                           "(default: every count the game allows)"),
-    bots: Optional[str] = BOTS,
+    bots: str | None = BOTS,
     seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole run"),
-    out: Optional[Path] = typer.Option(None, "--out", help="report directory "
+    out: Path | None = typer.Option(None, "--out", help="report directory "
                                        "(default: analysis-GAME-SEED)"),
     option: list[str] = GAME_OPTIONS,
-    workers: Optional[int] = WORKERS,
+    workers: int | None = WORKERS,
     backend: str = BACKEND,
-    address: Optional[str] = ADDRESS,
+    address: str | None = ADDRESS,
 ) -> None:
     """Play GAMES games at each player count and write a balance report (HTML, PNG, CSV, JSON).
 

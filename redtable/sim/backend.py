@@ -19,7 +19,8 @@ other way round.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterator, NamedTuple, Protocol, Sequence, runtime_checkable
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 Chunk = list[int]
 Task = Callable[[int], Any]

@@ -13,16 +13,18 @@ import json
 import sys
 import time
 from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Optional
 
 import typer
 
+from ..cliutil import check_game as _check_game
+from ..cliutil import check_output_dir, remove_created
+from ..cliutil import fail as _fail
+from ..cliutil import parse_options as _parse_options
 from ..core import RedtableError
 from ..core.jsonfile import quote
-from ..cliutil import check_game as _check_game, check_output_dir, fail as _fail, parse_options as _parse_options, \
-    remove_created
 
 # Options the simulation commands (simulate, tournament, analyze) share.
 BOTS = typer.Option(None, "--bots", help="comma-separated bots per seat, repeated cyclically over the "
@@ -36,7 +38,7 @@ ADDRESS = typer.Option(None, "--address", help="Ray cluster to join (auto, host:
                        "ray://host:10001); default: start a local Ray")
 
 
-def _split_bots(bots: Optional[str]) -> list[str] | None:
+def _split_bots(bots: str | None) -> list[str] | None:
     if bots is None:
         return None
     out = [b.strip() for b in bots.split(",")]
@@ -45,7 +47,7 @@ def _split_bots(bots: Optional[str]) -> list[str] | None:
     return out
 
 
-def _check_workers(workers: Optional[int]) -> int:
+def _check_workers(workers: int | None) -> int:
     from .parallel import default_workers
 
     if workers is None:
@@ -55,7 +57,7 @@ def _check_workers(workers: Optional[int]) -> int:
     return workers
 
 
-def connect_backend(backend: str, address: Optional[str], workers: int) -> None:
+def connect_backend(backend: str, address: str | None, workers: int) -> None:
     """Validate ``--backend``/``--address`` and connect before any game is played."""
     from .parallel import prepare_backend
 
@@ -189,12 +191,12 @@ def simulate_command(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (every number)"),
     details: bool = typer.Option(False, "--details", help="also the per-card (Red Rising) or per-God and "
                                  "per-Outpost (Red North) tables"),
-    save_games: Optional[Path] = typer.Option(None, "--save-games", help="write one JSON log per game here"),
-    bots: Optional[str] = BOTS,
+    save_games: Path | None = typer.Option(None, "--save-games", help="write one JSON log per game here"),
+    bots: str | None = BOTS,
     option: list[str] = GAME_OPTIONS,
-    workers: Optional[int] = WORKERS,
+    workers: int | None = WORKERS,
     backend: str = BACKEND,
-    address: Optional[str] = ADDRESS,
+    address: str | None = ADDRESS,
 ) -> None:
     """Play GAMES games with bots and print statistics.
 
@@ -237,17 +239,17 @@ def simulate_command(
 def tournament_command(
     game: str = typer.Argument(..., help="red-rising or red-north"),
     bots: str = typer.Option(..., "--bots", "-b", help="comma-separated bots, e.g. ismcts,heuristic,random"),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="seats per game (default: the "
+    players: int | None = typer.Option(None, "--players", "-p", help="seats per game (default: the "
                                           "number of bots, within the game's player range)"),
     games: int = typer.Option(100, "--games", "-n", help="number of games"),
-    budget: Optional[str] = typer.Option(None, "--budget", help="search budget per decision for search "
+    budget: str | None = typer.Option(None, "--budget", help="search budget per decision for search "
                                          "bots without one in their spec: seconds (0.5s) or iterations (2000it)"),
     seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole tournament"),
-    workers: Optional[int] = WORKERS,
+    workers: int | None = WORKERS,
     option: list[str] = GAME_OPTIONS,
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     backend: str = BACKEND,
-    address: Optional[str] = ADDRESS,
+    address: str | None = ADDRESS,
 ) -> None:
     """Bots play GAMES games against each other with rotated seats: win rate, Elo, score, time per bot.
 

@@ -38,10 +38,22 @@ import os
 import queue
 import signal
 import sys
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
-from .backend import (HEARTBEAT, POLL_SECONDS, TICK_SECONDS, Backend, Chunk, Output, Preparable, Reporter, Task,
-                      Tick, run_chunk)
+from .backend import (
+    HEARTBEAT,
+    POLL_SECONDS,
+    TICK_SECONDS,
+    Backend,
+    Chunk,
+    Output,
+    Preparable,
+    Reporter,
+    Task,
+    Tick,
+    run_chunk,
+)
 
 __all__ = [
     "BACKENDS", "HEARTBEAT", "POLL_SECONDS", "TICK_SECONDS", "Backend", "Chunk", "Reporter", "Tick",

@@ -16,7 +16,8 @@ Ray is an optional dependency: nothing imports it until a Ray run starts.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from .backend import HEARTBEAT, POLL_SECONDS, Chunk, Reporter, Tick, run_chunk
 

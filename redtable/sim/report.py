@@ -19,8 +19,9 @@ from __future__ import annotations
 import csv
 import html
 import json
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from ..core import RedtableError
 
@@ -300,7 +301,7 @@ def _chart_pairs(ax, labels: list[str], a: list[dict], b: list[dict], la: str, l
     """Win rates of two subsets per label (held / not held...) with CIs and fair-share ticks."""
     xs = range(len(labels))
     for off, rows, lab, colour in ((-0.2, a, la, _COLOURS[0]), (0.2, b, lb, _COLOURS[7])):
-        x = [i + off for i, r in zip(xs, rows) if r["n"]]
+        x = [i + off for i, r in zip(xs, rows, strict=True) if r["n"]]
         y = [r["win_rate"] for r in rows if r["n"]]
         err = [[r["win_rate"] - r["ci95"][0] for r in rows if r["n"]],
                [r["ci95"][1] - r["win_rate"] for r in rows if r["n"]]]
@@ -327,7 +328,7 @@ def _chart_gods(numbers: dict, out: Path) -> list[tuple[str, str]]:
     for off, key, lab, colour in ((-0.27, "held_mean_vp", "held", _COLOURS[0]),
                                   (0, "invoked_mean_vp", "invoked", _COLOURS[2]),
                                   (0.27, "not_held_mean_vp", "not held", _COLOURS[7])):
-        pts = [(i + off, g[key]) for i, g in zip(xs, gods) if g[key] is not None]
+        pts = [(i + off, g[key]) for i, g in zip(xs, gods, strict=True) if g[key] is not None]
         ax.bar([p[0] for p in pts], [p[1] for p in pts], 0.26, color=colour, label=lab)
     ax.set_xticks(list(xs), labels, fontsize=8)
     ax.set_ylabel("mean final VP")

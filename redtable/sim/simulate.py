@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..bots import make_bot
 from ..core import GameRecord, Rng, make_game

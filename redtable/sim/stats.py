@@ -24,7 +24,7 @@ tolerance.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -97,7 +97,7 @@ def elo_ratings(n_bots: int, outcomes: Iterable[tuple[int, int, float]], prior: 
             new.append(wins[i] / denom if denom > 0 else gamma[i])
         g = math.exp(sum(math.log(x) for x in new) / n_bots) if all(x > 0 for x in new) else 1.0
         new = [x / g for x in new]  # keep the geometric mean at 1
-        change = max(abs(math.log(x / y)) for x, y in zip(new, gamma)) if all(x > 0 for x in new) else 0.0
+        change = max(abs(math.log(x / y)) for x, y in zip(new, gamma, strict=True)) if all(x > 0 for x in new) else 0.0
         gamma = new
         if change < tol:
             break

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any
 
 from ..core import InvalidOptions, make_game
 from .simulate import GameResult, play_one
@@ -143,7 +144,7 @@ class TournamentReport:
         by_seat = [[0] * self.players for _ in range(n)]
         outcomes: list[tuple[int, int, float]] = []
         errors = []
-        for seats, r in zip(self.seatings, self.results):
+        for seats, r in zip(self.seatings, self.results, strict=True):
             for s, b in enumerate(seats):
                 spent[b] += r.decision_seconds[s] if r.decision_seconds else 0.0
                 calls[b] += r.decision_counts[s] if r.decision_counts else 0

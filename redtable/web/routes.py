@@ -38,8 +38,16 @@ LANGS = ("en", "uk", "pl")
 @lru_cache(maxsize=4)
 def red_rising_cards(lang: str = "en") -> dict:
     from ..redrising import abilities  # noqa: F401  (registers every ability)
-    from ..redrising.board import DIE_FACES, DIE_TEXT, FLEET_VP, HOUSE_NAMES, HOUSE_TEXT, HOUSE_TITLES
-    from ..redrising.board import LOCATION_NAMES, LOCATION_TITLES
+    from ..redrising.board import (
+        DIE_FACES,
+        DIE_TEXT,
+        FLEET_VP,
+        HOUSE_NAMES,
+        HOUSE_TEXT,
+        HOUSE_TITLES,
+        LOCATION_NAMES,
+        LOCATION_TITLES,
+    )
     from ..redrising.cards import COLOR_NAMES
     from ..redrising.gallery import gallery
 
@@ -47,8 +55,8 @@ def red_rising_cards(lang: str = "en") -> dict:
         "lang": lang,
         "cards": gallery(lang),
         "colors": list(COLOR_NAMES),
-        "houses": [{"house": h, "title": t, "text": x} for h, t, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT)],
-        "locations": [{"location": n, "title": t} for n, t in zip(LOCATION_NAMES, LOCATION_TITLES)],
+        "houses": [{"house": h, "title": t, "text": x} for h, t, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)],
+        "locations": [{"location": n, "title": t} for n, t in zip(LOCATION_NAMES, LOCATION_TITLES, strict=True)],
         "die": [{"face": f, "text": DIE_TEXT[f]} for f in DIE_FACES],
         "fleet_vp": list(FLEET_VP),
     }

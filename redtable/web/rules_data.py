@@ -73,14 +73,24 @@ def _capital(s: str) -> str:
 @lru_cache(maxsize=3)
 def red_rising_rules(lang: str) -> dict[str, Any]:
     from ..redrising import abilities  # noqa: F401  (registers every ability before rendering)
-    from ..redrising.board import (DIE_FACES, DIE_TEXT, FLEET_MAX, HAND_SIZE, HOUSE_NAMES, HOUSE_TEXT,
-                                   HOUSE_TITLES, INFLUENCE_TOKENS, LOCATION_NAMES, LOCATION_TITLES,
-                                   NEUTRAL_INFLUENCE_2P, THRESHOLD)
+    from ..redrising.board import (
+        DIE_FACES,
+        DIE_TEXT,
+        FLEET_MAX,
+        HAND_SIZE,
+        HOUSE_NAMES,
+        HOUSE_TEXT,
+        HOUSE_TITLES,
+        INFLUENCE_TOKENS,
+        LOCATION_NAMES,
+        LOCATION_TITLES,
+        NEUTRAL_INFLUENCE_2P,
+        THRESHOLD,
+    )
     from ..redrising.cards import CARDS, COLOR_NAMES
-    from ..redrising.game import RedRising
     from ..redrising.gallery import gallery
-    from ..redrising.scoring import (EXCESS_CARD_VP, FLEET_VP, HAND_LIMIT, HELIUM_VP, INFLUENCE_VP, ROWS,
-                                     SOVEREIGN_VP)
+    from ..redrising.game import RedRising
+    from ..redrising.scoring import EXCESS_CARD_VP, FLEET_VP, HAND_LIMIT, HELIUM_VP, INFLUENCE_VP, ROWS, SOVEREIGN_VP
 
     caste = {c: _capital(engine_text(c, lang)) for c in COLOR_NAMES}
     counts = {c: 0 for c in COLOR_NAMES}
@@ -99,11 +109,11 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
         "scoring": {"rows": list(ROWS), "helium_vp": HELIUM_VP, "sovereign_vp": SOVEREIGN_VP,
                     "influence_vp": [*INFLUENCE_VP, 1], "hand_limit": HAND_LIMIT, "excess_card_vp": EXCESS_CARD_VP},
         "houses": [{"house": h, "name": engine_text(n, lang), "text": engine_text(x, lang)}
-                   for h, n, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT)],
+                   for h, n, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)],
         # a location's bonus is the die face of the same name (the rulebook draws them alike)
         "locations": [{"location": loc, "name": engine_text(title, lang), "bonus": engine_text(DIE_TEXT[loc], lang),
                        "triggers_house": loc == "luna"}
-                      for loc, title in zip(LOCATION_NAMES, LOCATION_TITLES)],
+                      for loc, title in zip(LOCATION_NAMES, LOCATION_TITLES, strict=True)],
         "die": [{"face": f, "text": engine_text(DIE_TEXT[f], lang)} for f in DIE_FACES],
         "fleet_vp": list(FLEET_VP),
         "colors": [{"color": c, "name": caste[c], "count": counts[c]} for c in COLOR_NAMES],
@@ -115,10 +125,27 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
 @lru_cache(maxsize=3)
 def red_north_rules(lang: str) -> dict[str, Any]:
     from ..rednorth.actions import ACTION_TEXT
-    from ..rednorth.cards import (CHAMPION_BONUS, COLOURS, GLORY_POINTS, HAND_DEAL, HERO_POINTS, JARL_BONUS,
-                                  JARLS, JARLS_REMOVED, KINDS, PARTY_SIZE, RAIDER_POINTS, RAIDERS_PER_COLOUR,
-                                  ROUND_NAMES, ROUND_VP, ROUNDS, SPRING_MUSTER_CARDS, STARTING_GLORY,
-                                  STARTING_JARLS, SUMMER_MUSTER_CARDS)
+    from ..rednorth.cards import (
+        CHAMPION_BONUS,
+        COLOURS,
+        GLORY_POINTS,
+        HAND_DEAL,
+        HERO_POINTS,
+        JARL_BONUS,
+        JARLS,
+        JARLS_REMOVED,
+        KINDS,
+        PARTY_SIZE,
+        RAIDER_POINTS,
+        RAIDERS_PER_COLOUR,
+        ROUND_NAMES,
+        ROUND_VP,
+        ROUNDS,
+        SPRING_MUSTER_CARDS,
+        STARTING_GLORY,
+        STARTING_JARLS,
+        SUMMER_MUSTER_CARDS,
+    )
     from ..rednorth.gallery import gallery
     from ..rednorth.game import RedNorth
     from ..rednorth.gods import GODS

@@ -23,7 +23,8 @@ unknown, except in the seat's own Party), and the seat's own hand's Raid Points.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 ROWS = ("cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", "total")
 PUBLIC_ROWS = ("fleet", "helium", "sovereignty", "influence", "excess_cards")
@@ -50,8 +51,7 @@ def influence_ranks(tokens: list[int], neutral: int = 0) -> list[int | None]:
 def red_rising(view: dict, events: Iterable[dict], seat: int | None) -> dict:
     from ..redrising import abilities  # noqa: F401  (registers the end-of-game abilities)
     from ..redrising.engine import END_OF_GAME
-    from ..redrising.scoring import (EXCESS_CARD_VP, FLEET_VP, HAND_LIMIT, HELIUM_VP, SOVEREIGN_VP,
-                                     influence_points)
+    from ..redrising.scoring import EXCESS_CARD_VP, FLEET_VP, HAND_LIMIT, HELIUM_VP, SOVEREIGN_VP, influence_points
 
     players = view["players"]
     neutral = int(view.get("neutral_influence") or 0)
@@ -59,7 +59,7 @@ def red_rising(view: dict, events: Iterable[dict], seat: int | None) -> dict:
     infl = influence_points(tokens, neutral)
     ranks = influence_ranks(tokens, neutral)
     public = []
-    for p, k in zip(players, range(len(players))):
+    for k, p in enumerate(players):
         rows = {"fleet": FLEET_VP[p["fleet"]], "helium": HELIUM_VP * p["helium"],
                 "sovereignty": SOVEREIGN_VP if p["sovereign"] else 0, "influence": infl[k],
                 "excess_cards": EXCESS_CARD_VP * max(0, p["hand_size"] - HAND_LIMIT)}

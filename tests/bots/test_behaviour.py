@@ -2,10 +2,10 @@
 
 import time
 
+from bot_helpers import play_game, random_positions
+
 from redtable.bots import ISMCTSBot, make_bot
 from redtable.core import make_game
-
-from bot_helpers import play_game, random_positions
 
 
 def test_same_seed_same_game():

@@ -7,11 +7,10 @@ is a function of its information set (and its seed) only.
 """
 
 import pytest
+from bot_helpers import GuardedState, random_positions
 
 from redtable.bots import HeuristicBot, ISMCTSBot
 from redtable.core import Rng
-
-from bot_helpers import GuardedState, random_positions
 
 CASES = [("red-rising", 4, 3), ("red-rising", 2, 4), ("red-north", 2, 5), ("red-north", 3, 6)]
 

@@ -2,10 +2,9 @@
 reading the real state only through decision(), view(own seat) and resample(own seat)."""
 
 import pytest
+from bot_helpers import play_game
 
 from redtable.bots import make_bot
-
-from bot_helpers import play_game
 
 LINEUP = ["ismcts:10it:horizon=12", "heuristic:samples=1:budget=12", "random"]
 

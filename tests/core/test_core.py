@@ -4,8 +4,17 @@ import json
 
 import pytest
 
-from redtable.core import (Decision, Event, GameRecord, IllegalAction, InvalidOptions, ReplayError, Rng,
-                           make_game, replay)
+from redtable.core import (
+    Decision,
+    Event,
+    GameRecord,
+    IllegalAction,
+    InvalidOptions,
+    ReplayError,
+    Rng,
+    make_game,
+    replay,
+)
 
 
 def test_rng_is_reproducible_and_clone_is_independent():

@@ -38,10 +38,10 @@ def test_codec_is_a_bijection(name):
 
 
 def test_codec_sizes_and_vocabulary():
-    from redtable.redrising.board import LOCATION_NAMES
-    from redtable.redrising.cards import COLOR_NAMES, NUM_CARDS, SLUG
     from redtable.rednorth.cards import KIND_SLUG
     from redtable.rednorth.gods import GODS
+    from redtable.redrising.board import LOCATION_NAMES
+    from redtable.redrising.cards import COLOR_NAMES, NUM_CARDS, SLUG
 
     rr = codec("red-rising")
     assert rr.n == 602
@@ -66,7 +66,7 @@ def test_every_option_of_random_games_round_trips(name, counts, games, options):
     seen = set()
     for players in counts:
         for seed in range(games):
-            for st, d in random_game(name, players, seed * 7 + players, options):
+            for _st, d in random_game(name, players, seed * 7 + players, options):
                 m = c.mask(d.options)
                 assert m.dtype == np.int8 and m.sum() == len(set(d.options))
                 for o in d.options:
@@ -81,6 +81,6 @@ def test_red_north_parties_stay_within_the_bound():
     biggest = 0
     for players in (2, 3, 4):
         for seed in range(30):
-            for st, d in random_game("red-north", players, 1000 + seed):
+            for st, _d in random_game("red-north", players, 1000 + seed):
                 biggest = max(biggest, max(len(p) for p in st.parties))
     assert biggest <= RN_MAX_PARTY

@@ -9,6 +9,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from redtable.core.errors import InvalidOptions  # noqa: E402
 from redtable.envs import red_north_v0, red_rising_v0  # noqa: E402
 
 MODULES = [(red_rising_v0, 2), (red_rising_v0, 5), (red_north_v0, 2), (red_north_v0, 4)]
@@ -107,7 +108,7 @@ def test_illegal_actions():
 def test_game_options_pass_through():
     assert red_rising_v0.raw_env(players=4, multiplayer_variant=True).game.multiplayer_variant is True
     assert red_north_v0.raw_env(players=3, outpost_points=2).game.outpost_points == (2,) * 5
-    with pytest.raises(Exception):
+    with pytest.raises(InvalidOptions, match="2-4 players, got 5"):
         red_north_v0.raw_env(players=5)
     with pytest.raises(ValueError):
         red_north_v0.raw_env(reward="score")

@@ -9,9 +9,10 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-import redtable.envs.openspiel as ros  # noqa: E402
 from open_spiel.python.algorithms import ismcts as os_ismcts  # noqa: E402
 from open_spiel.python.algorithms import mcts as os_mcts  # noqa: E402
+
+import redtable.envs.openspiel as ros  # noqa: E402
 from redtable.core import GameRecord, make_game, replay  # noqa: E402
 from redtable.envs import codec  # noqa: E402
 from redtable.envs.openspiel import bots as osbots  # noqa: E402

@@ -472,7 +472,7 @@ def test_hot_seat_hides_each_hand_until_its_player_is_at_the_keyboard(tmp_path):
     blocked = False
     ambiguous = _names_mentioned_in_rules()
     checked = set()
-    for (v, text), (p, states) in zip(private, runs):
+    for (v, text), (_p, states) in zip(private, runs, strict=True):
         other = 1 - v
         assert re.search(rf"(you are|your turn,) P{v}\b", text)
         # A block asked in the middle of the other player's turn went to the right human.

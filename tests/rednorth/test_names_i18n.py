@@ -30,7 +30,7 @@ def test_every_name_and_text(lang):
     g, en = gallery(lang), gallery("en")
     assert [x["god"] for x in g["gods"]] == [x["god"] for x in en["gods"]]
     for section in ("kinds", "gods", "outposts"):
-        for item, item_en in zip(g[section], en[section]):
+        for item, item_en in zip(g[section], en[section], strict=True):
             assert item["name"].strip() and item["text"].strip()
             assert item["text"] != item_en["text"]
             assert "{" not in item["text"] and "}" not in item["text"]

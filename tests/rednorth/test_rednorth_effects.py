@@ -36,12 +36,12 @@ def ragnarok(god: int, players: int = 3, seed: int = 0):
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_text_is_rendered_from_its_effect(lang):
     g = gallery(lang)
-    for god, item in zip(GODS, g["gods"]):
+    for god, item in zip(GODS, g["gods"], strict=True):
         assert item["text"] == god.effect.text(lang) == god_text(god.slug, lang)
         assert "{" not in item["text"] and item["text"].strip()
         assert {str(n) for n in god.effect.numbers} <= numbers_in(item["text"])
         assert numbers_in(item["text"]) <= {str(n) for n in god.effect.numbers} | FIXED, god.slug
-    for outpost, item in zip(OUTPOSTS, g["outposts"]):
+    for outpost, item in zip(OUTPOSTS, g["outposts"], strict=True):
         parts = [e for e in (outpost.resolution, outpost.after_deployment) if e is not None]
         assert parts, outpost.name
         assert item["text"] == outpost_text(outpost.colour, lang)

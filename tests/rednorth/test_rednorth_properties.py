@@ -2,7 +2,8 @@
 
 import json
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from redtable.core import GameRecord, Rng, replay
 from redtable.rednorth import RedNorth

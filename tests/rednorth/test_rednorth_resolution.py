@@ -8,7 +8,14 @@ from redtable.rednorth.game import GOD_HEAD, OVER
 from redtable.rednorth.gods import ODIN, THOR
 from redtable.rednorth.resolution import final_winner, party_points, raid_points
 from redtable.rednorth.scenario import (
-    goto_turn, parse_slot, party, resolve_now, set_colours, set_hand, set_owner, set_party,
+    goto_turn,
+    parse_slot,
+    party,
+    resolve_now,
+    set_colours,
+    set_hand,
+    set_owner,
+    set_party,
 )
 
 HAKKA, RIKKI, GORDON = 0, 1, 2

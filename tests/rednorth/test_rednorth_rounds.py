@@ -4,7 +4,7 @@ import pytest
 
 from redtable.core import IllegalAction
 from redtable.rednorth import RedNorth
-from redtable.rednorth.cards import BLUE, JARL, KIND_OF_SLUG, RED, YELLOW, hero
+from redtable.rednorth.cards import BLUE, JARL, KIND_OF_SLUG, RED, hero
 from redtable.rednorth.game import GOD_HEAD
 from redtable.rednorth.gods import ODIN, THOR
 from redtable.rednorth.scenario import goto_turn, hand, party, refresh, set_hand, set_owner, set_party

@@ -5,7 +5,17 @@ import pytest
 from redtable.core import InvalidOptions, make_game
 from redtable.rednorth import RedNorth
 from redtable.rednorth.cards import (
-    BLUE, GREEN, JARL, JARLS, KIND_SLUG, PURPLE, RAIDERS_PER_COLOUR, RED, YELLOW, hero, raider,
+    BLUE,
+    GREEN,
+    JARL,
+    JARLS,
+    KIND_SLUG,
+    PURPLE,
+    RAIDERS_PER_COLOUR,
+    RED,
+    YELLOW,
+    hero,
+    raider,
 )
 
 

@@ -59,7 +59,7 @@ def test_every_decision_and_event_in_three_languages(players, seeds):
             for lang in LANGS:
                 set_lang(lang)
                 problems += problems_of(lang, f"explain {d.kind}", r.explain(st, d))
-                for o, (label, _details) in zip(d.options, r.option_rows(st, d)):
+                for o, (label, _details) in zip(d.options, r.option_rows(st, d), strict=True):
                     problems += problems_of(lang, f"option {d.kind} {o}", label)
             kinds.add(d.kind)
             st.apply(rnd.choice(d.options))

@@ -20,9 +20,9 @@ from redtable.redrising.effects import COND_TEXT, TEXT, render
 from redtable.redrising.engine import DEPLOY
 from redtable.redrising.gallery import TEXT_FIELDS, card_entry, card_name, card_texts, gallery
 from redtable.redrising.lang import names as name_tables
-from redtable.redrising.lang.tables import lang as get_lang
 from redtable.redrising.lang.effects_text import COND, RENDER
 from redtable.redrising.lang.grammar import Count, euphony, plural_form
+from redtable.redrising.lang.tables import lang as get_lang
 
 LANGS = ("uk", "pl")
 # sha256 of json.dumps(gallery(), ensure_ascii=False, sort_keys=True) before any language
@@ -76,7 +76,7 @@ def test_english_spot_texts():
 def test_same_cards_and_fields_as_english(lang):
     en, other = gallery("en"), gallery(lang)
     assert len(other) == NUM_CARDS
-    for e, o in zip(en, other):
+    for e, o in zip(en, other, strict=True):
         assert set(e) == set(o), e["card"]
         assert (e["card"], e["color"], e["value"]) == (o["card"], o["color"], o["value"])
         for f in TEXT_FIELDS:

@@ -10,7 +10,6 @@ from redtable.redrising.engine import BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
 from redtable.redrising.testing import hand_names, location_names, play
 from redtable.redrising.testing import scenario as _scenario
 
-
 # ---------------------------------------------------------------- helpers
 FILLER = "bondilus"
 
@@ -24,7 +23,7 @@ def scenario(*args, **kw):
 
 
 def all_cards(st):
-    return sorted([c for h in st.hands for c in h] + [c for l in st.locs for c in l] + st.deck + st.banished)
+    return sorted([c for h in st.hands for c in h] + [c for loc in st.locs for c in loc] + st.deck + st.banished)
 
 
 def check(st):

@@ -3,8 +3,8 @@ abilities of Grays and Oranges: every clause on exact positions."""
 
 import pytest
 
-import redtable.redrising.game  # noqa: F401
 import redtable.redrising.abilities_highcaste as hc  # noqa: F401  (the family's table and primitives)
+import redtable.redrising.game  # noqa: F401
 from redtable.redrising.cards import BY_SLUG, COLOR, NUM_CARDS, SLUG, VALUE
 from redtable.redrising.effects import render
 from redtable.redrising.engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
@@ -22,7 +22,7 @@ def scenario(*args, **kw):
 
 
 def check(st):
-    cards = sorted([c for h in st.hands for c in h] + [c for l in st.locs for c in l] + st.deck + st.banished)
+    cards = sorted([c for h in st.hands for c in h] + [c for loc in st.locs for c in loc] + st.deck + st.banished)
     assert cards == list(range(NUM_CARDS))
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import redtable.redrising.game  # noqa: F401  (registers the shared abilities)
 import redtable.redrising.abilities_lowcaste as low
+import redtable.redrising.game  # noqa: F401  (registers the shared abilities)
 from redtable.redrising.cards import BY_SLUG, SLUG
 from redtable.redrising.effects import render
 from redtable.redrising.engine import DEPLOY
@@ -15,7 +15,7 @@ from redtable.redrising.testing import hand_names, location_names, play, scenari
 # ---------------------------------------------------------------------------- helpers
 def consistent(st) -> None:
     """Every card in exactly one place."""
-    places = [c for h in st.hands for c in h] + [c for l in st.locs for c in l] + st.deck + st.banished
+    places = [c for h in st.hands for c in h] + [c for loc in st.locs for c in loc] + st.deck + st.banished
     assert sorted(places) == list(range(112))
 
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from redtable.core import IllegalAction, Rng
+from redtable.core import IllegalAction
 from redtable.redrising.board import HOUSE_NAMES
 from redtable.redrising.cards import BY_SLUG, NUM_CARDS
 from redtable.redrising.game import RedRising
@@ -12,7 +12,7 @@ from redtable.redrising.testing import hand_names, location_names, play, scenari
 
 
 def all_cards(st):
-    cards = [c for h in st.hands for c in h] + [c for l in st.locs for c in l] + st.deck + st.banished
+    cards = [c for h in st.hands for c in h] + [c for loc in st.locs for c in loc] + st.deck + st.banished
     return sorted(cards)
 
 
@@ -25,7 +25,7 @@ def kinds(st, since=0):
 def test_setup(players):
     st = RedRising(players).new_initial_state(11)
     assert all_cards(st) == list(range(NUM_CARDS))
-    assert [len(l) for l in st.locs] == [2, 2, 2, 2]
+    assert [len(loc) for loc in st.locs] == [2, 2, 2, 2]
     for p in range(players):
         expected = 6 if HOUSE_NAMES[st.houses[p]] == "ceres" else 5
         assert len(st.hands[p]) == expected

@@ -18,14 +18,14 @@ Abilities that gain a card from a location (the ``gain_c`` steps of abilities*.p
 import pytest
 
 import redtable.redrising.game  # noqa: F401  (registers the cards)
-from redtable.redrising.cards import BY_SLUG, NUM_CARDS, SLUG
+from redtable.redrising.cards import NUM_CARDS, SLUG
 from redtable.redrising.testing import hand_names, location_names, play, scenario
 
 LS = "loan-shark"
 
 
 def check(st):
-    cards = sorted([c for h in st.hands for c in h] + [c for l in st.locs for c in l] + st.deck + st.banished)
+    cards = sorted([c for h in st.hands for c in h] + [c for loc in st.locs for c in loc] + st.deck + st.banished)
     assert cards == list(range(NUM_CARDS))
 
 
@@ -35,7 +35,6 @@ def banished(st):
 
 def pos(st, slug):
     """The choice id of a card on a location ("mars:1")."""
-    c = BY_SLUG[slug]
     for name in ("jupiter", "mars", "luna", "institute"):
         cards = location_names(st, name)
         if slug in cards:

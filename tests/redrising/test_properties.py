@@ -14,14 +14,14 @@ SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 
 def check_invariants(st):
-    cards = [c for h in st.hands for c in h] + [c for l in st.locs for c in l] + st.deck + st.banished
+    cards = [c for h in st.hands for c in h] + [c for loc in st.locs for c in loc] + st.deck + st.banished
     assert sorted(cards) == list(range(NUM_CARDS)), "every card is in exactly one place"
     for p in range(st.n):
         assert 0 <= st.fleet[p] <= FLEET_MAX
         assert 0 <= st.influence[p] <= INFLUENCE_TOKENS
         assert st.helium[p] >= 0
     assert -1 <= st.sovereign < st.n
-    assert set(st.facedown) <= {c for l in st.locs for c in l}
+    assert set(st.facedown) <= {c for loc in st.locs for c in loc}
 
 
 def check_views(st):

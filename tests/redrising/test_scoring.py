@@ -10,9 +10,16 @@ import pytest
 
 from redtable.redrising.bonuses import Hand, hand_bonuses
 from redtable.redrising.cards import BLUE, COLOR, COLOR_OF_NAME, GRAY, NAME, ORANGE, RED, VALUE, card_index
-from redtable.redrising.scoring import (FLEET_VP, FinalPlayer, FinalPosition, PlayerScore, influence_points,
-                                        score_position, winners)
-from redtable.redrising.scoring import _board  # noqa: PLC2701  (for the brute-force oracle)
+from redtable.redrising.scoring import (
+    FLEET_VP,
+    FinalPlayer,
+    FinalPosition,
+    PlayerScore,
+    _board,  # noqa: PLC2701  (for the brute-force oracle)
+    influence_points,
+    score_position,
+    winners,
+)
 
 
 def ci(name: str) -> int:
@@ -54,7 +61,7 @@ def test_helium_and_sovereignty():
 
 def test_influence_rulebook_example_10_10_5_2():
     assert influence_points([10, 10, 5, 2]) == [40, 40, 10, 2]
-    players = [FinalPlayer(hand=[], name=n, influence=i) for n, i in zip("JMBW", (10, 10, 5, 2))]
+    players = [FinalPlayer(hand=[], name=n, influence=i) for n, i in zip("JMBW", (10, 10, 5, 2), strict=True)]
     assert [s.influence for s in score_position(position(*players))] == [40, 40, 10, 2]
 
 
@@ -75,7 +82,7 @@ def test_two_player_neutral_house_counts_as_a_third_house():
 
 @pytest.mark.parametrize("n,penalty", [(0, 0), (7, 0), (8, -10), (9, -20), (12, -50)])
 def test_excess_cards(n, penalty):
-    names = [NAME[i] for i in range(112) if not (COLOR[i] in (GRAY, ORANGE))][:n]
+    names = [NAME[i] for i in range(112) if COLOR[i] not in (GRAY, ORANGE)][:n]
     s = score_one(*names)
     assert s.excess_cards == penalty
     # the cards still score their points (the rulebook: those points are still valid)
@@ -267,11 +274,11 @@ def _brute_force(p: FinalPlayer, board) -> int:
     best = None
     for gc in itertools.product(range(14), repeat=len(grays)):
         masks = list(base)
-        for j, x in zip(grays, gc):
+        for j, x in zip(grays, gc, strict=True):
             masks[j] |= 1 << x
         for nc in itertools.product(range(112), repeat=len(oranges)):
             names = list(p.hand)
-            for j, x in zip(oranges, nc):
+            for j, x in zip(oranges, nc, strict=True):
                 names[j] = x
             t = sum(VALUE[c] for c in p.hand) + sum(hand_bonuses(Hand(tuple(p.hand), tuple(masks), tuple(names)), board))
             best = t if best is None or t > best else best

@@ -15,8 +15,22 @@ import pytest
 
 from redtable.redrising import bonuses as B
 from redtable.redrising import scoring
-from redtable.redrising.bonuses import (BONUS_FNS, BONUSES, CLAUSE_FNS, FRESH, Board, C, Cond, Form, Hand, N, Or,
-                                        With, hand_bonuses, reference_hand_bonuses)
+from redtable.redrising.bonuses import (
+    BONUS_FNS,
+    BONUSES,
+    CLAUSE_FNS,
+    FRESH,
+    Board,
+    C,
+    Cond,
+    Form,
+    Hand,
+    N,
+    Or,
+    With,
+    hand_bonuses,
+    reference_hand_bonuses,
+)
 from redtable.redrising.cards import COLOR, COLOR_NAMES, GRAY, NUM_CARDS, ORANGE, card_index
 from redtable.redrising.scoring import FinalPlayer, FinalPosition, score_position
 

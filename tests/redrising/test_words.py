@@ -254,7 +254,7 @@ def test_the_terminal_says_every_decision_and_event_in_three_languages(players, 
                 problems += _problems(lang, f"label {d.kind}", r.decision_label(d.kind))  # the move lines' "▶ who label:"
                 if r.public_move(st, d, d.options[0]) is None:
                     problems += _problems(lang, f"hidden move {d.kind}", r.hidden_move(d))
-                for o, (label, _details) in zip(d.options, r.option_rows(st, d)):
+                for o, (label, _details) in zip(d.options, r.option_rows(st, d), strict=True):
                     if lang != "en" and (o in SLUG or o.startswith("block:") or re.fullmatch(r"p\d", o)):
                         continue  # a card's or a seat's name, as printed
                     problems += _problems(lang, f"option {d.kind} {o}", _plain(label))

@@ -115,7 +115,7 @@ def test_red_rising_card_counts_equal_the_summaries(rr):
         assert c["kept"] == kept[slug] == c["held"]["n"]
         assert c["held"]["n"] + c["not_held"]["n"] == sum(r["players"] for r in col.records)
         assert c["deployed_games"] == sum(slug in s["deployed"] for s in summaries)
-        pairs = {(i, p) for i, s in enumerate(summaries) for d, p in zip(s["deployed"], s["deployed_by"]) if d == slug}
+        pairs = {(i, p) for i, s in enumerate(summaries) for d, p in zip(s["deployed"], s["deployed_by"], strict=True) if d == slug}
         assert c["deployed_by_player"]["n"] == len(pairs)
     assert sum(c["deployed"] for c in cards.values()) == sum(len(s["deployed"]) for s in summaries) > 0
     # the same counts as `simulate`'s card_stats (by card name)

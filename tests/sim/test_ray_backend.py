@@ -3,6 +3,7 @@
 Everything that needs Ray is in one test, so that one pytest worker starts Ray once.
 """
 
+import itertools
 import json
 
 import pytest
@@ -80,7 +81,7 @@ def test_ray_backend_matches_the_local_backend():
         assert run_games(slow_cube, range(6), 2, "ray", chunk_size=3, progress=seen.append) == \
             [i ** 3 for i in range(6)]
         assert seen == sorted(seen) and seen[-1] == 6 and set(range(1, 7)) <= set(seen)
-        assert all(b - a <= 1 for a, b in zip(seen, seen[1:])) and len(seen) > 6
+        assert all(b - a <= 1 for a, b in itertools.pairwise(seen)) and len(seen) > 6
 
         for game, players in (("red-rising", 4), ("red-north", 3)):
             local = simulate(game, players, 8, 5, bots=["heuristic", "random"], workers=2)

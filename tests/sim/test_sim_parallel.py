@@ -1,5 +1,6 @@
 """The parallel runner: order, chunks, backends, spawn; simulate over several workers."""
 
+import itertools
 import json
 import time
 
@@ -52,7 +53,7 @@ def test_progress_moves_per_game_inside_a_chunk(workers):
     assert seen == sorted(seen) and seen[-1] == 10
     assert set(range(1, 11)) <= set(seen)
     # never the jump of a whole chunk: a chunk's games show one by one as they end
-    assert all(b - a <= 1 for a, b in zip(seen, seen[1:]))
+    assert all(b - a <= 1 for a, b in itertools.pairwise(seen))
     # ... and as they end: the first game shows long before the end (its chunk takes 0.75 s)
     assert stamps[seen.index(1)] < stamps[-1] - 0.3
     if workers == 2:

@@ -7,8 +7,15 @@ import pytest
 
 from redtable.core import InvalidOptions
 from redtable.sim.simulate import GameResult
-from redtable.sim.tournament import (TournamentReport, apply_budget, check_budget, display_names,
-                                     rotation_period, seating, tournament)
+from redtable.sim.tournament import (
+    TournamentReport,
+    apply_budget,
+    check_budget,
+    display_names,
+    rotation_period,
+    seating,
+    tournament,
+)
 
 
 @pytest.mark.parametrize("bots, seats", [(1, 2), (2, 2), (2, 4), (3, 3), (3, 4), (4, 6), (6, 6),

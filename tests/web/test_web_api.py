@@ -197,8 +197,8 @@ def test_every_label_is_translated(lang):
 def test_rulebook_terms():
     """Game terms as the Ukrainian and Polish rulebooks translate them."""
     uk, pl = load("uk"), load("pl")
-    assert [uk[f"rr.location.{l}"] for l in ("jupiter", "mars", "luna", "institute")] == ["Юпітер", "Марс", "Місяць", "Інститут"]
-    assert [pl[f"rr.location.{l}"] for l in ("jupiter", "mars", "luna", "institute")] == ["Jowisz", "Mars", "Luna", "Instytut"]
+    assert [uk[f"rr.location.{loc}"] for loc in ("jupiter", "mars", "luna", "institute")] == ["Юпітер", "Марс", "Місяць", "Інститут"]
+    assert [pl[f"rr.location.{loc}"] for loc in ("jupiter", "mars", "luna", "institute")] == ["Jowisz", "Mars", "Luna", "Instytut"]
     assert (uk["rr.lead"], uk["rr.scout"], pl["rr.lead"], pl["rr.scout"]) == ("Наказ", "Розвідка", "Przywództwo", "Zwiad")
     assert uk["rr.sovereign"] == "Фішка володарювання" and pl["rr.sovereign"] == "Znacznik Suwerena"
     assert uk["rr.row.total"] == "Усього" and pl["rr.row.total"] == "Suma"
@@ -219,23 +219,23 @@ def test_every_key_used_by_the_code_exists():
 @pytest.mark.parametrize("lang", ["en", "uk", "pl"])
 def test_card_gallery_in_every_language(lang):
     """GET /api/web/cards/red-rising?lang=.. answers every card's name and texts in that language."""
+    import tempfile
+
     from fastapi.testclient import TestClient
 
     from redtable.server.app import create_app
-
-    import tempfile
 
     with TestClient(create_app(f"sqlite:///{tempfile.mkdtemp()}/c.db")) as client:
         rr = client.get("/api/web/cards/red-rising", params={"lang": lang}).json()
         en = client.get("/api/web/cards/red-rising").json()
         assert rr["lang"] == lang and len(rr["cards"]) == 112
         if lang != "en":  # every rules text is in the language; uk names are Cyrillic
-            for a, b in zip(rr["cards"], en["cards"]):
+            for a, b in zip(rr["cards"], en["cards"], strict=True):
                 for field in ("deploy", "end_game_bonus", "block", "end_of_game"):
                     assert (a.get(field) is None) == (b.get(field) is None)
                     assert a.get(field) is None or a[field] != b[field], (a["card"], field)
             if lang == "uk":
-                assert sum(a["name"] != b["name"] for a, b in zip(rr["cards"], en["cards"])) >= 100
+                assert sum(a["name"] != b["name"] for a, b in zip(rr["cards"], en["cards"], strict=True)) >= 100
         rn = client.get("/api/web/cards/red-north", params={"lang": lang}).json()
         assert rn["lang"] == lang and rn["gods"] and rn["outposts"]
         r = client.get("/api/web/cards/red-rising", params={"lang": "de"})

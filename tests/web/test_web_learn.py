@@ -16,8 +16,9 @@ try:
 except ImportError:  # the browser fixture skips these tests (or fails them in CI) without Playwright
     PlaywrightError = Exception
 
-from redtable.web import STATIC_DIR
 from webkit import http, shot
+
+from redtable.web import STATIC_DIR
 
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 DESKTOP = {"width": 1400, "height": 1000}

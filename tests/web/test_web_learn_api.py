@@ -46,7 +46,7 @@ def test_red_rising_rules_have_all_112_cards_with_their_texts(client, lang):
     cards = data["cards"]
     assert len(cards) == 112 and len({c["card"] for c in cards}) == 112
     colors = {c["color"] for c in data["colors"]}
-    for c, e in zip(cards, en["cards"]):
+    for c, e in zip(cards, en["cards"], strict=True):
         assert c["card"] == e["card"] and c["color"] == e["color"] and c["value"] == e["value"]
         assert c["color"] in colors and c["name"].strip() and c["caste"].strip()
         texts = [c.get(f) for f in RR_TEXTS if c.get(f) is not None]
@@ -61,7 +61,7 @@ def test_red_rising_rules_have_all_112_cards_with_their_texts(client, lang):
     assert sum(x["count"] for x in data["colors"]) == 112 and len(data["colors"]) == 14
     assert {x["color"]: x["count"] for x in data["colors"]}["gold"] == 21
     if lang != "en":
-        assert all(a["name"] != b["name"] for a, b in zip(data["colors"], en["colors"]))
+        assert all(a["name"] != b["name"] for a, b in zip(data["colors"], en["colors"], strict=True))
         assert {c["card"]: c["caste"] for c in cards}["darrow"] == {"uk": "Червоний", "pl": "Czerwony"}[lang]
 
 
@@ -75,7 +75,7 @@ def test_red_rising_houses_locations_die_and_tracks(client, lang):
     assert [loc["location"] for loc in data["locations"]] == list(board.LOCATION_NAMES)
     assert [d["face"] for d in data["die"]] == list(board.DIE_FACES)
     for part, field in (("houses", "text"), ("houses", "name"), ("locations", "bonus"), ("die", "text")):
-        for x, y in zip(data[part], en[part]):
+        for x, y in zip(data[part], en[part], strict=True):
             assert x[field].strip()
             if lang != "en" and not (part == "houses" and field == "name" and lang == "pl"):
                 assert x[field] != y[field], (part, x)  # Polish keeps some house names (Apollo, Diana...)
@@ -127,7 +127,7 @@ def test_red_north_rules(client, lang):
         yield from ((p["phase"], p["name"]) for p in d["phases"])
         yield ("deploy-text", d["phases"][0]["text"])
 
-    for (key, x), (_, y) in zip(texts(data), texts(en)):
+    for (key, x), (_, y) in zip(texts(data), texts(en), strict=True):
         assert x.strip(), key
         if lang != "en":
             assert x != y, (key, "left in English")
@@ -171,8 +171,8 @@ def replay_guided(game: str) -> tuple[object, list[str]]:
     ``Rng(seed).derive(seat + 1, step)``; a single option is taken without asking the bot) and
     check each move is asked for at the step the script says, with that kind and option."""
     from redtable.bots import make_bot
-    from redtable.core.rng import Rng
     from redtable.core.registry import game_class
+    from redtable.core.rng import Rng
 
     sc = script(game)
     state = game_class(game)(players=2, **sc["options"]).new_initial_state(sc["seed"])

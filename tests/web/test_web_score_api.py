@@ -114,7 +114,7 @@ def test_a_seat_gets_its_hand_and_everyones_public_rows(client, rr_game):
     assert body["hand"]["rows"]["total"] == sum(body["hand"]["rows"][k] for k in body["rows"][:-1])
     view = client.get(f"/api/games/{gid}?events=false").json()["view"]
     assert len(body["players"]) == 2
-    for p, pv in zip(body["players"], view["players"]):
+    for p, pv in zip(body["players"], view["players"], strict=True):
         assert (p["fleet"], p["helium"], p["influence"], p["hand_size"]) == \
             (pv["fleet"], pv["helium"], pv["influence"], pv["hand_size"])
         assert p["rows"]["helium"] == 3 * pv["helium"] and p["subtotal"] == sum(p["rows"].values())
@@ -214,7 +214,7 @@ def test_at_the_end_the_running_score_is_the_scorepad(client):
     body = score(client, gid).json()
     final = client.get(f"/api/games/{gid}?events=false").json()["view"]["scores"]
     assert body["final"]["scores"] == [{k: s[k] for k in body["rows"]} for s in final]
-    for p, s in zip(body["players"], final):
+    for p, s in zip(body["players"], final, strict=True):
         assert p["rows"] == {k: s[k] for k in body["public_rows"]}
     # each seat's own reckoning (its hand scored from its view) is its final scorepad
     game = client.app.state.hub.games[gid]

@@ -178,8 +178,8 @@ def test_sign_out_other_devices(live, new_page, console):
     laptop.wait_for_function("() => window.__session.snap && window.__session.snap.seat === null")
     laptop.wait_for_selector(".conn.open")
     assert stored(laptop, "redtable.seats").get(gid) is None
-    status = laptop.evaluate("""async (t) => (await fetch(location.origin + '/api/games/%s?events=false',
-        {headers: {Authorization: 'Bearer ' + t}})).status""" % gid, laptop_token)
+    status = laptop.evaluate("""async ([g, t]) => (await fetch(location.origin + '/api/games/' + g + '?events=false',
+        {headers: {Authorization: 'Bearer ' + t}})).status""", [gid, laptop_token])
     assert status == 403
     assert http("GET", f"{live.base}/api/games/{gid}/log", token=laptop_token)[0] == 403
     shot(laptop, "signed-out-laptop", full_page=False)
@@ -300,8 +300,9 @@ def auto_window(live, new_page, seed, actions):
     watch = """() => { window.__prompts = []; new MutationObserver(() => {
         const p = document.querySelector('.prompt');  // the version the prompt was drawn for, not the newest
         if (p && p.dataset.version) window.__prompts.push({v: Number(p.dataset.version), text: p.innerText, mine: p.classList.contains('mine'),
-          choices: document.querySelectorAll(%s).length});
-      }).observe(document.body, {subtree: true, childList: true, characterData: true}); }""" % json.dumps(CHOICES)
+          choices: document.querySelectorAll(CHOICES).length});
+      }).observe(document.body, {subtree: true, childList: true, characterData: true}); }""".replace(
+        "CHOICES", json.dumps(CHOICES))
     for page, seat in ((ann, 0), (bo, 1)):
         page.goto(live.base + g["seats"][seat]["invite_url"])
         page.click(".join-btn")

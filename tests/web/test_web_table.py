@@ -11,7 +11,6 @@ import random
 import re
 
 import pytest
-
 from webkit import READY, click_random_choice, http, play_until_end, shot
 
 # A stand-in for WebAudio (headless Chromium has no sound card): counts the tones started.

@@ -12,7 +12,6 @@ import random
 import subprocess
 import sys
 
-
 from webkit import CHOICES, READY, click_random_choice, create_in_lobby, http, play_until_end, shot
 
 

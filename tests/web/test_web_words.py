@@ -16,7 +16,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from webkit import http, shot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -282,7 +281,7 @@ def test_prompts_options_waiting_lines_and_log_in_every_language(live, new_page,
     if os.environ.get("REDTABLE_WORDS_DUMP"):  # to read every rendered line: REDTABLE_WORDS_DUMP=dir
         out = Path(os.environ["REDTABLE_WORDS_DUMP"])
         out.mkdir(parents=True, exist_ok=True)
-        rows = zip(*(results[lang]["out"] for lang in LANGS))
+        rows = zip(*(results[lang]["out"] for lang in LANGS), strict=True)
         (out / f"{title}.txt").write_text("\n".join(" | ".join([r[0]["where"]] + [x["text"] for x in r]) for r in rows),
                                           encoding="utf-8")
     problems = []

@@ -58,8 +58,17 @@ from __future__ import annotations
 
 import pyspiel
 
-from .games import (RED_NORTH, RED_RISING, RedNorthGame, RedRisingGame, RedtableGame, RedtableState, deal,
-                    record, seed_bytes)
+from .games import (
+    RED_NORTH,
+    RED_RISING,
+    RedNorthGame,
+    RedRisingGame,
+    RedtableGame,
+    RedtableState,
+    deal,
+    record,
+    seed_bytes,
+)
 
 GAMES = {RED_RISING.short_name: RedRisingGame, RED_NORTH.short_name: RedNorthGame}
 SHORT_NAMES = {"red-rising": RED_RISING.short_name, "red-north": RED_NORTH.short_name}

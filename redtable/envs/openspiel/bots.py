@@ -28,7 +28,8 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
 
-from ...bots import Bot, make_bot as make_redtable_bot
+from ...bots import Bot
+from ...bots import make_bot as make_redtable_bot
 from ...core import InvalidOptions
 from .games import RedtableGame, RedtableState, deal
 

@@ -16,9 +16,10 @@ resamples", replayed on load.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 import orjson
 import pyspiel
@@ -210,7 +211,7 @@ class _Core:
         self.digests: list[tuple[int, bytes] | None] = [None] * (spec.players + 1)
 
     # ------------------------------------------------------------------ copies
-    def copy(self, es: CoreState | None) -> "_Core":
+    def copy(self, es: CoreState | None) -> _Core:
         c = _Core.__new__(_Core)
         c.spec, c.seed, c.resamples = self.spec, self.seed, self.resamples
         c.drawn = self.drawn[:]
@@ -220,7 +221,7 @@ class _Core:
         c.digests = self.digests[:]
         return c
 
-    def __deepcopy__(self, memo) -> "_Core":
+    def __deepcopy__(self, memo) -> _Core:
         return self.copy(None if self.es is None else self.es.clone())
 
     def __reduce__(self):
@@ -261,7 +262,7 @@ class _Core:
         self.movers.append((d.player, d.kind))
         self.marks.append(len(es.events))
 
-    def resample(self, player: int, seed: int) -> "_Core":
+    def resample(self, player: int, seed: int) -> _Core:
         """A copy in which every card ``player`` cannot see is re-dealt (the engine's
         ``resample`` with the bots' canonical generator) and future chance re-seeded."""
         for slot in range(self.spec.players):  # the histories up to now, from the real events
@@ -356,7 +357,7 @@ class RedtableGame(pyspiel.Game):
         super().__init__(d.game_type(), info, full)
         self.spec = spec
 
-    def new_initial_state(self) -> "RedtableState":
+    def new_initial_state(self) -> RedtableState:
         """The state before the deal: eight chance nodes draw the 64-bit seed (see :func:`deal`)."""
         return RedtableState(self)
 
@@ -447,7 +448,7 @@ class RedtableState(pyspiel.State):
         return [float(r) for r in core.es.returns()]
 
     # ------------------------------------------------------------------ hidden information
-    def resample_from_infostate(self, player_id: int, probability_sampler) -> "RedtableState":
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> RedtableState:
         """A state ``player_id`` cannot tell from this one, for search (OpenSpiel's ISMCTS).
 
         Every card the seat cannot see is re-dealt consistently with what it has seen (the

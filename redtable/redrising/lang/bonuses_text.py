@@ -34,7 +34,7 @@ def sel_word(sel: B.Sel, me: int, L: Lang, conj: str, mods: tuple = ()) -> Word:
         return L.names(sel.names, conj)
     if isinstance(sel, B.Or):
         items: list[Word] = []
-        for i, s in enumerate(sel.parts()):
+        for s in sel.parts():
             if isinstance(s, B.N):
                 items += [L.name(n) for n in s.names]
             else:

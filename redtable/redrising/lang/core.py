@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from ..cards import CARDS, SLUG
@@ -58,7 +58,7 @@ class Lang:
     def name(self, card: int) -> Name:
         return _name_word(self.code, card)
 
-    def names(self, cards, conj: str | None = None) -> "Alt":
+    def names(self, cards, conj: str | None = None) -> Alt:
         return Alt([self.name(c) for c in cards], conj or self.OR, self.code)
 
     def colour(self, c: int) -> Subst:
@@ -67,8 +67,8 @@ class Lang:
     def colours_np(self, cols, conj: str | None = None, mods=()) -> NP:
         return NP([self.colours[c] for c in cols], list(mods), "", conj or self.OR, self.code)
 
-    def loc(self, l: int, kind: str) -> str:
-        return self.locs[kind][l]
+    def loc(self, index: int, kind: str) -> str:
+        return self.locs[kind][index]
 
     # ------------------------------------------------------------------ phrases
     def t(self, key: str, mood: str = "imp") -> str:
@@ -153,14 +153,14 @@ class Cx:
     self_pron: bool = False   # "this card" was just mentioned: a condition says "it"
     extra: dict = field(default_factory=dict)
 
-    def but(self, **kw) -> "Cx":
+    def but(self, **kw) -> Cx:
         return replace(self, **kw)
 
     def ref(self, np: Word | None = None, used: bool = False, gender: str | None = None) -> Ref:
         return Ref(self.L, np, used, gender)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _name_word(lang: str, card: int) -> Name:
     flags, forms = _names.parse(_names.TABLES[lang][SLUG[card]])
     return Name(forms, flags)

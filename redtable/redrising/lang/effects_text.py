@@ -9,11 +9,11 @@ card, "inf" after "you may ..."); :meth:`Lang.finish` capitalises and punctuates
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .core import NP, Cx, Fixed, Lang
-from .tables import lang as get_lang
 from .grammar import euphony
+from .tables import lang as get_lang
 
 RENDER: dict[str, Callable[[tuple, Cx, str], list[str]]] = {}
 COND: dict[str, Callable[[tuple, Cx], str]] = {}
@@ -299,7 +299,7 @@ def _colours(cols, cx, conj=None):
 
 
 cond("deployed_on")(lambda c, cx: cx.L.f("deployed_on_pron" if cx.self_pron else "deployed_on",
-                                         where=cx.L.join([cx.L.loc(l, "to") for l in c[1]])))
+                                         where=cx.L.join([cx.L.loc(loc, "to") for loc in c[1]])))
 cond("has_sovereign")(lambda c, cx: cx.L.t("has_sovereign"))
 cond("c_color")(lambda c, cx: cx.L.f("c_color", what=_colours(c[1], cx)))
 cond("c_not_color")(lambda c, cx: cx.L.f("c_not_color", what=_colours(c[1], cx, cx.L.P["nor"])))
