@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class RedtableError(Exception):
     """Base of every error the project raises on purpose."""
@@ -14,7 +16,7 @@ class IllegalAction(RedtableError):
     so that every front end can show them.
     """
 
-    def __init__(self, action: object, legal: tuple, player: int | None = None, kind: str = "") -> None:
+    def __init__(self, action: object, legal: Iterable[object], player: int | None = None, kind: str = "") -> None:
         self.action = action
         self.legal = tuple(legal)
         self.player = player

@@ -42,7 +42,7 @@ CLIP_CHARS = 200
 class JsonFileError(RedtableError):
     """A user's JSON file that cannot be read or decoded; ``str()`` is ``"PATH: problem"``."""
 
-    def __init__(self, path: str | os.PathLike, problem: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
         self.path = str(path)
         self.problem = problem
         super().__init__(f"{clip(self.path)}: {problem}")
@@ -123,7 +123,7 @@ def size_text(n: int) -> str:
 
 # ------------------------------------------------------------------------------ reading
 
-def read_limited(path: str | os.PathLike, limit_bytes: int, what: str = "file") -> bytes:
+def read_limited(path: str | os.PathLike[str], limit_bytes: int, what: str = "file") -> bytes:
     """The bytes of ``path``, refusing more than ``limit_bytes`` (reading at most one more)."""
     limit = f"the limit for {what} is {size_text(limit_bytes)}"
     try:
@@ -165,13 +165,14 @@ def read_limited(path: str | os.PathLike, limit_bytes: int, what: str = "file") 
 
 
 def _line_col(text: str | bytes, pos: int) -> str:
-    nl = "\n" if isinstance(text, str) else b"\n"
-    line = text.count(nl, 0, pos) + 1
-    col = pos - (text.rfind(nl, 0, pos) + 1) + 1
-    return f"line {line} column {col}"
+    if isinstance(text, str):
+        line, last_nl = text.count("\n", 0, pos) + 1, text.rfind("\n", 0, pos)
+    else:
+        line, last_nl = text.count(b"\n", 0, pos) + 1, text.rfind(b"\n", 0, pos)
+    return f"line {line} column {pos - last_nl}"
 
 
-def decode_utf8(data: bytes, path: str | os.PathLike) -> str:
+def decode_utf8(data: bytes, path: str | os.PathLike[str]) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise JsonFileError(path, "the file is UTF-16 text (it starts with a UTF-16 byte order mark); "
                                   "JSON files are UTF-8")
@@ -193,7 +194,7 @@ _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _BYTE_STEP = {ord(k): v for k, v in _STEP.items()}
 
 
-def check_depth(text: str, max_depth: int, path: str | os.PathLike) -> None:
+def check_depth(text: str, max_depth: int, path: str | os.PathLike[str]) -> None:
     """Refuse arrays and objects nested deeper than ``max_depth`` (brackets in strings do not count)."""
     if text.count("[") + text.count("{") <= max_depth:
         return
@@ -222,7 +223,7 @@ def _parse_int(text: str) -> int | LongInt:
     return int(text)
 
 
-def _object(pairs: list[tuple[str, Any]]) -> dict:
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
@@ -258,7 +259,7 @@ def _lone_surrogate(data: Any) -> tuple[str, str] | None:
     return None
 
 
-def parse_json(text: str, path: str | os.PathLike, max_depth: int) -> Any:
+def parse_json(text: str, path: str | os.PathLike[str], max_depth: int) -> Any:
     """Decode ``text`` (from ``path``) under the rules of :func:`read_json_file`."""
     if not text.strip():
         raise MalformedJson(path, "malformed JSON at line 1 column 1: the file is empty")
@@ -281,7 +282,7 @@ def parse_json(text: str, path: str | os.PathLike, max_depth: int) -> Any:
     return data
 
 
-def read_json_file(path: str | os.PathLike, *, limit_bytes: int, max_depth: int, what: str = "file") -> Any:
+def read_json_file(path: str | os.PathLike[str], *, limit_bytes: int, max_depth: int, what: str = "file") -> Any:
     """The decoded JSON in ``path``, or :class:`JsonFileError` saying what is wrong and what is allowed.
 
     ``what`` names the kind of file in messages ("a saved game"). Integers of more than

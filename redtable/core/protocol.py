@@ -17,9 +17,15 @@ readable. Chance is resolved inside ``apply`` from the state's own seeded
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, NamedTuple
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, NoReturn, Self, SupportsIndex, TypeVar
 
 from .errors import IllegalAction, InvalidOptions
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
+
+    from .rng import Rng
 
 Action = str
 
@@ -42,7 +48,7 @@ class Decision(NamedTuple):
     options: tuple[Action, ...]
     context: dict[str, Any] = {}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "kind": self.kind, "options": list(self.options), "context": self.context}
 
 
@@ -56,7 +62,7 @@ class Event(NamedTuple):
     def visible_to(self, player: int | None) -> bool:
         return self.to is None or (player is not None and player in self.to)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = {"kind": self.kind, **self.data}
         if self.to is not None:
             out["to"] = list(self.to)
@@ -86,7 +92,7 @@ class Game(ABC):
     def new_initial_state(self, seed: int) -> State:
         """A new game set up with the given seed; all chance after this comes from it too."""
 
-    def summarize(self, summaries: list[dict]) -> dict[str, Any]:
+    def summarize(self, summaries: list[dict[str, Any]]) -> dict[str, Any]:
         """Game-specific statistics over many finished games' ``State.summary()`` dicts."""
         return {}
 
@@ -145,7 +151,7 @@ class State(ABC):
     def events_for(self, player: int | None) -> list[Event]:
         return [e for e in self.events if e.visible_to(player)]
 
-    def resample(self, player: int, rng) -> State:
+    def resample(self, player: int, rng: Rng) -> State:
         """A state equal on all ``player`` knows, with everything hidden re-dealt (for search bots)."""
         raise NotImplementedError(f"{type(self).__name__} does not support resampling yet")
 
@@ -215,13 +221,18 @@ class HiddenRead(Exception):
     swallows exceptions cannot hide it."""
 
 
-def _trip(trips: list[str], where: str, what: str) -> None:
+_R = TypeVar("_R")
+# What a tripwire asks of an item (is it hidden?) or of a value (is its place unknown?).
+Predicate = Callable[[Any], bool]
+
+
+def _trip(trips: list[str], where: str, what: str) -> NoReturn:
     msg = f"{where}: {what}"
     trips.append(msg)
     raise HiddenRead(msg)
 
 
-class HiddenList(list):
+class HiddenList(list[Any]):
     """A list whose items may be hidden from one player, recording every read of them.
 
     ``hidden(item)`` says whether an item lying in the list is hidden (None: every item is);
@@ -241,9 +252,15 @@ class HiddenList(list):
     """
 
     __slots__ = ("_trips", "_where", "_hidden", "_unknown", "_ordered")
+    _trips: list[str]
+    _where: str
+    _hidden: Predicate | None
+    _unknown: Predicate | None
+    _ordered: bool
 
     @classmethod
-    def arm(cls, items, trips: list[str], where: str, hidden=None, unknown=None, ordered: bool = True) -> HiddenList:
+    def arm(cls, items: Iterable[Any], trips: list[str], where: str, hidden: Predicate | None = None,
+            unknown: Predicate | None = None, ordered: bool = True) -> Self:
         h = cls(items)
         h._trips, h._where, h._hidden, h._unknown, h._ordered = trips, where, hidden, unknown, ordered
         return h
@@ -258,18 +275,18 @@ class HiddenList(list):
         if self._leaky():
             _trip(self._trips, self._where, what)
 
-    def _check_item(self, v, what: str) -> None:
+    def _check_item(self, v: Any, what: str) -> None:
         if self._ordered:
             if self._hidden is None or self._hidden(v):
                 _trip(self._trips, self._where, what)
         else:
             self._check_all(what)
 
-    def _check_about(self, x, what: str) -> None:
+    def _check_about(self, x: Any, what: str) -> None:
         if (self._unknown is None or self._unknown(x)) and self._leaky():
             _trip(self._trips, self._where, what)
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: Any) -> Any:
         v = list.__getitem__(self, i)
         if isinstance(i, slice):
             if v and (not self._ordered or self._hidden is None or any(map(self._hidden, v))):
@@ -278,95 +295,95 @@ class HiddenList(list):
             self._check_item(v, "item")
         return v
 
-    def pop(self, i: int = -1):
+    def pop(self, i: SupportsIndex = -1) -> Any:
         self._check_item(list.__getitem__(self, i), "pop")
         return list.pop(self, i)
 
-    def __contains__(self, x) -> bool:
+    def __contains__(self, x: object) -> bool:
         self._check_about(x, "in")
         return list.__contains__(self, x)
 
-    def count(self, x) -> int:
+    def count(self, x: Any) -> int:
         self._check_about(x, "count")
         return list.count(self, x)
 
-    def remove(self, x) -> None:
+    def remove(self, x: Any) -> None:
         self._check_about(x, "remove")
         list.remove(self, x)
 
-    def index(self, x, *args) -> int:
+    def index(self, x: Any, *args: Any) -> int:
         if self._ordered:
             self._check_about(x, "index")
         else:
             self._check_all("index")
         return list.index(self, x, *args)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         self._check_all("iteration")
         return list.__iter__(self)
 
-    def __reversed__(self):
+    def __reversed__(self) -> Iterator[Any]:
         self._check_all("reversed")
         return list.__reversed__(self)
 
-    def _compare(self, other, op):
+    def _compare(self, other: Any, op: Callable[[Any, Any], _R]) -> _R:
         self._check_all("comparison")
         if isinstance(other, HiddenList):
             other._check_all("comparison")
         return op(self, other)
 
-    def __eq__(self, other):
+    def __eq__(self, other: Any) -> bool:
         return self._compare(other, list.__eq__)
 
-    def __ne__(self, other):
+    def __ne__(self, other: Any) -> bool:
         return self._compare(other, list.__ne__)
 
-    def __lt__(self, other):
+    def __lt__(self, other: Any) -> bool:
         return self._compare(other, list.__lt__)
 
-    def __le__(self, other):
+    def __le__(self, other: Any) -> bool:
         return self._compare(other, list.__le__)
 
-    def __gt__(self, other):
+    def __gt__(self, other: Any) -> bool:
         return self._compare(other, list.__gt__)
 
-    def __ge__(self, other):
+    def __ge__(self, other: Any) -> bool:
         return self._compare(other, list.__ge__)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
-    def __add__(self, other):
+    def __add__(self, other: Any) -> list[Any]:
         return self._compare(other, list.__add__)
 
-    def __radd__(self, other):
+    def __radd__(self, other: Any) -> Any:
         self._check_all("concatenation")
         return NotImplemented  # nothing hidden: the plain list's concatenation may copy us
 
-    def __mul__(self, n):
+    def __mul__(self, n: SupportsIndex) -> list[Any]:
         self._check_all("repetition")
         return list.__mul__(self, n)
 
     __rmul__ = __mul__
 
-    def __imul__(self, n):  # a write: repeats in place, reads nothing out
+    def __imul__(self, n: SupportsIndex) -> Self:  # a write: repeats in place, reads nothing out
         return list.__imul__(self, n)
 
-    def copy(self):
+    def copy(self) -> list[Any]:
         self._check_all("copy")
         return list.copy(self)
 
-    def __copy__(self):
+    def __copy__(self) -> list[Any]:
         return self.copy()
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
         self._check_all("copy")
         return list(list.__iter__(self))
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         self._check_all("pickling")
         return (list, (list(list.__iter__(self)),))
 
-    def sort(self, *args, **kwargs) -> None:
+    def sort(self, *args: Any, **kwargs: Any) -> None:
         self._check_all("sort")
         list.sort(self, *args, **kwargs)
 
@@ -380,7 +397,7 @@ class HiddenList(list):
         return format(self.__repr__(), spec)
 
 
-class HiddenDict(dict):
+class HiddenDict(dict[Any, Any]):
     """A dict whose keys may be hidden from one player (``unknown(key)``: the player does not
     know that key's whereabouts), recording every read that could expose one.
 
@@ -393,9 +410,12 @@ class HiddenDict(dict):
     """
 
     __slots__ = ("_trips", "_where", "_unknown")
+    _trips: list[str]
+    _where: str
+    _unknown: Predicate
 
     @classmethod
-    def arm(cls, items, trips: list[str], where: str, unknown) -> HiddenDict:
+    def arm(cls, items: Any, trips: list[str], where: str, unknown: Predicate) -> Self:
         h = cls(items)
         h._trips, h._where, h._unknown = trips, where, unknown
         return h
@@ -407,90 +427,90 @@ class HiddenDict(dict):
         if self._leaky():
             _trip(self._trips, self._where, what)
 
-    def _check_key(self, k, what: str) -> None:
+    def _check_key(self, k: Any, what: str) -> None:
         if self._unknown(k) and self._leaky():
             _trip(self._trips, self._where, what)
 
-    def __contains__(self, k) -> bool:
+    def __contains__(self, k: object) -> bool:
         self._check_key(k, "in")
         return dict.__contains__(self, k)
 
-    def __getitem__(self, k):
+    def __getitem__(self, k: Any) -> Any:
         self._check_key(k, "item")
         return dict.__getitem__(self, k)
 
-    def get(self, k, default=None):
+    def get(self, k: Any, default: Any = None) -> Any:
         self._check_key(k, "get")
         return dict.get(self, k, default)
 
-    def pop(self, k, *default):
+    def pop(self, k: Any, *default: Any) -> Any:
         self._check_key(k, "pop")
         return dict.pop(self, k, *default)
 
-    def setdefault(self, k, default=None):
+    def setdefault(self, k: Any, default: Any = None) -> Any:
         self._check_key(k, "setdefault")
         return dict.setdefault(self, k, default)
 
-    def __delitem__(self, k) -> None:
+    def __delitem__(self, k: Any) -> None:
         self._check_key(k, "del")
         dict.__delitem__(self, k)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         self._check_all("iteration")
         return dict.__iter__(self)
 
-    def __reversed__(self):
+    def __reversed__(self) -> Iterator[Any]:
         self._check_all("reversed")
         return dict.__reversed__(self)
 
-    def keys(self):
+    def keys(self) -> dict_keys[Any, Any]:
         self._check_all("keys")
         return dict.keys(self)
 
-    def values(self):
+    def values(self) -> dict_values[Any, Any]:
         self._check_all("values")
         return dict.values(self)
 
-    def items(self):
+    def items(self) -> dict_items[Any, Any]:
         self._check_all("items")
         return dict.items(self)
 
-    def popitem(self):
+    def popitem(self) -> tuple[Any, Any]:
         self._check_all("popitem")
         return dict.popitem(self)
 
-    def copy(self):
+    def copy(self) -> dict[Any, Any]:
         self._check_all("copy")
         return dict.copy(self)
 
-    def __copy__(self):
+    def __copy__(self) -> dict[Any, Any]:
         return self.copy()
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[Any, Any]:
         return self.copy()
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         self._check_all("pickling")
         return (dict, (dict.copy(self),))
 
-    def _compare(self, other, op):
+    def _compare(self, other: Any, op: Callable[[Any, Any], _R]) -> _R:
         self._check_all("comparison")
         if isinstance(other, HiddenDict):
             other._check_all("comparison")
         return op(self, other)
 
-    def __eq__(self, other):
+    def __eq__(self, other: Any) -> bool:
         return self._compare(other, dict.__eq__)
 
-    def __ne__(self, other):
+    def __ne__(self, other: Any) -> bool:
         return self._compare(other, dict.__ne__)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
-    def __or__(self, other):
+    def __or__(self, other: Any) -> dict[Any, Any]:
         return self._compare(other, dict.__or__)
 
-    def __ror__(self, other):
+    def __ror__(self, other: Any) -> Any:
         self._check_all("union")
         return NotImplemented
 
@@ -514,34 +534,34 @@ class HiddenSet:
 
     __slots__ = ("data", "_trips", "_where")
 
-    def __init__(self, data: set, trips: list[str], where: str) -> None:
+    def __init__(self, data: set[Any], trips: list[str], where: str) -> None:
         self.data, self._trips, self._where = data, trips, where
 
-    def add(self, x) -> None:
+    def add(self, x: Any) -> None:
         self.data.add(x)
 
-    def discard(self, x) -> None:
+    def discard(self, x: Any) -> None:
         self.data.discard(x)
 
-    def update(self, *others) -> None:
+    def update(self, *others: Iterable[Any]) -> None:
         self.data.update(*others)
 
-    def difference_update(self, *others) -> None:
+    def difference_update(self, *others: Iterable[Any]) -> None:
         self.data.difference_update(*others)
 
     def clear(self) -> None:
         self.data.clear()
 
-    def _read(self, what: str):
+    def _read(self, what: str) -> NoReturn:
         _trip(self._trips, self._where, what)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> NoReturn:
         self._read(name)
 
-    def __contains__(self, x) -> bool:
+    def __contains__(self, x: object) -> bool:
         self._read("in")
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         self._read("iteration")
 
     def __len__(self) -> int:
@@ -550,13 +570,13 @@ class HiddenSet:
     def __bool__(self) -> bool:
         self._read("truth")
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         self._read("comparison")
 
     __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __eq__
     __hash__ = None  # type: ignore[assignment]
 
-    def __or__(self, other):
+    def __or__(self, other: Any) -> NoReturn:
         self._read("set algebra")
 
     __ror__ = __and__ = __rand__ = __sub__ = __rsub__ = __xor__ = __rxor__ = __or__
@@ -565,11 +585,11 @@ class HiddenSet:
         self._read("repr")
         return ""
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: SupportsIndex) -> NoReturn:
         self._read("pickling")
 
 
-def check_option(name: str, value: Any, allowed: tuple) -> None:
+def check_option(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
     """Raise InvalidOptions naming the option, the value and what is allowed."""
     if value not in allowed:
         raise InvalidOptions(f"option {name!r} must be one of {list(allowed)}, got {value!r}")

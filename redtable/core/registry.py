@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from .errors import InvalidOptions
 from .protocol import Game
@@ -19,8 +20,11 @@ def game_class(name: str) -> type[Game]:
     except KeyError:
         raise InvalidOptions(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
     module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    cls = getattr(importlib.import_module(module), attr)
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise TypeError(f"{target} (the game {name!r}) is not a Game class")
+    return cls
 
 
-def make_game(name: str, players: int, **options) -> Game:
+def make_game(name: str, players: int, **options: Any) -> Game:
     return game_class(name)(players=players, **options)

@@ -11,7 +11,7 @@ from typing import Any
 
 from .errors import IllegalAction, RedtableError, ReplayError
 from .jsonfile import JsonFileError, LongInt, clip, quote, read_json_file, show, suggest
-from .protocol import State
+from .protocol import Game, State
 from .registry import GAMES, game_class, make_game
 
 FORMAT = "redtable-game/1"
@@ -116,12 +116,12 @@ class GameRecord:
         return cls(game, players, seed, options, list(actions))
 
     @staticmethod
-    def _options(klass: type, options: Any) -> dict[str, Any]:
+    def _options(klass: type[Game], options: Any) -> dict[str, Any]:
         """The game options: names the game's constructor takes, each value small. The game
         itself checks the values (with :class:`~redtable.core.errors.InvalidOptions`)."""
         if not isinstance(options, dict):
             raise ReplayError(f"field 'options' must be an object, got {show(options)}")
-        names = [p.name for p in inspect.signature(klass.__init__).parameters.values()
+        names = [p.name for p in inspect.signature(klass).parameters.values()
                  if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "players")]
         for key, value in options.items():
             if key not in names:

@@ -8,6 +8,11 @@ clone is a single int copy.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
@@ -37,10 +42,10 @@ class Rng:
             raise ValueError(f"below() needs a positive bound, got {n}")
         return (self.next64() * n) >> 64
 
-    def choice(self, seq):
+    def choice(self, seq: Sequence[T]) -> T:
         return seq[self.below(len(seq))]
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Shuffle a list in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
