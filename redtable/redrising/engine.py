@@ -16,7 +16,7 @@ vocabulary, registered in :data:`OPS` with :func:`op`, so a card is data, not co
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core import Decision, Event, HiddenDict, HiddenList, HiddenRead, HiddenSet, IllegalAction, Rng, State
 from .board import (
@@ -40,6 +40,10 @@ from .board import (
 )
 from .cards import BY_SLUG, COLOR, COLOR_NAMES, NAME, NUM_CARDS, SLUG, VALUE
 from .words import public_about
+
+if TYPE_CHECKING:
+    from .game import RedRising
+    from .scoring import PlayerScore
 
 Handler = Callable[["RRState", tuple, dict, Any], "Decision | None"]
 OPS: dict[str, Handler] = {}
@@ -119,6 +123,36 @@ class RRState(State):
         "apollo_extra", "turn_stack", "stack", "dec", "history", "events", "eog_done",
         "final", "final_winners", "variant", "start_hand", "known", "phase",
     )
+    game: RedRising
+    n: int
+    rng: Rng
+    houses: tuple[int, ...]
+    first: int
+    hands: list[list[int]]
+    locs: list[list[int]]
+    deck: list[int]
+    banished: list[int]
+    fleet: list[int]
+    helium: list[int]
+    influence: list[int]
+    neutral: int
+    sovereign: int
+    facedown: dict[int, int]        # face-down card -> the seat that knows it
+    turns: list[int]
+    end_triggered: bool
+    apollo_extra: bool
+    turn_stack: list[Turn]
+    stack: list[tuple[Handler, tuple[Any, ...], dict[str, Any]]]
+    dec: Decision | None
+    history: list[str]
+    events: list[Event]
+    eog_done: set[Any]
+    final: list[PlayerScore] | None
+    final_winners: tuple[int, ...] | None
+    variant: bool
+    start_hand: tuple[int, ...]
+    known: list[set[int]]
+    phase: str
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -546,7 +580,8 @@ class RRState(State):
         self.deck = HiddenList.arm(self.deck, trips, "deck", not_sure, not_sure, True)
         self.locs = [HiddenList.arm(loc, trips, LOCATION_NAMES[i], hidden_on_board, not_sure, True)
                      for i, loc in enumerate(self.locs)]
-        self.known = [k if q == player else HiddenSet(k, trips, f"what p{q} knows")
+        # a HiddenSet stands for the set it guards (every read of it trips)
+        self.known = [k if q == player else cast("set[int]", HiddenSet(k, trips, f"what p{q} knows"))
                       for q, k in enumerate(self.known)]
         return trips
 
@@ -555,7 +590,7 @@ class RRState(State):
         return [float(s.total) for s in self.final] if self.final else [0.0] * self.n
 
     def winners(self) -> list[int]:
-        return list(self.final_winners) if self.final else []
+        return list(self.final_winners) if self.final_winners is not None else []
 
     def final_position(self):
         from .scoring import FinalPlayer, FinalPosition
@@ -567,7 +602,8 @@ class RRState(State):
                         extra_points=extra[p], name=f"p{p} {HOUSE_NAMES[self.houses[p]]}")
             for p in range(self.n)
         ]
-        return FinalPosition(players=players, locations=tuple(list(loc) for loc in self.locs),
+        jupiter, mars, luna, institute = (list(loc) for loc in self.locs)
+        return FinalPosition(players=players, locations=(jupiter, mars, luna, institute),
                              banished=list(self.banished), neutral_influence=self.neutral,
                              face_down_on_locations=frozenset(self.facedown))
 
