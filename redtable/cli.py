@@ -64,7 +64,7 @@ def replay(
         return
     typer.echo(f"{state.game.title}: {len(state.history)} decisions replayed")
     if not state.is_terminal():
-        d = state.decision()
+        d = state.pending()
         typer.echo(f"game not finished: player {d.player} to decide ({d.kind})")
         return
     for seat, s in enumerate(state.scores()):

@@ -22,6 +22,8 @@ found by walking each card's bonus encoding once at import.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..redrising import bonuses as _bonuses
 from ..redrising.bonuses import Board, Hand, hand_bonuses
 from ..redrising.cards import COLOR, GRAY, NUM_CARDS, ORANGE, VALUE
@@ -143,34 +145,34 @@ class RREval:
             reads = ALL  # the scorer builds the whole board
         key_hand = tuple(sorted(hand))
         if reads == 0:
-            key = key_hand
+            key: tuple[Any, ...] = key_hand
         else:
-            key = [key_hand]
+            fields: list[Any] = [key_hand]
             if reads & TOK:
                 tok = parts.get("tok")
                 if tok is None:
                     tok = parts["tok"] = (tuple(st.fleet), tuple(st.helium), tuple(st.influence),
                                           st.sovereign, st.neutral)
-                key.append(p)
-                key.append(tok)
+                fields.append(p)
+                fields.append(tok)
             if reads & LOC:
                 lm = parts.get("loc")
                 if lm is None:
                     fd = st.facedown
                     lm = parts["loc"] = tuple(sorted(0 if c in fd else MASK[c] for loc in st.locs for c in loc))
-                key.append(lm)
+                fields.append(lm)
             if reads & TOP:
                 tops = parts.get("top")
                 if tops is None:
                     fd = st.facedown
                     tops = parts["top"] = tuple((VALUE[loc[-1]], loc[-1] in fd) if loc else None for loc in st.locs)
-                key.append(tops)
+                fields.append(tops)
             if reads & BAN:
                 ban = parts.get("ban")
                 if ban is None:
                     ban = parts["ban"] = tuple(sorted(MASK[c] for c in st.banished))
-                key.append(ban)
-            key = tuple(key)
+                fields.append(ban)
+            key = tuple(fields)
         cache = self._cache
         v = cache.get(key)
         if v is not None:
@@ -210,7 +212,8 @@ class RREval:
         fleet, helium, influence, sov = st.fleet, st.helium, st.influence, st.sovereign
         players = [FinalPlayer(hand=list(hand) if q == p else [], fleet=fleet[q], helium=helium[q],
                                influence=influence[q], sovereign=sov == q) for q in range(st.n)]
-        pos = FinalPosition(players=players, locations=tuple(list(loc) for loc in st.locs),
+        jupiter, mars, luna, institute = (list(loc) for loc in st.locs)
+        pos = FinalPosition(players=players, locations=(jupiter, mars, luna, institute),
                             banished=list(st.banished), neutral_influence=st.neutral,
                             face_down_on_locations=frozenset(st.facedown))
         return score_position(pos)[p].cards

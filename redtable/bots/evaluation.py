@@ -99,7 +99,7 @@ class RedNorthEvaluator(Evaluator):
         return softmax_utilities(self.rn.estimates(det), self.temperature)
 
 
-EVALUATORS = {"red-rising": RedRisingEvaluator, "red-north": RedNorthEvaluator}
+EVALUATORS: dict[str, type[Evaluator]] = {"red-rising": RedRisingEvaluator, "red-north": RedNorthEvaluator}
 
 
 def evaluator_for(game_name: str | None, **kw) -> Evaluator:
@@ -124,9 +124,10 @@ class EvaluatingBot(Bot):
     FALLBACK: dict[str, Any] = {}
 
     def _init_evaluation(self, game: str | None, evaluator: Evaluator | None,
-                         eval_options: dict | None) -> None:
+                         eval_options: dict[str, Any] | None) -> None:
         self.game = game
-        self.evaluator = evaluator
+        # a given evaluator is kept; else the game-agnostic one until _setup knows the game
+        self.evaluator = evaluator if evaluator is not None else Evaluator()
         self.eval_options = eval_options or {}
         self._fixed_evaluator = evaluator is not None
         self._set_for: str | None = None

@@ -29,6 +29,10 @@ class HeuristicBot(EvaluatingBot):
         "red-north": {"samples": 8, "budget": 40, "opp_weight": 1.0},
     }
     FALLBACK = {"samples": 4, "budget": 40, "opp_weight": 0.5}
+    # the parameters in use for the game being played (given, else GAME_DEFAULTS): set by _setup
+    samples_: int
+    budget_: int
+    opp_weight_: float
 
     def __init__(self, seed: int = 0, game: str | None = None, samples: int | None = None,
                  budget: int | None = None, opp_weight: float | None = None,
@@ -63,7 +67,7 @@ class HeuristicBot(EvaluatingBot):
     def values(self, state: State) -> dict[Action, float]:
         """The mean look-ahead value of each option of the bot's pending decision."""
         self._setup(state)
-        d = state.decision()
+        d = state.pending()
         p = d.player
         opts = d.options
         totals = [0.0] * len(opts)
@@ -77,7 +81,7 @@ class HeuristicBot(EvaluatingBot):
         return {a: t / self.samples_ for a, t in zip(opts, totals, strict=True)}
 
     def choose(self, state: State) -> Action:
-        d = state.decision()
+        d = state.pending()
         if len(d.options) == 1:
             return d.options[0]
         vals = self.values(state)

@@ -71,6 +71,10 @@ class ISMCTSBot(EvaluatingBot):
         "red-north": {"c": 0.7, "playout": "random", "cutoff": 8},
     }
     FALLBACK = {"c": 0.7, "playout": "random", "cutoff": 0}
+    # the parameters in use for the game being played (given, else GAME_DEFAULTS): set by _setup
+    c_: float
+    playout_: str
+    cutoff_: int
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  game: str | None = None, c: float | None = None, playout: str | None = None,
@@ -94,7 +98,7 @@ class ISMCTSBot(EvaluatingBot):
 
     # ------------------------------------------------------------------ search
     def choose(self, state: State) -> Action:
-        d = state.decision()
+        d = state.pending()
         if len(d.options) == 1:
             return d.options[0]
         self._setup(state)
@@ -150,7 +154,7 @@ class ISMCTSBot(EvaluatingBot):
                     continue
                 kids = node.children
                 untried = None
-                best = None
+                best = opts[0]  # replaced by the first tried option (its value is above -1)
                 best_v = -1.0
                 for a in opts:
                     ch = kids.get(a)
@@ -217,6 +221,7 @@ class ISMCTSBot(EvaluatingBot):
                                 v = value(cl, p)
                                 if best_det is None or v > best_v:
                                     best_det, best_v = cl, v
+                            assert best_det is not None  # a decision has at least one option
                             det = best_det
                         steps += 1
                         dd = det.decision()

@@ -13,5 +13,5 @@ class RandomBot(Bot):
         self.rng = Rng(seed)
 
     def choose(self, state: State) -> Action:
-        options = state.decision().options
+        options = state.pending().options
         return options[self.rng.below(len(options))]

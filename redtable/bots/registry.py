@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..core import InvalidOptions
 from .base import Bot
@@ -44,7 +45,7 @@ class BotSpec:
     budget: str | None
     options: dict[str, object]
 
-    def split_eval_options(self) -> tuple[dict[str, object], dict[str, object]]:
+    def split_eval_options(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """(the bot's own options, the evaluator's), ``exact`` made a bool."""
         own = dict(self.options)
         evals = {k: own.pop(k) for k in EVAL_OPTIONS if k in own}

@@ -1,6 +1,6 @@
 """Game-agnostic protocol: games, states, decisions, seeded chance, logs, replay."""
 
-from .errors import IllegalAction, InvalidOptions, RedtableError, ReplayError
+from .errors import GameOver, IllegalAction, InvalidOptions, RedtableError, ReplayError
 from .protocol import Action, Decision, Event, Game, HiddenDict, HiddenList, HiddenRead, HiddenSet, State, check_option
 from .registry import GAMES, game_class, make_game
 from .replay import GameRecord, replay
@@ -9,6 +9,6 @@ from .rng import Rng
 __all__ = [
     "Action", "Decision", "Event", "Game", "State", "check_option", "Rng",
     "HiddenRead", "HiddenList", "HiddenDict", "HiddenSet",
-    "IllegalAction", "InvalidOptions", "RedtableError", "ReplayError",
+    "GameOver", "IllegalAction", "InvalidOptions", "RedtableError", "ReplayError",
     "GAMES", "game_class", "make_game", "GameRecord", "replay",
 ]

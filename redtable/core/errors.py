@@ -28,6 +28,10 @@ class IllegalAction(RedtableError):
         )
 
 
+class GameOver(RedtableError):
+    """A decision was asked of a game that is over (:meth:`~redtable.core.protocol.State.pending`)."""
+
+
 class InvalidOptions(RedtableError):
     """Game options (player count, variants) outside what the game allows."""
 

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, NoReturn, Self, SupportsIndex, TypeVar
 
-from .errors import IllegalAction, InvalidOptions
+from .errors import GameOver, IllegalAction, InvalidOptions
 
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
@@ -113,6 +113,15 @@ class State(ABC):
     @abstractmethod
     def decision(self) -> Decision | None:
         """The pending decision, or None when the game is over."""
+
+    def pending(self) -> Decision:
+        """The pending decision, for code that may only run while the game goes on (a bot
+        asked to choose, an environment stepping its game). A finished game raises
+        :class:`~redtable.core.errors.GameOver` rather than handing back None."""
+        d = self.decision()
+        if d is None:
+            raise GameOver(f"{self.game.title}: the game is over, no decision is pending")
+        return d
 
     def is_terminal(self) -> bool:
         return self.decision() is None

@@ -85,7 +85,7 @@ def goto_turn(state: RedNorthState, actor: int, round: int | None = None, passed
 def resolve_now(state: RedNorthState, actor: int = 0) -> None:
     """Everybody but ``actor`` has passed; ``actor`` passes now, which runs the Resolution."""
     goto_turn(state, actor, passed=tuple(q for q in range(state.P) if q != actor))
-    opts = state.decision().options
+    opts = state.pending().options
     state.apply(next(o for o in opts if o.startswith("pass")))  # in Spring/Summer: the first group
 
 

@@ -48,7 +48,7 @@ def cards_command(
     table = Table(title=tr("Red Rising: {n} characters", n=len(entries)), show_lines=True)
     for col in (tr("name"), tr("colour"), tr("value"), tr("abilities")):
         table.add_column(col)
-    for e in entries:
-        text = "\n".join(f"[b]{escape(tr(label))}[/b]: {escape(str(e[k]))}" for k, label in TEXT_KEYS if k in e)
-        table.add_row(escape(e["name"]), escape(tr(e["color"])), str(e["value"]), text)
+    for entry in entries:
+        text = "\n".join(f"[b]{escape(tr(label))}[/b]: {escape(str(entry[k]))}" for k, label in TEXT_KEYS if k in entry)
+        table.add_row(escape(entry["name"]), escape(tr(entry["color"])), str(entry["value"]), text)
     Console().print(table)

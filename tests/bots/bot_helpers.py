@@ -6,7 +6,8 @@ from redtable.core import Rng, make_game
 
 
 class GuardedState:
-    """The real state as a bot may use it: decision(), view(own seat), resample(own seat).
+    """The real state as a bot may use it: decision() (and pending(), the same when the game
+    goes on), view(own seat), resample(own seat).
 
     Anything else (clone, apply, hands, scores...) fails the test.
     """
@@ -21,6 +22,9 @@ class GuardedState:
 
     def decision(self):
         return self._st.decision()
+
+    def pending(self):
+        return self._st.pending()
 
     def view(self, player):
         assert player == self._seat, f"bot of seat {self._seat} asked for the view of {player}"

@@ -7,6 +7,7 @@ import pytest
 from redtable.core import (
     Decision,
     Event,
+    GameOver,
     GameRecord,
     IllegalAction,
     InvalidOptions,
@@ -90,6 +91,17 @@ def test_illegal_action_changes_nothing_and_names_legal_options():
     assert err.value.legal == st.legal_actions()
     assert "legal:" in str(err.value)
     assert (json.dumps(st.view(None)), list(st.history), len(st.events)) == before
+
+
+@pytest.mark.parametrize("name", ["red-rising", "red-north"])
+def test_pending_is_the_decision_until_the_game_is_over(name):
+    st = make_game(name, 2).new_initial_state(3)
+    assert st.pending() == st.decision()
+    while not st.is_terminal():
+        st.apply(st.pending().options[0])
+    assert st.decision() is None
+    with pytest.raises(GameOver, match="the game is over, no decision is pending"):
+        st.pending()
 
 
 def test_record_round_trip_and_replay_is_exact(tmp_path):
