@@ -46,7 +46,7 @@ def terminal_rewards(state: State, mode: str) -> list[float]:
 
 
 class RedTableAECEnv(AECEnv):
-    metadata = {"render_modes": ["ansi", "human"], "name": "redtable_v0", "is_parallelizable": False, "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "redtable_v0", "is_parallelizable": False, "render_fps": 4}
 
     game_name: str = ""
 
@@ -99,7 +99,7 @@ class RedTableAECEnv(AECEnv):
         if seed is not None or self.np_random is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.game_seed = int(self.np_random.integers(0, 2**31 - 1))
-        self.game_state = self.game.new_initial_state(self.game_seed)
+        self.game_state = st = self.game.new_initial_state(self.game_seed)
         self.steps = 0
         self.last_action = None
         self.agents = self.possible_agents[:]
@@ -107,16 +107,22 @@ class RedTableAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        d = self.game_state.decision()
+        d = st.decision()
         self.agent_selection = self.possible_agents[d.player if d is not None else 0]
         if d is None:  # cannot happen with these games; keep the API consistent anyway
             self._finish()
 
+    def _live(self) -> State:
+        """The game being played; the environment has none before its first ``reset()``."""
+        if self.game_state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game_state
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_seat[agent]
-        st = self.game_state
+        st = self._live()
         obs = self.encoder.encode(st.view(seat))
         mask = np.zeros(self.codec.n, dtype=np.int8)
         d = st.decision()
@@ -129,7 +135,7 @@ class RedTableAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.game_state
+        st = self._live()
         d = st.decision()
         seat = self.agent_seat[agent]
         assert d is not None and d.player == seat, "agent_selection out of sync with the game"
@@ -161,7 +167,7 @@ class RedTableAECEnv(AECEnv):
             self.render()
 
     def _finish(self) -> None:
-        st = self.game_state
+        st = self._live()
         rewards = terminal_rewards(st, self.reward_mode)
         scores, winners = st.scores(), st.winners()
         for a in self.agents:
@@ -181,7 +187,12 @@ class RedTableAECEnv(AECEnv):
 
 def _copy_space(space: spaces.Dict) -> spaces.Dict:
     """An equal but distinct space object per agent (each seeds its own sampler)."""
-    return spaces.Dict({k: spaces.Box(s.low, s.high, s.shape, s.dtype) for k, s in space.spaces.items()})
+    boxes: dict[str, spaces.Space[Any]] = {}
+    for k, s in space.spaces.items():
+        if not isinstance(s, spaces.Box):
+            raise TypeError(f"observation part {k!r} must be a Box, got {type(s).__name__}")
+        boxes[k] = spaces.Box(s.low, s.high, s.shape, s.dtype)
+    return spaces.Dict(boxes)
 
 
 def wrap(raw: RedTableAECEnv) -> AECEnv:

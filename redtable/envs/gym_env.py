@@ -130,21 +130,27 @@ class RedTableEnv(gym.Env):
     def decode(self, index: int) -> str:
         return self.codec.decode(index)
 
+    def _live(self) -> State:
+        """The game being played; the environment has none before its first ``reset()``."""
+        if self.game_state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game_state
+
     def _obs(self) -> np.ndarray | dict[str, np.ndarray]:
-        x = self.encoder.encode(self.game_state.view(self.seat))
+        x = self.encoder.encode(self._live().view(self.seat))
         if self.obs_type == "box":
             return x
         return {"observation": x, "action_mask": self._mask.copy()}
 
     def _update_mask(self) -> None:
         self._mask.fill(0)
-        d = self.game_state.decision()
+        d = self._live().decision()
         if d is not None and d.player == self.seat:
             self.codec.mask(d.options, self._mask)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._mask.copy(), "seat": self.seat}
-        st = self.game_state
+        st = self._live()
         if st.is_terminal():
             info["scores"] = list(st.scores())
             info["winners"] = list(st.winners())
@@ -154,12 +160,15 @@ class RedTableEnv(gym.Env):
 
     def _play_others(self) -> None:
         """Let the bots decide until the learner must decide or the game ends."""
-        st = self.game_state
+        st = self._live()
         while True:
             d = st.decision()
             if d is None or d.player == self.seat:
                 return
-            st.apply(self.bots[d.player].choose(st))
+            bot = self.bots[d.player]
+            if bot is None:  # only the learner's seat has no bot
+                raise RuntimeError(f"no bot plays seat {d.player}")
+            st.apply(bot.choose(st))
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -169,9 +178,9 @@ class RedTableEnv(gym.Env):
                 self.seat = int(self.np_random.integers(0, self.game.players))
             self.bots = self._make_bots()
             self.game_seed = int(self.np_random.integers(0, 2**31 - 1))
-            self.game_state = self.game.new_initial_state(self.game_seed)
+            self.game_state = st = self.game.new_initial_state(self.game_seed)
             self._play_others()
-            if not self.game_state.is_terminal():
+            if not st.is_terminal():
                 break
         else:  # pragma: no cover - the learner always gets a decision in these games
             raise RuntimeError("100 games in a row ended before the learner's first decision")
@@ -184,9 +193,7 @@ class RedTableEnv(gym.Env):
         return self._obs(), self._info()
 
     def step(self, action: Any):
-        if self.game_state is None:
-            raise RuntimeError("call reset() before step()")
-        st = self.game_state
+        st = self._live()
         d = st.decision()
         if d is None or self._done:
             raise RuntimeError("the episode is over: call reset()")

@@ -56,6 +56,7 @@ class Encoder:
 
     game: str
     layout: Layout
+    max_players: int
 
     @property
     def size(self) -> int:
@@ -152,7 +153,7 @@ class RedRisingEncoder(Encoder):
         x[g + 1] = _clip(v["neutral_influence"] / 3.0)
         x[g + 2] = float(bool(v["end_triggered"]))
         x[g + 3] = float(bool(v.get("variant")))
-        x[g + 4 + self.phases.get(v.get("phase"), 0)] = 1.0
+        x[g + 4 + self.phases.get(v.get("phase", ""), 0)] = 1.0
 
         sf = self.seat_f
         col = L["colours"]
@@ -231,7 +232,8 @@ class RedRisingEncoder(Encoder):
         L = self.layout
         cb, cf = L["cards"], self.card_f
         cards = self.cards
-        c = cards.get(ctx.get("card")) if isinstance(ctx.get("card"), str) else None
+        card = ctx.get("card")
+        c = cards.get(card) if isinstance(card, str) else None
         if c is not None:
             x[cb + c * cf + 10] = 1.0
         others = []

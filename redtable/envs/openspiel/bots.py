@@ -71,7 +71,7 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
 
     def sample_root_state(self, state):
         root = self._root_node
-        if root.total_visits > 0 and time.perf_counter() >= self._deadline:
+        if root is not None and root.total_visits > 0 and time.perf_counter() >= self._deadline:
             raise _OutOfTime()
         return super().sample_root_state(state)
 

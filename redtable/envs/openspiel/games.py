@@ -230,6 +230,12 @@ class _Core:
         return (_rebuild, (self.spec.d.short_name, self.spec.params, list(self.drawn), self.seed, actions,
                            self.resamples))
 
+    def dealt(self) -> CoreState:
+        """The game itself, which exists once the deal's chance outcomes are all drawn."""
+        if self.es is None:
+            raise ValueError("the game is not dealt yet: draw the deal's chance outcomes first")
+        return self.es
+
     # ------------------------------------------------------------------ progress
     @property
     def decisions(self) -> int:
@@ -254,7 +260,7 @@ class _Core:
 
     def play(self, move: str) -> None:
         """Apply one option of the pending decision (an action string)."""
-        es = self.es
+        es = self.dealt()
         d = es.decision()
         if d is None or len(self.movers) >= self.spec.max_len:
             raise ValueError(f"the game is over; no action can be applied (got {move!r})")
@@ -268,12 +274,12 @@ class _Core:
         for slot in range(self.spec.players):  # the histories up to now, from the real events
             self.digest(slot)
         self.digest(None)
-        c = self.copy(self.es.resample(player, CanonicalRng(seed)))
+        c = self.copy(self.dealt().resample(player, CanonicalRng(seed)))
         c.resamples = self.resamples + ((len(self.movers), player, seed),)
         # An engine may keep only ``player``'s events in a re-deal (Red North does), so the
         # old event counts mean nothing there: every digest is already up to date, and the
         # steps from now on count from the re-deal's events.
-        c.marks = [len(c.es.events)] * len(self.marks)
+        c.marks = [len(c.dealt().events)] * len(self.marks)
         return c
 
     # ------------------------------------------------------------------ history digest
@@ -288,8 +294,8 @@ class _Core:
         total = len(self.movers) + 1
         if done == total:
             return h
-        events = self.es.events
-        history = self.es.history
+        es = self.dealt()
+        events, history = es.events, es.history
         marks, movers = self.marks, self.movers
         blake = hashlib.blake2b
         dumps = orjson.dumps
@@ -310,7 +316,7 @@ class _Core:
         return h
 
     def own_actions(self, seat: int) -> list[str]:
-        history = self.es.history
+        history = self.dealt().history
         return [history[i] for i, (p, _) in enumerate(self.movers) if p == seat]
 
 
@@ -402,6 +408,8 @@ class RedtableState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         core = self._core
+        if core.es is None:  # the deal: only chance moves
+            return []
         d = core.es.decision()
         if d is None or d.player != player or len(core.movers) >= core.spec.max_len:
             return []
@@ -443,9 +451,10 @@ class RedtableState(pyspiel.State):
         n = core.spec.players
         if not core.terminal():
             return [0.0] * n
-        if core.es.decision() is not None:  # stopped at max_game_length: shared by all seats
+        es = core.dealt()  # a terminal game is dealt
+        if es.decision() is not None:  # stopped at max_game_length: shared by all seats
             return [1.0 / n] * n
-        return [float(r) for r in core.es.returns()]
+        return [float(r) for r in es.returns()]
 
     # ------------------------------------------------------------------ hidden information
     def resample_from_infostate(self, player_id: int, probability_sampler) -> RedtableState:
@@ -539,7 +548,7 @@ def record(state: RedtableState) -> GameRecord:
     for ``redtable replay`` and the rest of the toolchain. A re-dealt state (from
     ``resample_from_infostate``) has no such record and raises ValueError."""
     core = state._core
-    if core.es is None:
+    if core.es is None or core.seed is None:
         raise ValueError("the game is not dealt yet: it has no redtable record")
     if core.resamples:
         raise ValueError("a re-dealt state (resample_from_infostate) is not a real game: it has no record")
