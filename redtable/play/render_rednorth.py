@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -166,7 +166,7 @@ class RedNorthRenderer(Renderer):
         rows = [(f"{colour_markup(o['colour'])} [bold]{esc(o['name'])}[/bold]", tr("{n} pts", n=o["points"]),
                  self._holder(o, viewer), esc(outpost_short(o["colour"]))) for o in v["outposts"]]
         widths = [max(Text.from_markup(r[i]).cell_len for r in rows) for i in range(3)]
-        out = []
+        out: list[RenderableType] = []
         for r in rows:
             cells = [Text.from_markup(r[i]) for i in range(3)]
             for c, w in zip(cells, widths, strict=True):
@@ -267,8 +267,10 @@ class RedNorthRenderer(Renderer):
     def _seats(self, v: dict, viewer: int | None) -> Table:
         t = Table(title=tr("Players and Raiding Parties (slots from the left, 0 first)"), title_justify="left",
                   show_lines=True)
-        for col, just in ((tr("Player"), "left"), (tr("VP"), "right"), (tr("Glory"), "right"),
-                          (tr("Hand"), "right"), (tr("God"), "left"), (tr("Raiding Party"), "left")):
+        columns: tuple[tuple[str, JustifyMethod], ...] = (
+            (tr("Player"), "left"), (tr("VP"), "right"), (tr("Glory"), "right"),
+            (tr("Hand"), "right"), (tr("God"), "left"), (tr("Raiding Party"), "left"))
+        for col, just in columns:
             t.add_column(col, justify=just)
         for s in v["seats"]:
             q = s["seat"]

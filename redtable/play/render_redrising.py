@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -210,9 +210,10 @@ class RedRisingRenderer(Renderer):
 
     def _players(self, v: dict, viewer: int | None, kinds: bool) -> Table:
         t = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
-        for col, just in ((tr("Player"), "left"), (tr("Hand"), "right"), (tr("Fleet"), "right"),
-                          (tr("Helium"), "right"), (tr("Influence"), "right"), (tr("Sovereign"), "center"),
-                          (tr("Turns"), "right")):
+        columns: tuple[tuple[str, JustifyMethod], ...] = (
+            (tr("Player"), "left"), (tr("Hand"), "right"), (tr("Fleet"), "right"), (tr("Helium"), "right"),
+            (tr("Influence"), "right"), (tr("Sovereign"), "center"), (tr("Turns"), "right"))
+        for col, just in columns:
             t.add_column(col, justify=just, no_wrap=True)
         for p in v["players"]:
             seat = p["seat"]
@@ -647,10 +648,8 @@ class RedRisingRenderer(Renderer):
             return tr("{card} ends the turn of {who}", card=card(), who=who())
         if k == "banish":
             src = d.get("source") or ""
-            frm = {"hand": tr("from their hand"), "block": tr("(to block)"), "deck": tr("from the deck"),
-                   "": ""}.get(src)
-            if frm is None:
-                frm = tr("from {location}", location=esc(loc_title(src)))
+            named = {"hand": tr("from their hand"), "block": tr("(to block)"), "deck": tr("from the deck"), "": ""}
+            frm = named[src] if src in named else tr("from {location}", location=esc(loc_title(src)))
             if d.get("player") is None:
                 return tr("{card} is banished {source}", card=card(), source=frm).rstrip()
             return tr("{who} banishes {card} {source}", who=who(), card=card(), source=frm).rstrip()

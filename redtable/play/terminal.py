@@ -24,6 +24,7 @@ import os
 import secrets
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -194,7 +195,7 @@ class Session:
         w, h = self.console.size
         return max(w, MIN_WIDTH), max(h, MIN_HEIGHT)
 
-    def lines_of(self, things: list[RenderableType], width: int | None = None) -> list[list[Segment]]:
+    def lines_of(self, things: Sequence[RenderableType], width: int | None = None) -> list[list[Segment]]:
         width = width or self.size()[0]
         opts = self.console.options.update(width=width, height=None)
         out: list[list[Segment]] = []
@@ -202,7 +203,7 @@ class Session:
             out.extend(self.console.render_lines(t, opts, pad=False, new_lines=False))
         return out
 
-    def height_of(self, things: list[RenderableType], width: int | None = None) -> int:
+    def height_of(self, things: Sequence[RenderableType], width: int | None = None) -> int:
         return len(self.lines_of(things, width))
 
     def clear(self) -> None:
@@ -218,7 +219,7 @@ class Session:
         except KeyboardInterrupt:
             raise Quit(130, tr("Interrupted: leaving the game.")) from None
 
-    def page(self, things: list[RenderableType]) -> int:
+    def page(self, things: Sequence[RenderableType]) -> int:
         """Print ``things`` a screenful at a time (Enter for more, q to stop); the number of
         lines of the last page printed."""
         w, h = self.size()
@@ -514,12 +515,13 @@ class Session:
             for i, (label, detail) in enumerate(rows, 1):
                 t.add_row(f"{i})", label, detail)
             out.append([t])
-        numbered = [Text.from_markup(f"[bold]{i:>{numw - 1}})[/bold] ") + Text.from_markup(label)
+        numbered: list[RenderableType] = [Text.from_markup(f"[bold]{i:>{numw - 1}})[/bold] ") + Text.from_markup(label)
                     for i, (label, _) in enumerate(rows, 1)]
         out.append(numbered)
         shorts_t = [Text.from_markup(f"[bold]{i:>{numw - 1}})[/bold] ") + Text.from_markup(s)
                     for i, s in enumerate(shorts, 1)]
-        out.append([_trunc(t, width) for t in shorts_t])
+        truncated: list[RenderableType] = [_trunc(t, width) for t in shorts_t]
+        out.append(truncated)
         for cols in (2, 3, 4):
             if n >= cols:
                 out.append(grid(shorts_t, cols, width))
@@ -648,13 +650,13 @@ def _trunc(t: Text, width: int) -> Text:
     return t
 
 
-def grid(items: list[Text], cols: int, width: int) -> list[Text]:
+def grid(items: list[Text], cols: int, width: int) -> list[RenderableType]:
     """``items`` in ``cols`` columns (down the first column, then the next), each cut to fit."""
     n = len(items)
     rows = -(-n // cols)
     gap = 2
     colw = max(4, (width - gap * (cols - 1)) // cols)
-    out = []
+    out: list[RenderableType] = []
     for r in range(rows):
         ln = Text(no_wrap=True)
         for c in range(cols):

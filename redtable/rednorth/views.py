@@ -90,7 +90,7 @@ class Views(RedNorthBase):
             "pending": self._pending_view(player),
             "resolutions": list(self.reports),
         }
-        if over:
+        if over and self.result is not None:  # the game ends with its result
             v["result"] = {"winner": self.result[0], "decided_by": self.result[1], "vp": list(self.vp)}
         return v
 

@@ -284,10 +284,10 @@ def analyze(col: Collection) -> dict[str, Any]:
     keys: list = list(counts) + (["all"] if len(counts) > 1 else [])
     distinct_bots = list(dict.fromkeys(col.bots))
 
-    seat = {k: {} for k in keys}
-    order = {k: {} for k in keys}
-    house = {k: {} for k in keys}
-    bot = {k: {} for k in keys}
+    seat: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
+    order: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
+    house: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
+    bot: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
     per_count: dict = {k: {"games": 0, "finished": 0, "errors": 0, "tied": 0, "winning": [], "margin": [],
                            "decided_by": {}} for k in keys}
     row_names = score_row_names(game)

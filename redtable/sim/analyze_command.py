@@ -114,8 +114,9 @@ def analyze_command(
     except OSError as e:
         _fail(f"--out: could not write the report into {quote(str(out_dir))}: {e.strerror or e}")
     print_summary(numbers, col.run_info())
-    for e in numbers["errors"][:5]:
-        typer.echo(f"game {e['game']} at {e['players']} players (seed {e['seed']}) failed:\n{e['error']}", err=True)
+    for failed in numbers["errors"][:5]:
+        typer.echo(f"game {failed['game']} at {failed['players']} players (seed {failed['seed']}) failed:\n"
+                   f"{failed['error']}", err=True)
     typer.echo(f"report: {files['index.html']}  ({len(files)} files in {out_dir})")
 
 

@@ -232,8 +232,8 @@ def simulate_command(
         from .summary import print_simulation, simulation_numbers
 
         print_simulation(simulation_numbers(report, bot_list, options), report.seconds, details)
-    for e in data.get("error_details", []):
-        typer.echo(f"game {e['game']} (seed {e['seed']}) failed:\n{e['error']}", err=True)
+    for failed in data.get("error_details", []):
+        typer.echo(f"game {failed['game']} (seed {failed['seed']}) failed:\n{failed['error']}", err=True)
 
 
 def tournament_command(
@@ -279,8 +279,9 @@ def tournament_command(
         report = tournament(game, players, bot_list, games, seed, options, budget, n_workers, progress_cb,
                             backend=backend)
     data = report.to_json()
-    for e in data.get("error_details", []):
-        typer.echo(f"game {e['game']} (seed {e['seed']}, bots {e['bots']}) failed:\n{e['error']}", err=True)
+    for failed in data.get("error_details", []):
+        typer.echo(f"game {failed['game']} (seed {failed['seed']}, bots {failed['bots']}) failed:\n{failed['error']}",
+                   err=True)
     if as_json:
         typer.echo(json.dumps(data))
         return

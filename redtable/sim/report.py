@@ -20,6 +20,7 @@ import csv
 import html
 import json
 from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -159,7 +160,7 @@ def _grouped_rates(ax, rows: list[dict], group_key: str, series_key: str, title:
 def _chart_win_rates(numbers: dict, out: Path) -> list[tuple[str, str]]:
     charts = []
     wr = numbers["win_rates"]
-    specs = [("by_turn_order", "turn_order", "Win rate by turn-order position (0 = first player)",
+    specs: list[tuple[str, str, str, Callable[[Any], str]]] = [("by_turn_order", "turn_order", "Win rate by turn-order position (0 = first player)",
               lambda v: f"position {v}"),
              ("by_seat", "seat", "Win rate by seat", lambda v: f"seat {v}"),
              ("by_house", "house", "Win rate by house", str),
@@ -459,9 +460,17 @@ def _rate_cols(get: Callable[[dict], dict], label: str = "") -> list[Column]:
     ]
 
 
+def _control_col(i: int, round_name: str) -> Column:
+    """How often an Outpost is controlled after round ``i`` (``round_name``)."""
+    return _col(f"controlled after {round_name}", lambda r: _pct(r["control_rate_by_round"][i]),
+                lambda r: r["control_rate_by_round"][i])
+
+
 def _stat_cols() -> list[Column]:
-    return [_col(k, lambda r, k=k: _num(r[k]), lambda r, k=k: r[k]) for k in
-            ("mean", "std", "min", "q1", "median", "q3", "max")]
+    def stat(k: str) -> Column:
+        return _col(k, lambda r: _num(r[k]), lambda r: r[k])
+
+    return [stat(k) for k in ("mean", "std", "min", "q1", "median", "q3", "max")]
 
 
 def _figures(charts: list[tuple[str, str]], names: Iterable[str]) -> str:
@@ -518,7 +527,7 @@ def render_html(numbers: dict, charts: list[tuple[str, str]], files: list[str], 
         parts.append(f"<h3>By {_esc(labels.get(key, group))}</h3>")
         parts.append(_figures(charts, [f"win_{group}.png"]))
         parts.append(_table([_col("players", lambda r: r["players"], left=True),
-                             _col(labels.get(key, group), lambda r, k=group: r[k], left=True),
+                             _col(labels.get(key, group), itemgetter(group), left=True),
                              *_rate_cols(lambda r: r)], rows))
 
     parts.append("<h2>Scores per scorepad row</h2>")
@@ -582,9 +591,7 @@ def render_html(numbers: dict, charts: list[tuple[str, str]], files: list[str], 
         parts.append(_table([
             _col("outpost", lambda r: r["outpost"], left=True), _col("games", lambda r: r["games"]),
             _col("in play", lambda r: _pct(r["in_play_rate"]), lambda r: r["in_play_rate"]),
-            *[_col(f"controlled after {n}", lambda r, i=i: _pct(r["control_rate_by_round"][i]),
-                   lambda r, i=i: r["control_rate_by_round"][i]) for i, n in enumerate(("spring", "summer",
-                                                                                       "ragnarok"))],
+            *[_control_col(i, n) for i, n in enumerate(("spring", "summer", "ragnarok"))],
             _col("final: uncontrolled", lambda r: r["final_uncontrolled"]),
             _col("final controller by turn order", lambda r: ", ".join(
                 f"{k}: {v}" for k, v in r["final_controller_by_turn_order"].items()), left=True),

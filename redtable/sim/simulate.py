@@ -83,10 +83,11 @@ class SimulateTask:
     save_dir: str | None = None
 
     def __call__(self, index: int) -> GameResult:
-        keep = self.save_dir is not None
-        r = play_one(self.game, self.players, self.options, index, self.seed, self.bots, keep_record=keep)
-        if keep:
-            Path(self.save_dir, f"game-{index:05d}.json").write_text(json.dumps(r.record))
+        save_dir = self.save_dir
+        r = play_one(self.game, self.players, self.options, index, self.seed, self.bots,
+                     keep_record=save_dir is not None)
+        if save_dir is not None:
+            Path(save_dir, f"game-{index:05d}.json").write_text(json.dumps(r.record))
             r.record = None
         return r
 
@@ -101,12 +102,12 @@ class SimulationReport:
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        ok = [r for r in self.results if r.summary is not None]
+        summaries = [r.summary for r in self.results if r.summary is not None]
         decisions = sum(r.decisions for r in self.results)
-        scores = [s for r in ok for s in r.summary["scores"]]
+        scores = [s for summary in summaries for s in summary["scores"]]
         out: dict[str, Any] = {
             "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
-            "errors": len(self.results) - len(ok),
+            "errors": len(self.results) - len(summaries),
             "seconds": round(self.seconds, 4),
             "games_per_second": round(self.games / self.seconds, 2) if self.seconds else 0.0,
             "decisions": decisions,
@@ -116,7 +117,7 @@ class SimulationReport:
             "mean_decision_seconds": _mean_decision_seconds(self.results),
         }
         game = make_game(self.game, self.players)
-        out.update(game.summarize([r.summary for r in ok]))
+        out.update(game.summarize(summaries))
         errors = [{"game": r.index, "seed": r.seed, "error": r.error} for r in self.results if r.error]
         if errors:
             out["error_details"] = errors[:20]

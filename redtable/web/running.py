@@ -118,7 +118,8 @@ def _rr_hand(view: dict, seat: int, extra: int, public_rows: dict, resolved: set
         ps = [FinalPlayer(hand=hand if k == seat else [], fleet=p["fleet"], helium=p["helium"],
                           influence=p["influence"], sovereign=bool(p["sovereign"]),
                           extra_points=extra if k == seat else 0) for k, p in enumerate(players)]
-        return FinalPosition(players=ps, locations=tuple(locs), banished=[BY_SLUG[s] for s in view.get("banished", [])],
+        jupiter, mars, luna, institute = locs
+        return FinalPosition(players=ps, locations=(jupiter, mars, luna, institute), banished=[BY_SLUG[s] for s in view.get("banished", [])],
                              neutral_influence=int(view.get("neutral_influence") or 0),
                              face_down_on_locations=frozenset(down))
 
@@ -172,8 +173,9 @@ def red_north(view: dict, seat: int | None) -> dict:
             if k == JARL:
                 bonus = 2 if slot.get("champion") else 1
                 for j in (i - 1, i + 1):
-                    if 0 <= j < len(party) and kinds[j] is not None and kinds[j] != JARL:
-                        col = COLOURS[KIND_COLOUR[kinds[j]]]
+                    neighbour = kinds[j] if 0 <= j < len(party) else None
+                    if neighbour is not None and neighbour != JARL:
+                        col = COLOURS[KIND_COLOUR[neighbour]]
                         if col in points:
                             points[col] += bonus
             else:
