@@ -61,6 +61,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, overload
 
 from .cards import BROWN, CARDS, COLOR, COLOR_NAMES, GOLD, GRAY, NAME, NUM_CARDS, OBSIDIAN, PINK, RED, VALUE, card_index
 
@@ -256,6 +257,14 @@ class C(Sel):
         self.colors = tuple(colors)
         self._mask = mask_of(*colors)
 
+    @overload
+    def __or__(self, other: C) -> C: ...
+    @overload
+    def __or__(self, other: Sel | str) -> Sel: ...
+    def __or__(self, other: Sel | str) -> Sel:
+        """Colours or colours are colours (``Pink | Violet``); see :meth:`Sel.__or__`."""
+        return Sel.__or__(self, other)
+
     def match(self, mask: int, name: int) -> bool:
         return bool(mask & self._mask)
 
@@ -339,7 +348,7 @@ class Or(Sel):
         forms = [s.form() for s in self.items]
         if any(f.pred is not None or f.exclude for f in forms):
             return Form(pred=self.match)
-        m, names = 0, frozenset()
+        m, names = 0, frozenset[int]()
         for f in forms:
             m |= f.mask
             names |= f.names
@@ -457,37 +466,40 @@ class Form:
     pred: Callable[[int, int], bool] | None = None
 
 
-def _find_other(form: Form, yes, no) -> Callable[[Hand, int, Board], object]:
+_T = TypeVar("_T")
+
+
+def _find_other(form: Form, yes: _T, no: _T) -> Callable[[Hand, int, Board], _T]:
     """``yes`` if another card of the hand (not card ``i``) matches ``form``, else ``no``."""
     m, names, excl, pred = form.mask, form.names, form.exclude, form.pred
     if pred is not None:
-        def find(h: Hand, i: int, b: Board):
+        def find(h: Hand, i: int, b: Board) -> _T:
             masks, ns = h.masks, h.names
             for j in range(len(masks)):
                 if j != i and pred(masks[j], ns[j]):
                     return yes
             return no
     elif excl:
-        def find(h: Hand, i: int, b: Board):
+        def find(h: Hand, i: int, b: Board) -> _T:
             ns = h.names
             for j, x in enumerate(h.masks):
                 if j != i and (x & m or ns[j] in names) and ns[j] not in excl:
                     return yes
             return no
     elif not names:
-        def find(h: Hand, i: int, b: Board):
+        def find(h: Hand, i: int, b: Board) -> _T:
             for j, x in enumerate(h.masks):
                 if x & m and j != i:
                     return yes
             return no
     elif not m:
-        def find(h: Hand, i: int, b: Board):
+        def find(h: Hand, i: int, b: Board) -> _T:
             for j, n in enumerate(h.names):
                 if n in names and j != i:
                     return yes
             return no
     else:
-        def find(h: Hand, i: int, b: Board):
+        def find(h: Hand, i: int, b: Board) -> _T:
             ns = h.names
             for j, x in enumerate(h.masks):
                 if (x & m or ns[j] in names) and j != i:
@@ -523,7 +535,7 @@ def _reference_compile(cls: type, evaluation: str) -> None:
     """A class that defines its own ``evaluation`` but no ``compile`` compiles to that
     evaluation, never to a parent's specialised form (which would read the parent's rule)."""
     if evaluation in cls.__dict__ and "compile" not in cls.__dict__:
-        cls.compile = lambda self: getattr(self, evaluation)
+        setattr(cls, "compile", lambda self: getattr(self, evaluation))  # noqa: B010  (a class built at import)
 
 
 # --------------------------------------------------------------------------------------
@@ -791,7 +803,7 @@ class Cond:
         super().__init_subclass__(**kwargs)
         _reference_compile(cls, "holds")
         if "holds" in cls.__dict__ and "compile_points" not in cls.__dict__:
-            cls.compile_points = Cond.compile_points
+            setattr(cls, "compile_points", Cond.compile_points)  # noqa: B010  (a class built at import)
 
     def holds(self, h: Hand, i: int, b: Board) -> bool:
         raise NotImplementedError

@@ -502,8 +502,8 @@ def _move_c(st: RRState, node, ctx, answer):
             return None
         return Decision(ctx["p"], "move_location", opts, {"card": SLUG[ctx["src"]], "moving": pos_id(cur, st.locs[cur].index(card))})
     st.locs[cur].remove(card)
-    dest = LOCATION_OF_NAME[answer]
-    st.locs[dest].append(card)
+    to = LOCATION_OF_NAME[answer]
+    st.locs[to].append(card)
     st.log("move", player=ctx["p"], card=SLUG[card] if card not in st.facedown else None,
            source=LOCATION_NAMES[cur], location=answer)
     return None

@@ -46,13 +46,13 @@ class RedRising(Game):
         return RRState.new(self, seed)
 
     def summarize(self, summaries: list[dict]) -> dict[str, Any]:
-        wins: Counter = Counter()
-        played: Counter = Counter()
+        wins: dict[str, float] = {}   # shared victories count as a fraction
+        played: Counter[str] = Counter()
         for s in summaries:
             for seat, house in enumerate(s["houses"]):
                 played[house] += 1
                 if seat in s["winners"]:
-                    wins[house] += 1 / len(s["winners"])
+                    wins[house] = wins.get(house, 0) + 1 / len(s["winners"])
         stats: dict[str, dict[str, int]] = {}
         from .cards import CARDS
 
@@ -70,8 +70,8 @@ class RedRising(Game):
                     stats[NAME[BY_SLUG[slug]]]["in_final_hand"] += 1
         return {
             "card_stats": stats,
-            "wins_by_house": {h: round(wins[h], 3) for h in sorted(played)},
+            "wins_by_house": {h: round(wins.get(h, 0), 3) for h in sorted(played)},
             "games_by_house": dict(sorted(played.items())),
-            "win_rate_by_house": {h: round(wins[h] / played[h], 4) for h in sorted(played)},
+            "win_rate_by_house": {h: round(wins.get(h, 0) / played[h], 4) for h in sorted(played)},
             "mean_turns": round(sum(sum(s["turns"]) for s in summaries) / max(1, len(summaries)), 2),
         }

@@ -32,7 +32,21 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 
-from .bonuses import BONUSES, CLAUSE_FNS, FRESH, IGNORES, REFS, Board, Clause, Hand, Points, Refs, hand_bonuses, initial
+from .bonuses import (
+    BONUSES,
+    CLAUSE_FNS,
+    FRESH,
+    IGNORES,
+    REFS,
+    Board,
+    Clause,
+    Eval,
+    Hand,
+    Points,
+    Refs,
+    hand_bonuses,
+    initial,
+)
 from .cards import COLOR, COLOR_NAMES, COLORLESS, GRAY, NAME, NUM_CARDS, ORANGE, VALUE
 
 __all__ = [
@@ -250,7 +264,8 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
     for c in cards:
         ignore |= IGNORES[c]
 
-    h_colors, named, distinct, initials = 0, frozenset(), False, False
+    h_colors, distinct, initials = 0, False, False
+    named: frozenset[int] = frozenset()
     for c in cards:
         r = REFS[c]
         h_colors |= r.colors
@@ -264,15 +279,18 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
     # Grays that choose a colour, Oranges that choose a name; interchangeable ones pooled.
     # With a first-letter bonus (Codebreaker), an Orange whose own name nobody looks for
     # keeps "its own name or any name nobody looks for" (FRESH, materialised later).
-    gray_pool, gray_solo, orange_pool, orange_solo = [], [], [], []
+    gray_pool: list[int] = []
+    gray_solo: list[int] = []
+    orange_pool: list[int] = []
+    orange_solo: list[int] = []
     for j, c in enumerate(cards):
         r = REFS[c]
         if COLOR[c] == GRAY and c not in down and c not in fixed_colors:
             own_reads = r.colors or r.all_colors or (r.negative and ignore)
             (gray_solo if own_reads or c in named else gray_pool).append(j)
         elif COLOR[c] == ORANGE and c not in fixed_names:
-            own_reads = r.names or r.initials
-            (orange_solo if own_reads or c in named or c in down else orange_pool).append(j)
+            reads_own_name = r.names or r.initials
+            (orange_solo if reads_own_name or c in named or c in down else orange_pool).append(j)
     color_opts = [0]
     if gray_pool or gray_solo:
         color_opts += [1 << c for c in _color_candidates(hand_refs, base_masks, len(gray_pool) + len(gray_solo))]
@@ -290,7 +308,10 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
     cards_t = tuple(cards)
 
     # clauses by what they read
-    static, by_color, by_name, mixed = [], [], [], []
+    static: list[tuple[int, Clause, Eval]] = []
+    by_color: list[tuple[int, Clause, Eval]] = []
+    by_name: list[tuple[int, Clause, Eval]] = []
+    mixed: list[tuple[int, Clause, Eval]] = []
     any_grays, any_oranges = bool(grays), bool(oranges)
     for j, c in enumerate(cards):
         for cl, r, fn in _CLAUSES[c]:
@@ -376,12 +397,12 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
         for fc, cc, m in color_space:
             if best_key is not None and fc + top_name + hi < -best_key[0]:
                 break
-            for fn, cn, n in name_space:
-                if best_key is not None and fc + fn + hi < -best_key[0]:
+            for fnm, cn, n in name_space:
+                if best_key is not None and fc + fnm + hi < -best_key[0]:
                     break
-                k = (-(fc + fn + total(mixed, m, n)), cc + cn)
-                if best_key is None or k < best_key:
-                    best_key, masks_t, names_t = k, m, n
+                cand = (-(fc + fnm + total(mixed, m, n)), cc + cn)
+                if best_key is None or cand < best_key:
+                    best_key, masks_t, names_t = cand, m, n
     return _scored(Hand(cards_t, masks_t, names_t, fresh_letters), board)
 
 

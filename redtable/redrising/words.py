@@ -110,7 +110,7 @@ def say(node: tuple, c: int | None = None, loc: int = -1, mode: str = "") -> dic
 
 def _say(lang: str, node: tuple, c: int | None, loc: int, mode: str) -> dict[str, str]:
     sents = sentences(lang, node, c, loc)
-    out = {"text": finish(lang, sents)}
+    out: dict[str, Any] = {"text": finish(lang, sents)}
     W = WORDS[lang]
     if mode == "may":
         body = _strip_may(lang, sents[0])
@@ -277,8 +277,8 @@ def _instead_sentence(lang: str, node: tuple, c: int | None, loc: int) -> str:
     cx = Cx(L, here=loc)
     if c is not None:
         cx = cx.but(c=cx.ref(card_word(L, c)))
-    body = R(instead, cx, "inf")
-    return euphony(L.f("reveal_instead", who=L.names(cards), body=body[0]), lang)
+    bodies = R(instead, cx, "inf")
+    return euphony(L.f("reveal_instead", who=L.names(cards), body=bodies[0]), lang)
 
 
 def _cap(s: str) -> str:

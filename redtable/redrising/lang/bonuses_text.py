@@ -105,7 +105,7 @@ def qty_amount(q, me: int, lo, hi, L: Lang) -> str:
         return L.f("b_hand_range", range=rng, noun=_noun_for(n, many, L.card, L), me=L.name(me))
     if t == "Banished":
         if q.sel is None:
-            what = NP([L.card], [L.adj["banished"]], "", L.OR, L.code)
+            what: Word = NP([L.card], [L.adj["banished"]], "", L.OR, L.code)
             return L.f("b_banished_range", range=rng, noun=_noun_for(n, many, what, L))
         what = sel_word(q.sel, -1, L, L.OR, (L.adj["banished"],))
         return L.f("b_banished_range_sel", range=rng, noun=_noun_for(n, many, what, L))

@@ -133,9 +133,10 @@ class Ref(Word):
         self.anim = np.anim if np is not None else False
 
     def form(self, case, num="s", gender=None, anim=None):
-        if not self.used:
+        np = self.np
+        if not self.used and np is not None:  # (unused means there is a noun phrase to say once)
             self.used = True
-            return self.np.form(case, num)
+            return np.form(case, num)
         if case == "a":
             g = self.gender if self.gender in self.L.pron_acc else "m"
             return self.L.pron_acc[g]

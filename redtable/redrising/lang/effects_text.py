@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .core import NP, Cx, Fixed, Lang
-from .grammar import euphony
+from .grammar import Word, euphony
 from .tables import lang as get_lang
 
 RENDER: dict[str, Callable[[tuple, Cx, str], list[str]]] = {}
@@ -506,6 +506,7 @@ def _choose_banished(node, cx, mood):
         body = R(then, cx.but(c=cx.ref(Fixed(L.t("each_of_them"), gender="f", anim=False))))
         return L.fs("choose_up_to", mood, n=L.count(times, filter_np(filt, cx, (banished,))),
                     body=L.then_join(body))
+    np: Word
     if times is None:
         eith = [a for k, a in filt if k == "either"]
         if eith:
