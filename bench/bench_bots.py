@@ -22,7 +22,8 @@ The strength table (400 games each; the README shows it)::
     python bench/bench_bots.py --strength --game red-north --players 2 --a heuristic --b random --games 400
     python bench/bench_bots.py --strength --game red-rising --players 4 --a heuristic --b random --games 400
     redtable tournament red-north --players 2 --bots ismcts:1000it,heuristic --games 400 --seed 1 --workers 1 --json
-    python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:250it --b heuristic --games 400 --workers 2
+    python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:250it --b heuristic \\
+        --games 400 --workers 2
 
 ====================  ================================  =====  =====  ============  ============  ===========
 game                  A vs B                            games  A win  95% Wilson    parity        mean A / B
@@ -40,9 +41,11 @@ Red Rising) the samples are smaller (a game of 4p Red Rising then takes a minute
 search per ISMCTS seat)::
 
     python bench/bench_bots.py --strength --game red-north --players 2 --a ismcts:7000it --b heuristic --games 70
-    python bench/bench_bots.py --strength --game red-north --players 2 --a ismcts:7000it --b heuristic --games 40 --start 70
+    python bench/bench_bots.py --strength --game red-north --players 2 --a ismcts:7000it --b heuristic \\
+        --games 40 --start 70
     python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:1000it --b heuristic --games 36
-    python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:1000it --b heuristic --games 16 --start 36
+    python bench/bench_bots.py --strength --game red-rising --players 4 --a ismcts:1000it --b heuristic \\
+        --games 16 --start 36
 
 (each pair of runs is one sample of consecutive seeds, pooled below)
 

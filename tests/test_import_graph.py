@@ -235,7 +235,9 @@ def _write(root: Path, files: dict[str, str]) -> Path:
 def test_a_cycle_made_on_purpose_is_found(tmp_path):
     pkg = _write(tmp_path, {
         "pkg/__init__.py": "",
-        "pkg/base.py": "import os\n\ndef make():\n    from .impl import Impl  # deferred: still an edge\n    return Impl()\n",
+        "pkg/base.py": (
+            "import os\n\ndef make():\n    from .impl import Impl  # deferred: still an edge\n    return Impl()\n"
+        ),
         "pkg/impl.py": "from .base import make\nfrom pkg.util import helper\n",
         "pkg/util.py": "import json\n",
         "pkg/sub/__init__.py": "from .. import util\n",

@@ -77,7 +77,11 @@ def analyze_command(
 ) -> None:
     """Play GAMES games at each player count and write a balance report (HTML, PNG, CSV, JSON).
 
-    Win rates by seat, turn-order position, house (Red Rising) and bot, with 95% Wilson intervals (a tie for first is a shared win, 1/k each); score distributions per scorepad row; each card's deploys, kept copies and win correlation (Red Rising); each God's and Outpost's effect (Red North); game length. Game i at P players is game i of `redtable simulate GAME -p P -s SEED`. The numbers (report.json) are the same for the same seed and settings, whatever --workers.
+    Win rates by seat, turn-order position, house (Red Rising) and bot, with 95% Wilson intervals (a tie for
+    first is a shared win, 1/k each); score distributions per scorepad row; each card's deploys, kept copies
+    and win correlation (Red Rising); each God's and Outpost's effect (Red North); game length. Game i at P
+    players is game i of `redtable simulate GAME -p P -s SEED`. The numbers (report.json) are the same for the
+    same seed and settings, whatever --workers.
     """
     from .analyze import analyze, collect, raw_rows
     from .report import MissingDependency, require_matplotlib, write_report

@@ -200,7 +200,9 @@ def simulate_command(
 ) -> None:
     """Play GAMES games with bots and print statistics.
 
-    The summary: win % by seat, turn order, house (Red Rising) and bot with 95% Wilson intervals (a tie for first is a shared win, 1/k each), the scorepad rows, game length; --details adds cards, Gods and Outposts; --json prints every number.
+    The summary: win % by seat, turn order, house (Red Rising) and bot with 95% Wilson intervals (a tie for
+    first is a shared win, 1/k each), the scorepad rows, game length; --details adds cards, Gods and Outposts;
+    --json prints every number.
     """
     from .simulate import simulate as run
 
@@ -253,7 +255,10 @@ def tournament_command(
 ) -> None:
     """Bots play GAMES games against each other with rotated seats: win rate, Elo, score, time per bot.
 
-    Every bot plays every seat equally often over each rotation period (reported in the JSON); with more bots than seats, every combination of bots takes its turn at the table. A tie for first is a shared win (1/k each); the 95% interval is Wilson's. Elo is a Bradley-Terry fit of all pairwise results (ranked by win, then score), with the field's mean at 1500.
+    Every bot plays every seat equally often over each rotation period (reported in the JSON); with more bots
+    than seats, every combination of bots takes its turn at the table. A tie for first is a shared win (1/k
+    each); the 95% interval is Wilson's. Elo is a Bradley-Terry fit of all pairwise results (ranked by win,
+    then score), with the field's mean at 1500.
     """
     from ..core import game_class
     from .tournament import apply_budget, tournament

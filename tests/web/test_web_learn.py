@@ -156,8 +156,10 @@ def play_guided(page, game: str, stop_at: str = "free", on_step=None, max_steps:
     seen: list[str] = []
     for _ in range(max_steps):
         page.wait_for_selector(COACH)
-        page.wait_for_function("() => !document.querySelector('.table-shell.busy') && document.querySelector('.coach').dataset.kind !== 'wait'",
-                               timeout=30000)
+        page.wait_for_function(
+            "() => !document.querySelector('.table-shell.busy')"
+            " && document.querySelector('.coach').dataset.kind !== 'wait'",
+            timeout=30000)
         kind, step = coach(page)
         if not seen or seen[-1] != step:
             seen.append(step)
@@ -286,7 +288,8 @@ def test_red_north_guided_game_on_a_phone_in_polish(live, new_page):
         if kind == "decision":
             # the target is in sight: below the coach, above the hand stuck to the bottom (unless in it)
             box = page.evaluate("""() => {
-                const t = [...document.querySelectorAll('.table-shell .coach-target')].find(e => e.getClientRects().length);
+                const t = [...document.querySelectorAll('.table-shell .coach-target')]
+                  .find(e => e.getClientRects().length);
                 const r = t.getBoundingClientRect(), c = document.querySelector('.coach').getBoundingClientRect();
                 return {top: r.top, bottom: r.bottom, coach: c.bottom, h: window.innerHeight};
             }""")
@@ -363,7 +366,8 @@ def axe_problems(page, base: str, where: str) -> list[str]:
     found = page.evaluate("""async () => {
         const r = await axe.run(document, { resultTypes: ['violations'] });
         return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.impact}): ${v.help} — ` + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
+          .map((v) => `${v.id} (${v.impact}): ${v.help} — `
+            + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
     }""")
     return [f"{where}: {v}" for v in found]
 

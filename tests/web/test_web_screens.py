@@ -65,7 +65,8 @@ CUT_TEXT = """() => {
     const card = e.parentElement.closest('.rcard, .ncard');
     if (card) {
       const r = e.getBoundingClientRect(), c = card.getBoundingClientRect();
-      if (r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1) out.push('outside its card: ' + what);
+      const outside = r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1;
+      if (outside) out.push('outside its card: ' + what);
     }
   }
   return out;
@@ -86,7 +87,8 @@ BROKEN_WORDS = """() => {
         r.setStart(node, i); r.setEnd(node, i + 1);
         const box = r.getClientRects()[0];
         if (!box) continue;
-        if (top !== null && box.top > top + 2 && /\\S/.test(text[i]) && /[^\\s-]/.test(text[i - 1])) out.add(`${text} (${innerWidth}px)`);
+        const wrapped = top !== null && box.top > top + 2;
+        if (wrapped && /\\S/.test(text[i]) && /[^\\s-]/.test(text[i - 1])) out.add(`${text} (${innerWidth}px)`);
         top = box.top;
       }
     }
@@ -99,7 +101,8 @@ BROKEN_WORDS = """() => {
 IN_SIGHT = """(choices) => {
   const H = innerHeight, W = innerWidth;
   const seen = (el) => [...el.getClientRects()].some((r) => {  // a line of text is a rect of its own
-    const top = Math.max(0, r.top), bottom = Math.min(H, r.bottom), left = Math.max(0, r.left), right = Math.min(W, r.right);
+    const top = Math.max(0, r.top), bottom = Math.min(H, r.bottom);
+    const left = Math.max(0, r.left), right = Math.min(W, r.right);
     if (bottom - top < 6 || right - left < 6) return false;
     for (const fy of [0.5, 0.25, 0.75]) for (const fx of [0.5, 0.25, 0.75]) {
       const hit = document.elementFromPoint(left + (right - left) * fx, top + (bottom - top) * fy);
@@ -138,7 +141,8 @@ def axe_violations(page, base: str, where: str) -> list[str]:
     found = page.evaluate("""async () => {
         const r = await axe.run(document, { resultTypes: ['violations'] });
         return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.impact}): ${v.help} — ` + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
+          .map((v) => `${v.id} (${v.impact}): ${v.help} — `
+            + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
     }""")
     return [f"{where}: {v}" for v in found]
 
@@ -198,7 +202,8 @@ def chart_labels_inside(page) -> list[str]:
     return page.evaluate("""() => [...document.querySelectorAll('.endcard svg.chart')].flatMap((svg) => {
         const vb = svg.viewBox.baseVal;
         return [...svg.querySelectorAll('text')].map((t) => [t, t.getBBox()])
-          .filter(([t, b]) => b.x < vb.x - 0.5 || b.y < vb.y - 0.5 || b.x + b.width > vb.x + vb.width + 0.5 || b.y + b.height > vb.y + vb.height + 0.5)
+          .filter(([t, b]) => b.x < vb.x - 0.5 || b.y < vb.y - 0.5
+            || b.x + b.width > vb.x + vb.width + 0.5 || b.y + b.height > vb.y + vb.height + 0.5)
           .map(([t]) => t.textContent);
     })""")
 
@@ -280,7 +285,10 @@ def check_rr_table(page, players: int, touch: bool) -> None:
     """Five or six houses lie in two even rows; a long pile shows "+N cards", not every card."""
     rows = page.evaluate("""() => {
         const tops = {};
-        for (const p of document.querySelectorAll('.rr-player')) { const t = Math.round(p.getBoundingClientRect().top); tops[t] = (tops[t] || 0) + 1; }
+        for (const p of document.querySelectorAll('.rr-player')) {
+          const t = Math.round(p.getBoundingClientRect().top);
+          tops[t] = (tops[t] || 0) + 1;
+        }
         return Object.values(tops);
     }""")
     if players >= 5 and not touch:
@@ -294,7 +302,9 @@ def check_rr_table(page, players: int, touch: bool) -> None:
         assert p["more"] == (p["cards"] >= 7), p
         if p["more"] and not p["open"]:
             assert p["drawn"] == p["cards"], p  # all in the page, the buried ones hidden
-            assert page.evaluate("() => [...document.querySelectorAll('.pile-rest[hidden] .rcard')].every((c) => !c.getClientRects().length)")
+            assert page.evaluate(
+                "() => [...document.querySelectorAll('.pile-rest[hidden] .rcard')].every((c) => !c.getClientRects().length)"
+            )
 
 
 # ---------------------------------------------------------------------- a highlighted opponent panel on a phone

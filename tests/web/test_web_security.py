@@ -299,8 +299,8 @@ def auto_window(live, new_page, seed, actions):
     # each page notes what its prompt said at every version
     watch = """() => { window.__prompts = []; new MutationObserver(() => {
         const p = document.querySelector('.prompt');  // the version the prompt was drawn for, not the newest
-        if (p && p.dataset.version) window.__prompts.push({v: Number(p.dataset.version), text: p.innerText, mine: p.classList.contains('mine'),
-          choices: document.querySelectorAll(CHOICES).length});
+        if (p && p.dataset.version) window.__prompts.push({v: Number(p.dataset.version), text: p.innerText,
+          mine: p.classList.contains('mine'), choices: document.querySelectorAll(CHOICES).length});
       }).observe(document.body, {subtree: true, childList: true, characterData: true}); }""".replace(
         "CHOICES", json.dumps(CHOICES))
     for page, seat in ((ann, 0), (bo, 1)):

@@ -21,7 +21,8 @@ window.__tones = 0;
   class Node { constructor() { this.gain = new Param(); this.frequency = new Param(); this.type = ""; }
                connect() {} start() { window.__tones += 1; } stop() {} }
   window.AudioContext = class { constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
-    createGain() { return new Node(); } createOscillator() { return new Node(); } resume() { return Promise.resolve(); } };
+    createGain() { return new Node(); } createOscillator() { return new Node(); }
+    resume() { return Promise.resolve(); } };
 })();
 """
 
@@ -34,14 +35,18 @@ NEWEST_VISIBLE = """() => {
   const a = ol.getBoundingClientRect(), b = last.getBoundingClientRect();
   return {ok: a.height > 0 && b.bottom <= a.bottom + 1 && b.top >= a.top - 1,
           onScreen: b.top >= 0 && b.bottom <= innerHeight + 1,
-          why: `list ${Math.round(a.top)}..${Math.round(a.bottom)} newest ${Math.round(b.top)}..${Math.round(b.bottom)} window ${innerHeight}`,
+          why: `list ${Math.round(a.top)}..${Math.round(a.bottom)} newest ${Math.round(b.top)}..${Math.round(b.bottom)}`
+            + ` window ${innerHeight}`,
           lines: ol.children.length, text: last.textContent};
 }"""
 
 
 def frames(page, n: int = 2) -> None:
     """Let ``n`` animation frames pass (renders and resize observers run)."""
-    page.evaluate(f"() => new Promise((r) => {{ let k = {n}; const f = () => (--k ? requestAnimationFrame(f) : r()); requestAnimationFrame(f); }})")
+    page.evaluate(
+        f"() => new Promise((r) => {{ let k = {n}; const f = () => (--k ? requestAnimationFrame(f) : r());"
+        " requestAnimationFrame(f); }})"
+    )
 
 
 def join_game(page, live, game: str, bots: list[str], seed: int | None = None, bot_delay: float = 0.0,
@@ -185,14 +190,18 @@ def test_scrolled_up_the_log_offers_the_new_events(live, new_page):
 COLUMNS_INSIDE = """() => {
   const vw = document.documentElement.clientWidth;
   const cells = [...document.querySelectorAll('.endcard .scorepad th, .endcard .scorepad td')];
-  const outside = cells.filter((c) => { const r = c.getBoundingClientRect(); return r.left < -0.5 || r.right > vw + 0.5; })
+  const outside = cells
+    .filter((c) => { const r = c.getBoundingClientRect(); return r.left < -0.5 || r.right > vw + 0.5; })
     .map((c) => c.textContent);
-  const clipped = [...document.querySelectorAll('.endcard .scorepad td')].filter((c) => c.scrollWidth > c.clientWidth + 1)
+  const clipped = [...document.querySelectorAll('.endcard .scorepad td')]
+    .filter((c) => c.scrollWidth > c.clientWidth + 1)
     .map((c) => c.textContent);
   const box = document.querySelector('.endcard .scorepad-box');
   return {outside, clipped, cols: document.querySelectorAll('.endcard .scorepad thead th.pcol').length,
-          boxOverflow: box.scrollWidth - box.clientWidth, pageOverflow: document.documentElement.scrollWidth - innerWidth,
-          winners: [...document.querySelectorAll('.endcard .scorepad thead th.pcol')].map((th, i) => th.classList.contains('win') ? i : -1).filter((i) => i >= 0)};
+          boxOverflow: box.scrollWidth - box.clientWidth,
+          pageOverflow: document.documentElement.scrollWidth - innerWidth,
+          winners: [...document.querySelectorAll('.endcard .scorepad thead th.pcol')]
+            .map((th, i) => th.classList.contains('win') ? i : -1).filter((i) => i >= 0)};
 }"""
 
 
@@ -414,7 +423,8 @@ def test_running_score_panel_red_north_on_a_phone(live, new_page):
     totals = page.eval_on_selector_all('#score-panel .everyone td[data-row="total"]', "els => els.map((e) => e.textContent)")
     assert totals == [str(p["rows"]["total"]) for p in api["players"]]
     inside = page.evaluate("""() => {
-      const vw = document.documentElement.clientWidth, p = document.querySelector('#score-panel').getBoundingClientRect();
+      const vw = document.documentElement.clientWidth;
+      const p = document.querySelector('#score-panel').getBoundingClientRect();
       const cells = [...document.querySelectorAll('#score-panel .scorepad th, #score-panel .scorepad td')];
       return p.left >= 0 && p.right <= vw + 0.5 && cells.every((c) => c.getBoundingClientRect().right <= vw + 0.5);
     }""")

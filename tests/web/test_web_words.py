@@ -337,12 +337,13 @@ def test_a_cards_question_reads_with_the_cards_words(live, new_page):
           const R = (await import('/js/rr.js')).default;
           const cards = await (await import('/js/api.js')).cardData('red-rising');
           const names = ['Ann', 'Bo'];
-          const ctx = (me, decision, v) => ({ renderer: R, cards, view: v, decision, me, seats: [], name: (s) => names[s],
-            color: () => '#888', isMe: (s) => s === me });
+          const ctx = (me, decision, v) => ({ renderer: R, cards, view: v, decision, me, seats: [],
+            name: (s) => names[s], color: () => '#888', isMe: (s) => s === me });
           return cases.map(([kind, card, say, options]) => {
             const d = { player: 0, kind, options, context: { card, say } };
             const v2 = { ...view, decision: { player: 0, kind, about: { card } } };
-            return { prompt: R.promptText(ctx(0, d, view), d), options: options.map((o) => R.optionLabel(ctx(0, d, view), d, o)),
+            return { prompt: R.promptText(ctx(0, d, view), d),
+                     options: options.map((o) => R.optionLabel(ctx(0, d, view), d, o)),
                      waiting: R.waitingText(ctx(1, { player: 0, kind }, v2), { player: 0, kind }) };
           });
         }""", {"cases": [[k, c, s, o] for k, c, s, o in cases], "view": view, "lang": lang})
