@@ -62,8 +62,9 @@ def timed(path: str, over: float = 0.005) -> None:
             finally:
                 dt = time.perf_counter() - t0
                 if dt > over:
-                    out.write(f"{time.time():.4f} {name} {dt:.4f} {time.thread_time() - c0:.4f} "
-                              f"{_runq_wait() - w0:.4f}\n")
+                    out.write(
+                        f"{time.time():.4f} {name} {dt:.4f} {time.thread_time() - c0:.4f} {_runq_wait() - w0:.4f}\n"
+                    )
 
         setattr(cls, name, timed_call)
 

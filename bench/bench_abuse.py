@@ -160,14 +160,18 @@ async def person_main(args: argparse.Namespace) -> None:
 
     threading.Thread(target=wait_stdin, daemon=True).start()
     hard_deadline = time.monotonic() + args.person_max_seconds
-    http = httpx.AsyncClient(base_url=base, timeout=30, trust_env=False,
-                             transport=httpx.AsyncHTTPTransport(local_address=PERSON_ADDR, retries=0))
-    samples: list[tuple[float, float]] = []      # (wall clock at send, seconds to the acknowledgement)
-    bot_waits: list[tuple[float, float]] = []    # (wall clock, seconds from the ack to our next turn)
-    setups: list[tuple[float, float]] = []       # (wall clock, seconds to create + join + first state)
+    http = httpx.AsyncClient(
+        base_url=base,
+        timeout=30,
+        trust_env=False,
+        transport=httpx.AsyncHTTPTransport(local_address=PERSON_ADDR, retries=0),
+    )
+    samples: list[tuple[float, float]] = []  # (wall clock at send, seconds to the acknowledgement)
+    bot_waits: list[tuple[float, float]] = []  # (wall clock, seconds from the ack to our next turn)
+    setups: list[tuple[float, float]] = []  # (wall clock, seconds to create + join + first state)
     errors: Counter[str] = Counter()
     games = {"started": 0, "finished": 0}
-    seats = ([{"type": "human", "name": "Person"}, {"type": "bot", "bot": args.person_bot}])
+    seats = [{"type": "human", "name": "Person"}, {"type": "bot", "bot": args.person_bot}]
     ready_said = False
 
     def done() -> bool:
@@ -199,12 +203,19 @@ async def person_main(args: argparse.Namespace) -> None:
 
     async def play(game_id: str, token: str, t_setup: float) -> None:
         nonlocal ready_said
-        async with connect(f"{ws_base}/api/games/{game_id}/ws", local_addr=(PERSON_ADDR, 0), proxy=None,
-                           compression=None, max_size=2**24, ping_interval=None, open_timeout=30,
-                           close_timeout=2) as ws:
+        async with connect(
+            f"{ws_base}/api/games/{game_id}/ws",
+            local_addr=(PERSON_ADDR, 0),
+            proxy=None,
+            compression=None,
+            max_size=2**24,
+            ping_interval=None,
+            open_timeout=30,
+            close_timeout=2,
+        ) as ws:
             await ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
-            pending: tuple[int, float] | None = None   # (id, perf_counter at send)
-            acked_at: float | None = None              # the ack left the turn to the bot at this time
+            pending: tuple[int, float] | None = None  # (id, perf_counter at send)
+            acked_at: float | None = None  # the ack left the turn to the bot at this time
             next_at = 0.0
             next_id = 1
             first = True
@@ -255,16 +266,20 @@ async def person_main(args: argparse.Namespace) -> None:
                     action = random.choice(d["options"])
                     pending = (next_id, time.perf_counter())
                     next_at = pending[1] + args.person_interval
-                    await ws.send(orjson.dumps({"type": "decide", "action": action, "version": msg["version"],
-                                                "id": next_id}).decode())
+                    await ws.send(
+                        orjson.dumps(
+                            {"type": "decide", "action": action, "version": msg["version"], "id": next_id}
+                        ).decode()
+                    )
                     next_id += 1
 
     probes: list[tuple[float, float]] = []
 
     async def probe() -> None:
         """GET /api/health every 100 ms (not rate limited, no database): the server's event-loop lag."""
-        async with httpx.AsyncClient(base_url=base, timeout=10, trust_env=False,
-                                     transport=httpx.AsyncHTTPTransport(local_address=PROBE_ADDR)) as h:
+        async with httpx.AsyncClient(
+            base_url=base, timeout=10, trust_env=False, transport=httpx.AsyncHTTPTransport(local_address=PROBE_ADDR)
+        ) as h:
             while not done():
                 t0 = time.perf_counter()
                 try:
@@ -294,9 +309,19 @@ async def person_main(args: argparse.Namespace) -> None:
         await http.aclose()
     if not ready_said:
         print("ready", flush=True)
-    print(json.dumps({"samples": samples, "probes": probes, "bot_waits": bot_waits, "setups": setups,
-                      "errors": dict(errors),
-                      "games": games}), flush=True)
+    print(
+        json.dumps(
+            {
+                "samples": samples,
+                "probes": probes,
+                "bot_waits": bot_waits,
+                "setups": setups,
+                "errors": dict(errors),
+                "games": games,
+            }
+        ),
+        flush=True,
+    )
 
 
 # ---------------------------------------------------------------------- the attacker (this process)
@@ -311,16 +336,26 @@ class Attacker:
         self.notes: dict[str, object] = {}
         self.held: list = []  # accepted spectator sockets, closed at the end
         self.http = httpx.AsyncClient(
-            base_url=base, timeout=10, trust_env=False,
+            base_url=base,
+            timeout=10,
+            trust_env=False,
             transport=httpx.AsyncHTTPTransport(local_address=ATTACKER_ADDR, retries=0),
-            limits=httpx.Limits(max_connections=64, max_keepalive_connections=64))
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
+        )
 
     def left(self) -> float:
         return self.deadline - time.monotonic()
 
     def ws(self, game_id: str, **kw):
-        opts = dict(local_addr=(ATTACKER_ADDR, 0), proxy=None, compression=None, max_size=2**24,
-                    ping_interval=None, open_timeout=10, close_timeout=1)
+        opts = dict(
+            local_addr=(ATTACKER_ADDR, 0),
+            proxy=None,
+            compression=None,
+            max_size=2**24,
+            ping_interval=None,
+            open_timeout=10,
+            close_timeout=1,
+        )
         opts.update(kw)
         return connect(f"{self.ws_base}/api/games/{game_id}/ws", **opts)
 
@@ -328,8 +363,10 @@ class Attacker:
         """Two games of the attacker's own: one for the sync storm (all bots: it plays itself out and
         its snapshot grows to the whole log), one for the spectator flood."""
         out = []
-        for body in ({"game": "red-rising", "seats": [{"type": "bot", "bot": "random"}] * 4},
-                     {"game": "red-north", "seats": [{"type": "human"}, {"type": "bot", "bot": "random"}]}):
+        for body in (
+            {"game": "red-rising", "seats": [{"type": "bot", "bot": "random"}] * 4},
+            {"game": "red-north", "seats": [{"type": "human"}, {"type": "bot", "bot": "random"}]},
+        ):
             try:
                 r = await self.http.post("/api/games", json=body)
                 self.c["setup"][r.status_code] += 1
@@ -355,8 +392,12 @@ class Attacker:
             while self.left() > 0 and total < a.flood_max:
                 total += 1
                 try:
-                    r = await self.http.post("/api/games", content=data, headers={"content-type": "application/json"},
-                                             timeout=max(0.5, self.left()))
+                    r = await self.http.post(
+                        "/api/games",
+                        content=data,
+                        headers={"content-type": "application/json"},
+                        timeout=max(0.5, self.left()),
+                    )
                     c[r.status_code] += 1
                     if r.status_code == 429:
                         c["429 " + r.json().get("error", "?")] += 1
@@ -515,8 +556,12 @@ class Attacker:
                     c[f"{label}: not sent (time up)"] += 1
                     continue
                 try:
-                    r = await self.http.post(path, timeout=max(0.5, min(10, self.left())),
-                                             content=content() if callable(content) else content, **kw)
+                    r = await self.http.post(
+                        path,
+                        timeout=max(0.5, min(10, self.left())),
+                        content=content() if callable(content) else content,
+                        **kw,
+                    )
                     c[f"{label}: {r.status_code}"] += 1
                 except httpx.HTTPError as e:
                     c[f"{label}: {err_name(e)}"] += 1
@@ -525,15 +570,20 @@ class Attacker:
 
         async def chunks():
             for i in range(0, len(big), 65536):
-                yield big[i:i + 65536]
+                yield big[i : i + 65536]
 
         json_h = {"content-type": "application/json"}
         await post("10 MB, Content-Length", 3, content=big, headers=json_h)
         await post("10 MB, chunked", 2, content=chunks, headers=json_h)
         pad = orjson.dumps({"game": "red-north", "seats": [{"type": "human"}], "options": {"x": "a" * 100_000}})
         await post("100 KB JSON", 30, content=pad, headers=json_h)
-        wide = orjson.dumps({"game": "red-north", "seats": [{"type": "human"}, {"type": "bot"}],
-                             "options": {f"k{i}": i for i in range(5000)}})
+        wide = orjson.dumps(
+            {
+                "game": "red-north",
+                "seats": [{"type": "human"}, {"type": "bot"}],
+                "options": {f"k{i}": i for i in range(5000)},
+            }
+        )
         await post(f"{len(wide) // 1024} KB options, 5,000 keys", 30, content=wide, headers=json_h)
         seats = orjson.dumps({"game": "red-north", "seats": [{"type": "human"}] * 3500})
         await post(f"{len(seats) // 1024} KB, 3,500 seats", 30, content=seats, headers=json_h)
@@ -543,9 +593,11 @@ class Attacker:
         await post("invalid JSON", 20, content=b'{"game": ', headers=json_h)
         await post("bad UTF-8", 20, content=b'{"game": "\xff\xfe"}', headers=json_h)
         await post("text/plain body", 20, content=b"hello", headers={"content-type": "text/plain"})
-        for label, path in (("GET 10,000-character game id", "/api/games/" + "a" * 10_000),
-                            ("GET ?token= in the URL", "/api/games/abcdefghijk?token=x"),
-                            ("GET ../ path", "/api/games/..%2F..%2Fetc%2Fpasswd")):
+        for label, path in (
+            ("GET 10,000-character game id", "/api/games/" + "a" * 10_000),
+            ("GET ?token= in the URL", "/api/games/abcdefghijk?token=x"),
+            ("GET ../ path", "/api/games/..%2F..%2Fetc%2Fpasswd"),
+        ):
             for _ in range(10):
                 if self.left() <= 0:
                     break
@@ -569,9 +621,10 @@ class Attacker:
 
         async def one() -> None:
             try:
-                r, w = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port,
-                                                                      local_addr=(ATTACKER_ADDR, 0)),
-                                              max(0.5, min(5, self.left())))
+                r, w = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", self.port, local_addr=(ATTACKER_ADDR, 0)),
+                    max(0.5, min(5, self.left())),
+                )
             except (TimeoutError, OSError) as e:
                 c[f"connect {err_name(e)}"] += 1
                 return
@@ -612,8 +665,9 @@ class Attacker:
             if self.left() <= 0:
                 return
             try:
-                r, w = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port,
-                                                                      local_addr=(ATTACKER_ADDR, 0)), 5)
+                r, w = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", self.port, local_addr=(ATTACKER_ADDR, 0)), 5
+                )
             except (TimeoutError, OSError) as e:
                 c[f"{label}: connect {err_name(e)}"] += 1
                 return
@@ -634,11 +688,16 @@ class Attacker:
                     await asyncio.wait_for(w.wait_closed(), 1)
 
         await asyncio.gather(*[one("raw garbage", b"\x00\xffGARBAGE \r\n\r\n") for _ in range(5)])
-        await asyncio.gather(*[one("100 KB header", b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: "
-                                   + b"a" * 100_000 + b"\r\n\r\n") for _ in range(3)])
+        await asyncio.gather(
+            *[
+                one("100 KB header", b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 100_000 + b"\r\n\r\n")
+                for _ in range(3)
+            ]
+        )
         # slowloris: half a request line, then nothing (does the server let it hang?)
-        await asyncio.gather(*[one("slow header (held 5 s)", b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-A: ", hold=5)
-                               for _ in range(3)])
+        await asyncio.gather(
+            *[one("slow header (held 5 s)", b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-A: ", hold=5) for _ in range(3)]
+        )
 
     async def big_ws(self, game_id: str | None, c: Counter) -> None:
         if game_id is None:
@@ -676,9 +735,12 @@ class Attacker:
                 n += 1
                 gid = "".join(random.choices("abcdefghijklmnopqrstuvwxyz0123456789", k=11))
                 try:
-                    r = await self.http.post(f"/api/games/{gid}/decisions", content=b"{}",
-                                             headers={"content-type": "application/json"},
-                                             timeout=max(0.5, min(10, self.left())))
+                    r = await self.http.post(
+                        f"/api/games/{gid}/decisions",
+                        content=b"{}",
+                        headers={"content-type": "application/json"},
+                        timeout=max(0.5, min(10, self.left())),
+                    )
                     c[r.status_code] += 1
                 except httpx.HTTPError as e:
                     c[err_name(e)] += 1
@@ -706,13 +768,26 @@ class Attacker:
         if "e" in on:
             tasks.append(asyncio.create_task(self.unknown_games()))
         if "f" in on:
-            tasks.append(asyncio.create_task(self.held_headers(
-                f"f. {self.args.header_conns} unfinished {self.args.header_mb:g} MB request headers",
-                self.args.header_conns, int(self.args.header_mb * 1e6))))
+            tasks.append(
+                asyncio.create_task(
+                    self.held_headers(
+                        f"f. {self.args.header_conns} unfinished {self.args.header_mb:g} MB request headers",
+                        self.args.header_conns,
+                        int(self.args.header_mb * 1e6),
+                    )
+                )
+            )
         if "g" in on:
-            tasks.append(asyncio.create_task(self.held_headers(
-                f"g. {self.args.slow_conns} slow request headers (slowloris, 10 bytes/s)", self.args.slow_conns,
-                10_000, rate=10.0)))
+            tasks.append(
+                asyncio.create_task(
+                    self.held_headers(
+                        f"g. {self.args.slow_conns} slow request headers (slowloris, 10 bytes/s)",
+                        self.args.slow_conns,
+                        10_000,
+                        rate=10.0,
+                    )
+                )
+            )
         tasks.append(asyncio.create_task(asyncio.sleep(max(0.0, self.left()))))  # the phase lasts its length
         try:
             await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), max(1, self.left() + 15))
@@ -737,8 +812,13 @@ def start_server(tmp: str, loop_probe: bool = False) -> tuple[subprocess.Popen, 
     db = Path(tmp) / "abuse.db"
     server_args = ["--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}", "--log-level", "warning"]
     if loop_probe:
-        cmd = [sys.executable, str(Path(__file__).with_name("_loopprobe.py")), str(Path(tmp) / "lags.txt"), "--",
-               *server_args]
+        cmd = [
+            sys.executable,
+            str(Path(__file__).with_name("_loopprobe.py")),
+            str(Path(tmp) / "lags.txt"),
+            "--",
+            *server_args,
+        ]
     else:
         cmd = [sys.executable, "-m", "redtable.server", *server_args]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "w"))
@@ -753,8 +833,9 @@ def start_server(tmp: str, loop_probe: bool = False) -> tuple[subprocess.Popen, 
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"the server did not start; see {tmp}/server.log:\n"
-                     + (Path(tmp) / "server.log").read_text()[-2000:])
+    raise SystemExit(
+        f"the server did not start; see {tmp}/server.log:\n" + (Path(tmp) / "server.log").read_text()[-2000:]
+    )
 
 
 def stop_process(proc: subprocess.Popen, sig: int = signal.SIGINT, wait: float = 15) -> None:
@@ -769,8 +850,13 @@ def stop_process(proc: subprocess.Popen, sig: int = signal.SIGINT, wait: float =
 
 def lat_stats(values: list[float]) -> dict:
     ms = [v * 1000 for v in values]
-    return {"n": len(ms), "p50": round(pct(ms, 50), 2), "p90": round(pct(ms, 90), 2), "p99": round(pct(ms, 99), 2),
-            "max": round(max(ms), 2) if ms else float("nan")}
+    return {
+        "n": len(ms),
+        "p50": round(pct(ms, 50), 2),
+        "p90": round(pct(ms, 90), 2),
+        "p99": round(pct(ms, 99), 2),
+        "max": round(max(ms), 2) if ms else float("nan"),
+    }
 
 
 async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: str, wal: Path, tmp: str) -> dict:
@@ -778,9 +864,20 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
     sampler.start()
     t_start = time.time()
     await asyncio.sleep(0.3)
-    me = [sys.executable, os.path.abspath(__file__), "--person", base, "--person-game", args.person_game,
-          "--person-bot", args.person_bot, "--person-interval", str(args.person_interval),
-          "--person-max-seconds", str(args.baseline_seconds + args.seconds + 90)]
+    me = [
+        sys.executable,
+        os.path.abspath(__file__),
+        "--person",
+        base,
+        "--person-game",
+        args.person_game,
+        "--person-bot",
+        args.person_bot,
+        "--person-interval",
+        str(args.person_interval),
+        "--person-max-seconds",
+        str(args.baseline_seconds + args.seconds + 90),
+    ]
     person = await asyncio.create_subprocess_exec(*me, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
     sampler.person_pid = person.pid
     load0 = os.getloadavg()
@@ -799,11 +896,26 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
             exe = args.py_spy or shutil.which("py-spy")
             if not exe:
                 raise SystemExit("--profile needs py-spy (on PATH, or --py-spy PATH)")
-            spy = subprocess.Popen([exe, "record", "--pid", str(proc.pid), "--duration", str(int(args.seconds + 1)),
-                                    "--rate", str(args.profile_rate), "--format", args.profile_format,
-                                    "--output", args.profile, "--nonblocking",
-                                    *(["--idle"] if args.profile_idle else [])],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            spy = subprocess.Popen(
+                [
+                    exe,
+                    "record",
+                    "--pid",
+                    str(proc.pid),
+                    "--duration",
+                    str(int(args.seconds + 1)),
+                    "--rate",
+                    str(args.profile_rate),
+                    "--format",
+                    args.profile_format,
+                    "--output",
+                    args.profile,
+                    "--nonblocking",
+                    *(["--idle"] if args.profile_idle else []),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         if args.attacker_nice:  # this thread only (Linux): the sampler thread and the other processes keep theirs
             os.nice(args.attacker_nice)
         attacker = Attacker(args, base, time.monotonic() + args.seconds)
@@ -850,28 +962,48 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
     peak_at = max(s, key=lambda x: x[1] if x[1] == x[1] else 0)
     report = {
         "server": {"url": base, "db": "sqlite (fresh file)", "limits": "defaults"},
-        "phases_s": {"baseline": round(t_abuse - t_base, 1), "abuse": round(t_abuse_end - t_abuse, 1),
-                     "cooldown": round(t_end - t_abuse_end, 1)},
-        "person": {"baseline": base_lat, "abuse": abuse_lat,
-                   "bot_reply_ms": {"baseline": lat_stats(phase(pres["bot_waits"], t_base, t_abuse)),
-                                    "abuse": lat_stats(phase(pres["bot_waits"], t_abuse, t_abuse_end))},
-                   "health_probe_ms": {"baseline": lat_stats(phase(pres["probes"], t_base, t_abuse)),
-                                       "abuse": lat_stats(phase(pres["probes"], t_abuse, t_abuse_end))},
-                   "new_game_setup_ms": {"baseline": lat_stats(phase(pres["setups"], t_base, t_abuse)),
-                                         "abuse": lat_stats(phase(pres["setups"], t_abuse, t_abuse_end))},
-                   "games": pres["games"], "errors": pres["errors"]},
-        "rss_mb": {"start": round(rss[0], 1) if rss else None, "peak": round(max(rss), 1) if rss else None,
-                   "peak_at_s": round(peak_at[0] - t_abuse, 1),
-                   "peak_during_abuse": round(max((x[1] for x in abuse_s), default=float("nan")), 1),
-                   "end": round(rss[-1], 1) if rss else None,
-                   "bot_workers_peak": round(max((x[2] for x in s), default=0), 1)},
+        "phases_s": {
+            "baseline": round(t_abuse - t_base, 1),
+            "abuse": round(t_abuse_end - t_abuse, 1),
+            "cooldown": round(t_end - t_abuse_end, 1),
+        },
+        "person": {
+            "baseline": base_lat,
+            "abuse": abuse_lat,
+            "bot_reply_ms": {
+                "baseline": lat_stats(phase(pres["bot_waits"], t_base, t_abuse)),
+                "abuse": lat_stats(phase(pres["bot_waits"], t_abuse, t_abuse_end)),
+            },
+            "health_probe_ms": {
+                "baseline": lat_stats(phase(pres["probes"], t_base, t_abuse)),
+                "abuse": lat_stats(phase(pres["probes"], t_abuse, t_abuse_end)),
+            },
+            "new_game_setup_ms": {
+                "baseline": lat_stats(phase(pres["setups"], t_base, t_abuse)),
+                "abuse": lat_stats(phase(pres["setups"], t_abuse, t_abuse_end)),
+            },
+            "games": pres["games"],
+            "errors": pres["errors"],
+        },
+        "rss_mb": {
+            "start": round(rss[0], 1) if rss else None,
+            "peak": round(max(rss), 1) if rss else None,
+            "peak_at_s": round(peak_at[0] - t_abuse, 1),
+            "peak_during_abuse": round(max((x[1] for x in abuse_s), default=float("nan")), 1),
+            "end": round(rss[-1], 1) if rss else None,
+            "bot_workers_peak": round(max((x[2] for x in s), default=0), 1),
+        },
         "wal_peak_mb": round(max((x[3] for x in s), default=0) / 1e6, 2),
         "wal_end_mb": round(s[-1][3] / 1e6, 2) if s else None,
-        "server_cpu_percent": {"baseline": round(100 * (cpu1 - cpu0) / max(1e-9, t_abuse - t_base), 1),
-                               "abuse": round(100 * (cpu2 - cpu1) / max(1e-9, t_abuse_end - t_abuse), 1)},
+        "server_cpu_percent": {
+            "baseline": round(100 * (cpu1 - cpu0) / max(1e-9, t_abuse - t_base), 1),
+            "abuse": round(100 * (cpu2 - cpu1) / max(1e-9, t_abuse_end - t_abuse), 1),
+        },
         "attacker_cpu_percent": round(100 * (me1 - me0) / max(1e-9, t_abuse_end - t_abuse), 1),
-        "server_runq_wait_percent": {"baseline": wait_pct(sampler, t_base, t_abuse),
-                                     "abuse": wait_pct(sampler, t_abuse, t_abuse_end)},
+        "server_runq_wait_percent": {
+            "baseline": wait_pct(sampler, t_base, t_abuse),
+            "abuse": wait_pct(sampler, t_abuse, t_abuse_end),
+        },
         "load_average": {"start": [round(x, 2) for x in load0], "end": [round(x, 2) for x in os.getloadavg()]},
         "attacker": {k: dict(sorted(v.items(), key=lambda kv: str(kv[0]))) for k, v in sorted(attacker.c.items())},
         "attacker_notes": attacker.notes,
@@ -881,8 +1013,10 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
     }
     lags = read_lags(Path(tmp) / "lags.txt") if args.loop_probe else None
     if lags is not None:
-        report["loop_lags"] = {"baseline": lag_stats(lags, t_base, t_abuse),
-                               "abuse": lag_stats(lags, t_abuse, t_abuse_end)}
+        report["loop_lags"] = {
+            "baseline": lag_stats(lags, t_base, t_abuse),
+            "abuse": lag_stats(lags, t_abuse, t_abuse_end),
+        }
         calls = read_calls(Path(tmp) / "lags.txt.calls")
 
         def call_stats(t0: float, t1: float) -> dict:
@@ -890,12 +1024,17 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
             by: dict[str, list] = defaultdict(list)
             for _, name, dt, cpu, runq in inside:
                 by[name].append((dt, cpu, runq))
-            return {name: f"{len(v)} over 5 ms, {round(1000 * sum(x[0] for x in v), 1)} ms in all, worst "
-                          f"{round(1000 * max(v)[0], 1)} ms ({round(1000 * max(v)[1], 1)} ms on a CPU, "
-                          f"{round(1000 * max(v)[2], 1)} ms waiting for one)" for name, v in by.items()}
+            return {
+                name: f"{len(v)} over 5 ms, {round(1000 * sum(x[0] for x in v), 1)} ms in all, worst "
+                f"{round(1000 * max(v)[0], 1)} ms ({round(1000 * max(v)[1], 1)} ms on a CPU, "
+                f"{round(1000 * max(v)[2], 1)} ms waiting for one)"
+                for name, v in by.items()
+            }
 
-        report["slow_botpool_calls"] = {"baseline": call_stats(t_base, t_abuse),
-                                        "abuse": call_stats(t_abuse, t_abuse_end)}
+        report["slow_botpool_calls"] = {
+            "baseline": call_stats(t_base, t_abuse),
+            "abuse": call_stats(t_abuse, t_abuse_end),
+        }
         for row in report["timeline"]:
             t0 = t_abuse + row["t"]
             inside = [x for x in lags if t0 <= x[0] < t0 + 2.0]
@@ -906,8 +1045,10 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
     report["attacker_nice"] = args.attacker_nice
     report["targets"] = {
         "person p99 during abuse <= 50 ms": {"value": abuse_lat["p99"], "pass": abuse_lat["p99"] <= P99_TARGET_MS},
-        "server peak RSS < 500 MB": {"value": report["rss_mb"]["peak"],
-                                     "pass": (report["rss_mb"]["peak"] or 1e9) < RSS_TARGET_MB},
+        "server peak RSS < 500 MB": {
+            "value": report["rss_mb"]["peak"],
+            "pass": (report["rss_mb"]["peak"] or 1e9) < RSS_TARGET_MB,
+        },
     }
     return report
 
@@ -944,11 +1085,17 @@ def lag_stats(lags: list[tuple[float, float, float, float]], t0: float, t1: floa
     inside = [x for x in lags if t0 <= x[0] < t1]
     asleep = [max(0.0, x[1] - x[2] - x[3]) for x in inside]
     ms = lambda v: round(1000 * v, 1)  # noqa: E731
-    return {"late_wakeups": len(inside), "max_ms": ms(max((x[1] for x in inside), default=0)),
-            "lost_ms": ms(sum(x[1] for x in inside)),
-            "on_cpu_ms": ms(sum(x[2] for x in inside)), "on_cpu_max_ms": ms(max((x[2] for x in inside), default=0)),
-            "runq_ms": ms(sum(x[3] for x in inside)), "runq_max_ms": ms(max((x[3] for x in inside), default=0)),
-            "asleep_ms": ms(sum(asleep)), "asleep_max_ms": ms(max(asleep, default=0))}
+    return {
+        "late_wakeups": len(inside),
+        "max_ms": ms(max((x[1] for x in inside), default=0)),
+        "lost_ms": ms(sum(x[1] for x in inside)),
+        "on_cpu_ms": ms(sum(x[2] for x in inside)),
+        "on_cpu_max_ms": ms(max((x[2] for x in inside), default=0)),
+        "runq_ms": ms(sum(x[3] for x in inside)),
+        "runq_max_ms": ms(max((x[3] for x in inside), default=0)),
+        "asleep_ms": ms(sum(asleep)),
+        "asleep_max_ms": ms(max(asleep, default=0)),
+    }
 
 
 def wait_pct(sampler: Sampler, t0: float, t1: float) -> float:
@@ -973,11 +1120,19 @@ def timeline(pres: dict, sampler: Sampler, t_base: float, t_abuse: float, t_end:
         waits = [1000 * (b[5] - a[5]) for a, b in itertools.pairwise(w)]
         pw = [x for x in sampler.person_wait if t <= x[0] <= t + step]
         pwait = 1000 * (pw[-1][1] - pw[0][1]) if len(pw) > 1 else float("nan")
-        rows.append({"t": round(t - t_abuse, 1), "n": len(lat), "max_ms": round(max(lat), 1) if lat else None,
-                     "probe_max_ms": round(max(pr), 1) if pr else None, "rss_mb": round(max(mem), 1) if mem else None,
-                     "cpu": round(cpu) if cpu == cpu else -1, "runq_wait_ms": round(sum(waits), 1),
-                     "runq_wait_max_100ms": round(max(waits), 1) if waits else None,
-                     "person_runq_wait_ms": round(pwait, 1)})
+        rows.append(
+            {
+                "t": round(t - t_abuse, 1),
+                "n": len(lat),
+                "max_ms": round(max(lat), 1) if lat else None,
+                "probe_max_ms": round(max(pr), 1) if pr else None,
+                "rss_mb": round(max(mem), 1) if mem else None,
+                "cpu": round(cpu) if cpu == cpu else -1,
+                "runq_wait_ms": round(sum(waits), 1),
+                "runq_wait_max_100ms": round(max(waits), 1) if waits else None,
+                "person_runq_wait_ms": round(pwait, 1),
+            }
+        )
         t += step
     return rows
 
@@ -985,50 +1140,72 @@ def timeline(pres: dict, sampler: Sampler, t_base: float, t_abuse: float, t_end:
 def print_report(r: dict, server_log: str) -> None:
     b, a = r["person"]["baseline"], r["person"]["abuse"]
     ph = r["phases_s"]
-    print(f"abuse run: server {r['server']['url']} (default limits, fresh SQLite); baseline {ph['baseline']} s, "
-          f"abuse {ph['abuse']} s, cooldown {ph['cooldown']} s; {r['total_s']} s in all; attacker nice "
-          f"{r['attacker_nice']}")
+    print(
+        f"abuse run: server {r['server']['url']} (default limits, fresh SQLite); baseline {ph['baseline']} s, "
+        f"abuse {ph['abuse']} s, cooldown {ph['cooldown']} s; {r['total_s']} s in all; attacker nice "
+        f"{r['attacker_nice']}"
+    )
     print()
     print("the person's decision latency (send decide -> its acknowledging update), ms:")
     print(f"  {'':12} {'n':>6} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8}")
     for name, x in (("baseline", b), ("abuse", a)):
         print(f"  {name:12} {x['n']:>6} {x['p50']:>8} {x['p90']:>8} {x['p99']:>8} {x['max']:>8}")
-    for label, key in (("bot's reply", "bot_reply_ms"), ("new game", "new_game_setup_ms"),
-                       ("GET /api/health from 127.0.0.3 every 100 ms", "health_probe_ms")):
+    for label, key in (
+        ("bot's reply", "bot_reply_ms"),
+        ("new game", "new_game_setup_ms"),
+        ("GET /api/health from 127.0.0.3 every 100 ms", "health_probe_ms"),
+    ):
         x, y = r["person"][key]["baseline"], r["person"][key]["abuse"]
-        print(f"  ({label}, p50/p99 ms: baseline {x['p50']}/{x['p99']} n={x['n']}; "
-              f"abuse {y['p50']}/{y['p99']} n={y['n']})")
-    print(f"  games started {r['person']['games']['started']}, finished {r['person']['games']['finished']}; "
-          f"errors: {r['person']['errors'] or 'none'}")
+        print(
+            f"  ({label}, p50/p99 ms: baseline {x['p50']}/{x['p99']} n={x['n']}; "
+            f"abuse {y['p50']}/{y['p99']} n={y['n']})"
+        )
+    print(
+        f"  games started {r['person']['games']['started']}, finished {r['person']['games']['finished']}; "
+        f"errors: {r['person']['errors'] or 'none'}"
+    )
     print("  timeline, per 2 s from the abuse's start: the person's decisions, their max ms; the health probe's max")
     print("  ms;", end="")
     print(" the server's RSS MB, its main thread's CPU % and the ms it waited, runnable, for a CPU (in 2 s; most")
     print("  in 0.1 s); the ms the person's process waited for a CPU (in 2 s):")
     for x in r["timeline"]:
-        print(f"    {x['t']:+5.0f} s: {x['n']:3} decisions, max {x['max_ms']!s:>6} ms; "
-              f"probe {x['probe_max_ms']!s:>6} ms; "
-              f"{x['rss_mb']} MB; CPU {x['cpu']:3}%; waited {x['runq_wait_ms']:6} ms (most "
-              f"{x['runq_wait_max_100ms']}); person waited {x['person_runq_wait_ms']} ms"
-              + (f"; loop lag max {x['loop_lag_max_ms']} ms ({x['loop_lag_max_cpu_ms']} on a CPU, "
-                 f"{x['loop_lag_max_runq_ms']} waiting for one)"
-                 if "loop_lag_max_ms" in x else ""))
+        print(
+            f"    {x['t']:+5.0f} s: {x['n']:3} decisions, max {x['max_ms']!s:>6} ms; "
+            f"probe {x['probe_max_ms']!s:>6} ms; "
+            f"{x['rss_mb']} MB; CPU {x['cpu']:3}%; waited {x['runq_wait_ms']:6} ms (most "
+            f"{x['runq_wait_max_100ms']}); person waited {x['person_runq_wait_ms']} ms"
+            + (
+                f"; loop lag max {x['loop_lag_max_ms']} ms ({x['loop_lag_max_cpu_ms']} on a CPU, "
+                f"{x['loop_lag_max_runq_ms']} waiting for one)"
+                if "loop_lag_max_ms" in x
+                else ""
+            )
+        )
     m = r["rss_mb"]
     print()
-    print(f"server memory: RSS start {m['start']} MB, peak {m['peak']} MB ({m['peak_at_s']:+} s from the abuse's "
-          f"start), end {m['end']} MB; bot workers peak {m['bot_workers_peak']} MB (together)")
+    print(
+        f"server memory: RSS start {m['start']} MB, peak {m['peak']} MB ({m['peak_at_s']:+} s from the abuse's "
+        f"start), end {m['end']} MB; bot workers peak {m['bot_workers_peak']} MB (together)"
+    )
     print(f"SQLite WAL: peak {r['wal_peak_mb']} MB, end {r['wal_end_mb']} MB")
-    print(f"server CPU: baseline {r['server_cpu_percent']['baseline']}%, abuse {r['server_cpu_percent']['abuse']}% "
-          f"(of one core); attacker {r['attacker_cpu_percent']}%")
+    print(
+        f"server CPU: baseline {r['server_cpu_percent']['baseline']}%, abuse {r['server_cpu_percent']['abuse']}% "
+        f"(of one core); attacker {r['attacker_cpu_percent']}%"
+    )
     for name, x in (r.get("loop_lags") or {}).items():
-        print(f"server event loop ({name}): {x['late_wakeups']} wake-ups >15 ms late, worst {x['max_ms']} ms, "
-              f"{x['lost_ms']} ms in all; of those intervals the loop's thread was on a CPU {x['on_cpu_ms']} ms "
-              f"(most in one {x['on_cpu_max_ms']}), waiting for a CPU {x['runq_ms']} ms (most {x['runq_max_ms']}), "
-              f"asleep in a call (I/O, GIL) {x['asleep_ms']} ms (most {x['asleep_max_ms']})")
+        print(
+            f"server event loop ({name}): {x['late_wakeups']} wake-ups >15 ms late, worst {x['max_ms']} ms, "
+            f"{x['lost_ms']} ms in all; of those intervals the loop's thread was on a CPU {x['on_cpu_ms']} ms "
+            f"(most in one {x['on_cpu_max_ms']}), waiting for a CPU {x['runq_ms']} ms (most {x['runq_max_ms']}), "
+            f"asleep in a call (I/O, GIL) {x['asleep_ms']} ms (most {x['asleep_max_ms']})"
+        )
     for name, x in (r.get("slow_botpool_calls") or {}).items():
         print(f"  slow bot-pool pipe calls on the loop ({name}): {x}")
     rq = r["server_runq_wait_percent"]
-    print(f"server's main thread runnable but waiting for a CPU: baseline {rq['baseline']}%, abuse {rq['abuse']}% of "
-          f"the time; load average {r['load_average']['start']} -> {r['load_average']['end']} ({os.cpu_count()} cores)")
+    print(
+        f"server's main thread runnable but waiting for a CPU: baseline {rq['baseline']}%, abuse {rq['abuse']}% of "
+        f"the time; load average {r['load_average']['start']} -> {r['load_average']['end']} ({os.cpu_count()} cores)"
+    )
     print()
     print("the attacker (127.0.0.1):")
     for part, counts in r["attacker"].items():
@@ -1039,8 +1216,10 @@ def print_report(r: dict, server_log: str) -> None:
         print(f"  {k}: {v}")
     h = r.get("server_health_after") or {}
     if h:
-        print(f"  server after: {h.get('games_in_memory')} games in memory, {h.get('connections')} connections, "
-              f"{h.get('decisions')} decisions, {h.get('commits')} commits")
+        print(
+            f"  server after: {h.get('games_in_memory')} games in memory, {h.get('connections')} connections, "
+            f"{h.get('decisions')} decisions, {h.get('commits')} commits"
+        )
     lines = [x for x in server_log.splitlines() if x.strip()]
     if lines:
         print(f"  server log: {len(lines)} lines, e.g. {lines[0][:160]!r}")
@@ -1051,9 +1230,11 @@ def print_report(r: dict, server_log: str) -> None:
     print(f"  (person p99 in the baseline: {b['p99']} ms; peak RSS during the abuse: {m['peak_during_abuse']} MB)")
     wait = r["server_runq_wait_percent"]["abuse"]
     if wait == wait and wait > 10:
-        print(f"  note: the server's main thread waited for a CPU {wait}% of the abuse phase (load average "
-              f"{r['load_average']['end'][0]} on {os.cpu_count()} cores): latencies include the machine's own "
-              "contention; --loop-probe separates it from work that blocks the server's loop")
+        print(
+            f"  note: the server's main thread waited for a CPU {wait}% of the abuse phase (load average "
+            f"{r['load_average']['end'][0]} on {os.cpu_count()} cores): latencies include the machine's own "
+            "contention; --loop-probe separates it from work that blocks the server's loop"
+        )
 
 
 def main() -> None:
@@ -1063,34 +1244,59 @@ def main() -> None:
     p.add_argument("--cooldown", type=float, default=2.0, help="seconds after the abuse before the end RSS")
     p.add_argument("--person-game", default="red-north", choices=["red-north", "red-rising"])
     p.add_argument("--person-bot", default="heuristic", help="the person's opponent (random, heuristic, ...)")
-    p.add_argument("--person-interval", type=float, default=0.12,
-                   help="at least this many seconds between the person's decisions (the limit is 10/s)")
-    p.add_argument("--flood-seats", default="person", choices=["person", "ismcts"],
-                   help="what the creation flood asks for: a person against a heuristic bot, or 4 ISMCTS bots")
+    p.add_argument(
+        "--person-interval",
+        type=float,
+        default=0.12,
+        help="at least this many seconds between the person's decisions (the limit is 10/s)",
+    )
+    p.add_argument(
+        "--flood-seats",
+        default="person",
+        choices=["person", "ismcts"],
+        help="what the creation flood asks for: a person against a heuristic bot, or 4 ISMCTS bots",
+    )
     p.add_argument("--flood-workers", type=int, default=8)
     p.add_argument("--flood-max", type=int, default=100_000, help="at most this many creation requests")
     p.add_argument("--storm-sockets", type=int, default=20)
     p.add_argument("--storm-messages", type=int, default=1900)
-    p.add_argument("--storm-rounds", type=int, default=100,
-                   help="a storm socket the server closed reconnects (0.25 s later), at most this many times")
+    p.add_argument(
+        "--storm-rounds",
+        type=int,
+        default=100,
+        help="a storm socket the server closed reconnects (0.25 s later), at most this many times",
+    )
     p.add_argument("--spectators", type=int, default=1000)
     p.add_argument("--spectator-concurrency", type=int, default=100)
     p.add_argument("--unknown-max", type=int, default=20_000, help="at most this many unknown-game requests")
-    p.add_argument("--attacks", default="abcdefg",
-                   help="which attacks: a creation flood, b sync storm, c spectator sockets, d large and malformed "
-                        "input, e malformed decisions to unknown games, f huge unfinished request headers, "
-                        "g slow request headers (default all)")
+    p.add_argument(
+        "--attacks",
+        default="abcdefg",
+        help="which attacks: a creation flood, b sync storm, c spectator sockets, d large and malformed "
+        "input, e malformed decisions to unknown games, f huge unfinished request headers, "
+        "g slow request headers (default all)",
+    )
     p.add_argument("--header-conns", type=int, default=50, help="f: connections with an unfinished huge header")
     p.add_argument("--header-mb", type=float, default=10.0, help="f: MB of header each sends (then nothing)")
     p.add_argument("--slow-conns", type=int, default=200, help="g: connections sending a header at 10 bytes/s")
-    p.add_argument("--attacker-nice", type=int, default=10,
-                   help="niceness of the attacker's thread: on a 2-core machine the load generator must not take the "
-                        "person's or the server's core as a remote attacker could not (0: no change)")
-    p.add_argument("--loop-probe", action="store_true",
-                   help="run the server through bench/_loopprobe.py: report its event loop's late wake-ups and "
-                        "whether it was busy (blocking) or waiting for a CPU")
-    p.add_argument("--profile", metavar="FILE", help="sample the server with py-spy during the abuse phase "
-                   "(folded stacks, for flamegraph tools)")
+    p.add_argument(
+        "--attacker-nice",
+        type=int,
+        default=10,
+        help="niceness of the attacker's thread: on a 2-core machine the load generator must not take the "
+        "person's or the server's core as a remote attacker could not (0: no change)",
+    )
+    p.add_argument(
+        "--loop-probe",
+        action="store_true",
+        help="run the server through bench/_loopprobe.py: report its event loop's late wake-ups and "
+        "whether it was busy (blocking) or waiting for a CPU",
+    )
+    p.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="sample the server with py-spy during the abuse phase (folded stacks, for flamegraph tools)",
+    )
     p.add_argument("--profile-format", default="raw", choices=["raw", "speedscope", "flamegraph"])
     p.add_argument("--profile-rate", type=int, default=250, help="py-spy samples per second")
     p.add_argument("--profile-idle", action="store_true", help="py-spy also samples idle threads (--idle)")

@@ -56,8 +56,10 @@ def pct(xs: list[float], q: float) -> float:
 
 def row(label: str, xs: list[float]) -> str:
     ms = [x * 1e3 for x in xs]
-    return (f"{label:<44} n={len(ms):<4d} p50 {pct(ms, .5):7.2f}  p90 {pct(ms, .9):7.2f}  "
-            f"p99 {pct(ms, .99):7.2f}  max {max(ms):7.2f}  mean {statistics.fmean(ms):7.2f} ms")
+    return (
+        f"{label:<44} n={len(ms):<4d} p50 {pct(ms, 0.5):7.2f}  p90 {pct(ms, 0.9):7.2f}  "
+        f"p99 {pct(ms, 0.99):7.2f}  max {max(ms):7.2f}  mean {statistics.fmean(ms):7.2f} ms"
+    )
 
 
 async def person_game(pool: BotPool, decisions: int, first_seed: int, *, game_seed: bool = True) -> list[float]:
@@ -119,8 +121,9 @@ class Load:
             s = make_game(name, players).new_initial_state(gseed)
             step = 0
             while s.decision() is not None:
-                a = await self.pool.choose(f"load-{i}", self.spec, gseed * 10_000 + step, s,
-                                           priority=self.priority, game_seed=gseed)
+                a = await self.pool.choose(
+                    f"load-{i}", self.spec, gseed * 10_000 + step, s, priority=self.priority, game_seed=gseed
+                )
                 self.answers += 1
                 s.apply(a)
                 step += 1
@@ -150,24 +153,32 @@ async def loaded(pool: BotPool, args, priority: int, first_seed: int) -> tuple[l
     lat = await person_game(pool, args.decisions, first_seed)
     wall = time.perf_counter() - t
     after = pool.stats()
-    st = {"search answers": load.answers, "wall s": round(wall, 2),
-          "queued at end": after["queued"], "timeouts": after["timeouts"] - before["timeouts"],
-          "fallbacks": after["fallbacks"] - before["fallbacks"]}
+    st = {
+        "search answers": load.answers,
+        "wall s": round(wall, 2),
+        "queued at end": after["queued"],
+        "timeouts": after["timeouts"] - before["timeouts"],
+        "fallbacks": after["fallbacks"] - before["fallbacks"],
+    }
     await load.stop()
     return lat, st
 
 
 async def main(args) -> None:
-    print(f"machine: {os.cpu_count()} cores; load: {args.games} games of {args.search}; "
-          f"measured: {args.decisions} heuristic decisions of a {PERSON_GAME[1]}p {PERSON_GAME[0]} game (priority 0)")
+    print(
+        f"machine: {os.cpu_count()} cores; load: {args.games} games of {args.search}; "
+        f"measured: {args.decisions} heuristic decisions of a {PERSON_GAME[1]}p {PERSON_GAME[0]} game (priority 0)"
+    )
     base = direct(args.decisions, args.seed)
     print(row("in process, no pool (the heuristic's own time)", base))
 
     pool = BotPool(args.workers, fast_workers=args.fast_workers)
     t = time.perf_counter()
     await pool.start()
-    print(f"pool: {pool.sizes['search']} search worker(s), {pool.sizes['fast']} fast worker(s); "
-          f"started in {time.perf_counter() - t:.2f} s")
+    print(
+        f"pool: {pool.sizes['search']} search worker(s), {pool.sizes['fast']} fast worker(s); "
+        f"started in {time.perf_counter() - t:.2f} s"
+    )
     try:
         await person_game(pool, 30, args.seed + 500)  # warm the workers up
         pickled = await person_game(pool, args.decisions, args.seed, game_seed=False)
@@ -192,11 +203,13 @@ async def main(args) -> None:
         print(row("(b) all rounds", b_all))
         if c_all:
             print(row("(c) all rounds", c_all))
-        print(f"p99 ratio (b)/(a): {pct(b_all, .99) / pct(a_all, .99):.2f}   (target <= 1.5)")
+        print(f"p99 ratio (b)/(a): {pct(b_all, 0.99) / pct(a_all, 0.99):.2f}   (target <= 1.5)")
         if c_all:
-            print(f"p99 ratio (c)/(a): {pct(c_all, .99) / pct(a_all, .99):.2f}")
-        print(f"p50 overhead of the pool over in-process: {(pct(a_all, .5) - pct(base, .5)) * 1e3:.2f} ms "
-              f"(replayed), {(pct(pickled, .5) - pct(base, .5)) * 1e3:.2f} ms (pickled)")
+            print(f"p99 ratio (c)/(a): {pct(c_all, 0.99) / pct(a_all, 0.99):.2f}")
+        print(
+            f"p50 overhead of the pool over in-process: {(pct(a_all, 0.5) - pct(base, 0.5)) * 1e3:.2f} ms "
+            f"(replayed), {(pct(pickled, 0.5) - pct(base, 0.5)) * 1e3:.2f} ms (pickled)"
+        )
         print("pool stats:", pool.stats())
     finally:
         await pool.stop()
@@ -211,7 +224,7 @@ async def main(args) -> None:
             d, st = await loaded(shared, args, 1, args.seed)
             args.decisions = decisions
             print(row(f"(d) one shared worker + {args.games} ISMCTS games (p1)", d), st)
-            print(f"p99 ratio, shared worker: {pct(d, .99) / pct(a, .99):.1f}")
+            print(f"p99 ratio, shared worker: {pct(d, 0.99) / pct(a, 0.99):.1f}")
         finally:
             await shared.stop()
 
@@ -220,14 +233,21 @@ if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=50, help="games of ISMCTS thinking (default 50)")
     p.add_argument("--search", default="ismcts:1s", help="their preset (default ismcts:1s)")
-    p.add_argument("--decisions", type=int, default=500,
-                   help="heuristic decisions measured per phase and round (default 500)")
-    p.add_argument("--rounds", type=int, default=4,
-                   help="repeat the phases, interleaved, to even out a noisy machine (default 4)")
+    p.add_argument(
+        "--decisions", type=int, default=500, help="heuristic decisions measured per phase and round (default 500)"
+    )
+    p.add_argument(
+        "--rounds", type=int, default=4, help="repeat the phases, interleaved, to even out a noisy machine (default 4)"
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=None, help="search workers (default cores - 1)")
     p.add_argument("--fast-workers", type=int, default=1)
     p.add_argument("--no-priority0", action="store_true", help="skip phase (c)")
-    p.add_argument("--shared", type=int, default=0, metavar="N",
-                   help="also time N decisions with one shared worker and no fast lane")
+    p.add_argument(
+        "--shared",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time N decisions with one shared worker and no fast lane",
+    )
     asyncio.run(main(p.parse_args()))

@@ -128,8 +128,7 @@ def midgame(game_name: str, players: int, seed: int = 1, steps: int | None = Non
     return st
 
 
-def bench_ismcts(game_name: str, players: int, seconds: float, positions: int = 3,
-                 playout: str | None = None) -> float:
+def bench_ismcts(game_name: str, players: int, seconds: float, positions: int = 3, playout: str | None = None) -> float:
     total_it = 0
     total_t = 0.0
     for s in range(positions):
@@ -196,9 +195,14 @@ def play_match(job) -> dict:
         st.apply(bots[d.player].choose(st))
     w = st.winners()
     sc = st.scores()
-    return {"game": i, "seat_a": seat_a, "win_a": (1.0 / len(w)) if seat_a in w else 0.0,
-            "score_a": sc[seat_a], "score_b": [sc[s] for s in range(players) if s != seat_a],
-            "seconds": time.perf_counter() - t0}
+    return {
+        "game": i,
+        "seat_a": seat_a,
+        "win_a": (1.0 / len(w)) if seat_a in w else 0.0,
+        "score_a": sc[seat_a],
+        "score_b": [sc[s] for s in range(players) if s != seat_a],
+        "seconds": time.perf_counter() - t0,
+    }
 
 
 def strength(args) -> None:

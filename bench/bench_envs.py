@@ -51,8 +51,15 @@ def bench_aec(game: str, players: int, seconds: float, seed: int) -> dict:
         env.step(int(legal[rng.integers(len(legal))]))
         steps += 1
     cpu = time.process_time() - t0
-    return {"env": "aec", "game": game, "players": players, "steps": steps, "games": games,
-            "steps_per_s": steps / cpu, "games_per_s": games / cpu}
+    return {
+        "env": "aec",
+        "game": game,
+        "players": players,
+        "steps": steps,
+        "games": games,
+        "steps_per_s": steps / cpu,
+        "games_per_s": games / cpu,
+    }
 
 
 def bench_gym(game: str, players: int, seconds: float, seed: int) -> dict:
@@ -72,8 +79,16 @@ def bench_gym(game: str, players: int, seconds: float, seed: int) -> dict:
                 break
             env.reset()
     cpu = time.process_time() - t0
-    return {"env": "gym", "game": game, "players": players, "steps": steps, "games": games,
-            "steps_per_s": steps / cpu, "decisions_per_s": decisions / cpu, "games_per_s": games / cpu}
+    return {
+        "env": "gym",
+        "game": game,
+        "players": players,
+        "steps": steps,
+        "games": games,
+        "steps_per_s": steps / cpu,
+        "decisions_per_s": decisions / cpu,
+        "games_per_s": games / cpu,
+    }
 
 
 def bench_raw(game: str, players: int, seconds: float, seed: int) -> dict:
@@ -88,8 +103,15 @@ def bench_raw(game: str, players: int, seconds: float, seed: int) -> dict:
             steps += 1
         games += 1
     cpu = time.process_time() - t0
-    return {"env": "raw", "game": game, "players": players, "steps": steps, "games": games,
-            "steps_per_s": steps / cpu, "games_per_s": games / cpu}
+    return {
+        "env": "raw",
+        "game": game,
+        "players": players,
+        "steps": steps,
+        "games": games,
+        "steps_per_s": steps / cpu,
+        "games_per_s": games / cpu,
+    }
 
 
 def main() -> None:
@@ -106,8 +128,11 @@ def main() -> None:
                 if not args.json:
                     r = rows[-1]
                     extra = f"  ({r['decisions_per_s']:,.0f} decisions/s)" if "decisions_per_s" in r else ""
-                    print(f"{game:<10} {players}p  {r['env']:<4} {r['steps_per_s']:>9,.0f} steps/s  "
-                          f"{r['games_per_s']:>7,.1f} games/s{extra}", flush=True)
+                    print(
+                        f"{game:<10} {players}p  {r['env']:<4} {r['steps_per_s']:>9,.0f} steps/s  "
+                        f"{r['games_per_s']:>7,.1f} games/s{extra}",
+                        flush=True,
+                    )
     if args.json:
         print(json.dumps(rows, indent=2))
 

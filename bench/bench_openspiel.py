@@ -56,8 +56,9 @@ TABLE = [
 ]
 
 
-def match(game_name: str, players: int, a: str, b: str, games: int, seconds: float, start: int = 0,
-          progress: bool = True) -> dict:
+def match(
+    game_name: str, players: int, a: str, b: str, games: int, seconds: float, start: int = 0, progress: bool = True
+) -> dict:
     """Play the games of one row; returns its numbers (and the per-game results)."""
     game = ros.load(game_name, players=players)
     share = 0.0
@@ -79,19 +80,42 @@ def match(game_name: str, players: int, a: str, b: str, games: int, seconds: flo
             secs[side] += r.seconds[s]
             sims[side] += r.simulations[s]
             (score_a if side == "a" else score_b).append(r.scores[s])
-        rows.append({"seed": i, "seat_a": seat_a, "returns": r.returns, "scores": r.scores,
-                     "decisions": r.decisions, "seconds": r.seconds, "simulations": r.simulations})
+        rows.append(
+            {
+                "seed": i,
+                "seat_a": seat_a,
+                "returns": r.returns,
+                "scores": r.scores,
+                "decisions": r.decisions,
+                "seconds": r.seconds,
+                "simulations": r.simulations,
+            }
+        )
         if progress:
             done = i - start + 1
-            print(f"  {game_name} {a} vs {b}: {done}/{games} games, A {share:.1f}, "
-                  f"{time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
+            print(
+                f"  {game_name} {a} vs {b}: {done}/{games} games, A {share:.1f}, {time.perf_counter() - t0:.0f}s",
+                file=sys.stderr,
+                flush=True,
+            )
     lo, hi = wilson_interval(share, games)
-    return {"game": game_name, "players": players, "a": a, "b": b, "games": games, "start": start,
-            "seconds_budget": seconds, "win_a": share / games, "ci": [lo, hi], "parity": 1 / players,
-            "sec_per_decision": {k: secs[k] / max(dec[k], 1) for k in secs},
-            "sims_per_decision": {k: sims[k] / max(dec[k], 1) for k in sims},
-            "mean_score": {"a": sum(score_a) / len(score_a), "b": sum(score_b) / len(score_b)},
-            "wall_seconds": time.perf_counter() - t0, "per_game": rows}
+    return {
+        "game": game_name,
+        "players": players,
+        "a": a,
+        "b": b,
+        "games": games,
+        "start": start,
+        "seconds_budget": seconds,
+        "win_a": share / games,
+        "ci": [lo, hi],
+        "parity": 1 / players,
+        "sec_per_decision": {k: secs[k] / max(dec[k], 1) for k in secs},
+        "sims_per_decision": {k: sims[k] / max(dec[k], 1) for k in sims},
+        "mean_score": {"a": sum(score_a) / len(score_a), "b": sum(score_b) / len(score_b)},
+        "wall_seconds": time.perf_counter() - t0,
+        "per_game": rows,
+    }
 
 
 def _sims(spec: str, value: float) -> str:
@@ -99,18 +123,22 @@ def _sims(spec: str, value: float) -> str:
 
 
 def print_table(results: list[dict]) -> None:
-    print("| game | A vs B | games | A win share | 95% CI | parity | s/decision A / B | "
-          "simulations/decision A / B | mean score A / B |")
+    print(
+        "| game | A vs B | games | A win share | 95% CI | parity | s/decision A / B | "
+        "simulations/decision A / B | mean score A / B |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         lo, hi = r["ci"]
         vs = f"{r['a']} vs {r['b']}" if r["players"] == 2 else f"{r['a']} vs {r['players'] - 1} {r['b']}"
         s, m = r["sec_per_decision"], r["sims_per_decision"]
         unit = " VP" if r["game"] == "red-north" else ""
-        print(f"| {make_game(r['game'], r['players']).title} {r['players']}p | {vs} | {r['games']} | "
-              f"{100 * r['win_a']:.1f}% | {100 * lo:.1f}–{100 * hi:.1f} | {100 * r['parity']:.0f}% | "
-              f"{s['a']:.3f} / {s['b']:.3f} | {_sims(r['a'], m['a'])} / {_sims(r['b'], m['b'])} | "
-              f"{r['mean_score']['a']:.1f} / {r['mean_score']['b']:.1f}{unit} |")
+        print(
+            f"| {make_game(r['game'], r['players']).title} {r['players']}p | {vs} | {r['games']} | "
+            f"{100 * r['win_a']:.1f}% | {100 * lo:.1f}–{100 * hi:.1f} | {100 * r['parity']:.0f}% | "
+            f"{s['a']:.3f} / {s['b']:.3f} | {_sims(r['a'], m['a'])} / {_sims(r['b'], m['b'])} | "
+            f"{r['mean_score']['a']:.1f} / {r['mean_score']['b']:.1f}{unit} |"
+        )
 
 
 # ---------------------------------------------------------------------- the adapter's costs
@@ -149,19 +177,23 @@ def speed(seconds: float) -> None:
             st.apply_action(rng.choice(st.legal_actions()))
         p = st.current_player()
         costs = {}
-        for label, fn in (("clone", st.clone),
-                          ("resample_from_infostate", lambda st=st, p=p: st.resample_from_infostate(p, sampler)),
-                          ("information_state_string", lambda st=st, p=p: st.information_state_string(p)),
-                          ("observation_tensor", lambda st=st, p=p: st.observation_tensor(p)),
-                          ("information_state_tensor", lambda st=st, p=p: st.information_state_tensor(p)),
-                          ("legal_actions", st.legal_actions)):
+        for label, fn in (
+            ("clone", st.clone),
+            ("resample_from_infostate", lambda st=st, p=p: st.resample_from_infostate(p, sampler)),
+            ("information_state_string", lambda st=st, p=p: st.information_state_string(p)),
+            ("observation_tensor", lambda st=st, p=p: st.observation_tensor(p)),
+            ("information_state_tensor", lambda st=st, p=p: st.information_state_tensor(p)),
+            ("legal_actions", st.legal_actions),
+        ):
             n = 300
             t0 = time.process_time()
             for _ in range(n):
                 fn()
             costs[label] = (time.process_time() - t0) / n * 1e6
-        print(f"{name} {players}p: random play {adapter:,.0f} decisions/s through pyspiel, "
-              f"{engine:,.0f} on the engine alone")
+        print(
+            f"{name} {players}p: random play {adapter:,.0f} decisions/s through pyspiel, "
+            f"{engine:,.0f} on the engine alone"
+        )
         print("  " + ", ".join(f"{k} {v:,.0f} µs" for k, v in costs.items()))
 
 

@@ -41,9 +41,15 @@ def bench_play(players: int, games: int, seed: int) -> dict:
         decisions += play_random(game, seed * 100_003 + i, rng)
     cpu = time.process_time() - c0
     wall = time.perf_counter() - w0
-    return {"players": players, "games": games, "decisions": decisions, "cpu_seconds": cpu,
-            "decisions_per_s": decisions / cpu, "games_per_s": games / cpu,
-            "wall_decisions_per_s": decisions / wall}
+    return {
+        "players": players,
+        "games": games,
+        "decisions": decisions,
+        "cpu_seconds": cpu,
+        "decisions_per_s": decisions / cpu,
+        "games_per_s": games / cpu,
+        "wall_decisions_per_s": decisions / wall,
+    }
 
 
 def bench_clone(players: int, seed: int, n: int = 20_000) -> tuple[float, float]:
@@ -73,19 +79,27 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="cProfile the 2-player run instead")
     args = ap.parse_args()
     if args.profile:
-        cProfile.runctx("bench_play(2, args.games, args.seed)", globals(), {"args": args, "bench_play": bench_play},
-                        "/tmp/bench_rednorth.prof")
+        cProfile.runctx(
+            "bench_play(2, args.games, args.seed)",
+            globals(),
+            {"args": args, "bench_play": bench_play},
+            "/tmp/bench_rednorth.prof",
+        )
         pstats.Stats("/tmp/bench_rednorth.prof").sort_stats("tottime").print_stats(20)
         return
     print(f"Red North random play, {args.games} games per player count, seed {args.seed}")
-    print(f"{'players':>7} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15} {'clone us':>9} "
-          f"{'resample us':>12} {'wall decisions/s':>17}")
+    print(
+        f"{'players':>7} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15} {'clone us':>9} "
+        f"{'resample us':>12} {'wall decisions/s':>17}"
+    )
     for players in (2, 3, 4):
         r = bench_play(players, args.games, args.seed)
         clone_us, resample_us = bench_clone(players, args.seed)
-        print(f"{players:>7} {r['decisions_per_s']:>12,.0f} {r['games_per_s']:>9,.0f} "
-              f"{r['decisions'] / r['games']:>15.1f} {clone_us:>9.2f} {resample_us:>12.2f} "
-              f"{r['wall_decisions_per_s']:>17,.0f}")
+        print(
+            f"{players:>7} {r['decisions_per_s']:>12,.0f} {r['games_per_s']:>9,.0f} "
+            f"{r['decisions'] / r['games']:>15.1f} {clone_us:>9.2f} {resample_us:>12.2f} "
+            f"{r['wall_decisions_per_s']:>17,.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -32,9 +32,14 @@ def bench_games(players: int, games: int) -> dict:
     decisions = sum(play_random(game, s) for s in range(games))
     dt, ct = time.perf_counter() - t0, time.process_time() - c0
     # CPU time of this process: the rate of one core even when the machine is busy.
-    return {"players": players, "games": games, "decisions": decisions,
-            "decisions_per_second": decisions / ct, "games_per_second": games / ct,
-            "wall_decisions_per_second": decisions / dt}
+    return {
+        "players": players,
+        "games": games,
+        "decisions": decisions,
+        "decisions_per_second": decisions / ct,
+        "games_per_second": games / ct,
+        "wall_decisions_per_second": decisions / dt,
+    }
 
 
 def bench_clone(samples: int = 2000) -> float:
@@ -55,9 +60,11 @@ def main() -> None:
     args = ap.parse_args()
     for players in (2, 4):
         r = bench_games(players, args.games)
-        print(f"red-rising {players}p: {r['decisions_per_second']:,.0f} decisions/s, "
-              f"{r['games_per_second']:,.1f} games/s per CPU second "
-              f"({r['games']} games, {r['decisions']} decisions; wall clock {r['wall_decisions_per_second']:,.0f}/s)")
+        print(
+            f"red-rising {players}p: {r['decisions_per_second']:,.0f} decisions/s, "
+            f"{r['games_per_second']:,.1f} games/s per CPU second "
+            f"({r['games']} games, {r['decisions']} decisions; wall clock {r['wall_decisions_per_second']:,.0f}/s)"
+        )
     print(f"red-rising clone (4p mid-game): {bench_clone() * 1e6:,.1f} µs")
 
 

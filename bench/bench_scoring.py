@@ -44,11 +44,23 @@ from redtable.redrising.game import RedRising  # noqa: E402
 # ------------------------------------------------------------------ the positions, as plain data
 def _plain(pos) -> dict:
     return {
-        "players": [dict(hand=list(p.hand), fleet=p.fleet, helium=p.helium, influence=p.influence,
-                         sovereign=p.sovereign, extra_points=p.extra_points, name=p.name,
-                         face_down=sorted(p.face_down)) for p in pos.players],
-        "locations": [list(loc) for loc in pos.locations], "banished": list(pos.banished),
-        "neutral_influence": pos.neutral_influence, "face_down_on_locations": sorted(pos.face_down_on_locations),
+        "players": [
+            dict(
+                hand=list(p.hand),
+                fleet=p.fleet,
+                helium=p.helium,
+                influence=p.influence,
+                sovereign=p.sovereign,
+                extra_points=p.extra_points,
+                name=p.name,
+                face_down=sorted(p.face_down),
+            )
+            for p in pos.players
+        ],
+        "locations": [list(loc) for loc in pos.locations],
+        "banished": list(pos.banished),
+        "neutral_influence": pos.neutral_influence,
+        "face_down_on_locations": sorted(pos.face_down_on_locations),
     }
 
 
@@ -76,29 +88,57 @@ def deal_positions(count: int, seed: int = 7) -> list[dict]:
         for k in range(players):
             hand = [deck.pop() for _ in range(rng.randint(3, 9))]
             down = [c for c in hand if rng.random() < 0.04]
-            ps.append(dict(hand=hand, fleet=rng.randint(0, 10), helium=rng.randint(0, 9),
-                           influence=rng.randint(0, 10), sovereign=False, extra_points=0,
-                           name=f"p{k}", face_down=down))
+            ps.append(
+                dict(
+                    hand=hand,
+                    fleet=rng.randint(0, 10),
+                    helium=rng.randint(0, 9),
+                    influence=rng.randint(0, 10),
+                    sovereign=False,
+                    extra_points=0,
+                    name=f"p{k}",
+                    face_down=down,
+                )
+            )
         ps[rng.randrange(players)]["sovereign"] = True
         locations = [[deck.pop() for _ in range(rng.randint(0, 4))] for _ in range(4)]
         banished = [deck.pop() for _ in range(rng.randint(0, 12))]
         tops = [loc[-1] for loc in locations if loc]
         down_locs = [c for c in tops if rng.random() < 0.1]
-        out.append({"players": ps, "locations": locations, "banished": banished,
-                    "neutral_influence": rng.choice([0, 0, 3]) if players == 2 else 0,
-                    "face_down_on_locations": down_locs})
+        out.append(
+            {
+                "players": ps,
+                "locations": locations,
+                "banished": banished,
+                "neutral_influence": rng.choice([0, 0, 3]) if players == 2 else 0,
+                "face_down_on_locations": down_locs,
+            }
+        )
     return out
 
 
 def build(scoring: ModuleType, data: dict):
     """A ``FinalPosition`` of the given scoring module's own classes."""
-    players = [scoring.FinalPlayer(hand=list(p["hand"]), fleet=p["fleet"], helium=p["helium"],
-                                   influence=p["influence"], sovereign=p["sovereign"],
-                                   extra_points=p["extra_points"], name=p["name"],
-                                   face_down=frozenset(p["face_down"])) for p in data["players"]]
-    return scoring.FinalPosition(players=players, locations=tuple(list(loc) for loc in data["locations"]),
-                                 banished=list(data["banished"]), neutral_influence=data["neutral_influence"],
-                                 face_down_on_locations=frozenset(data["face_down_on_locations"]))
+    players = [
+        scoring.FinalPlayer(
+            hand=list(p["hand"]),
+            fleet=p["fleet"],
+            helium=p["helium"],
+            influence=p["influence"],
+            sovereign=p["sovereign"],
+            extra_points=p["extra_points"],
+            name=p["name"],
+            face_down=frozenset(p["face_down"]),
+        )
+        for p in data["players"]
+    ]
+    return scoring.FinalPosition(
+        players=players,
+        locations=tuple(list(loc) for loc in data["locations"]),
+        banished=list(data["banished"]),
+        neutral_influence=data["neutral_influence"],
+        face_down_on_locations=frozenset(data["face_down_on_locations"]),
+    )
 
 
 # ------------------------------------------------------------------ the versions
@@ -113,7 +153,7 @@ class Version:
         self.deals = [build(self.scoring, d) for d in deal_data]
         cards = importlib.import_module(f"{package}.redrising.cards")
         chooser = {c for c in range(NUM_CARDS) if cards.COLOR[c] in (cards.GRAY, cards.ORANGE)}
-        self.hands = []   # (Hand, Board) of every game hand without a Gray or an Orange
+        self.hands = []  # (Hand, Board) of every game hand without a Gray or an Orange
         for pos in self.games:
             shared = self.scoring._shared_board(pos)
             for k, p in enumerate(pos.players):
@@ -121,8 +161,10 @@ class Version:
                     self.hands.append((self.bonuses.Hand.plain(p.hand), self.scoring._board(pos, k, shared)))
 
     def results(self, positions) -> list:
-        return [[(s.total, s.cards, s.influence, s.choices, s.card_points) for s in self.scoring.score_position(p)]
-                for p in positions]
+        return [
+            [(s.total, s.cards, s.influence, s.choices, s.card_points) for s in self.scoring.score_position(p)]
+            for p in positions
+        ]
 
     def time_positions(self, positions) -> float:
         score = self.scoring.score_position
@@ -175,20 +217,27 @@ def main() -> None:
 
     best = {(v.label, k): float("inf") for v in versions for k in ("games", "deals", "hands")}
     for r in range(args.rounds):
-        for v in (versions if r % 2 == 0 else versions[::-1]):
+        for v in versions if r % 2 == 0 else versions[::-1]:
             best[v.label, "games"] = min(best[v.label, "games"], v.time_positions(v.games))
             best[v.label, "deals"] = min(best[v.label, "deals"], v.time_positions(v.deals))
             best[v.label, "hands"] = min(best[v.label, "hands"], v.time_hands())
     print(f"{'version':<40} {'score_position games':>20} {'score_position deals':>21} {'hand_bonuses':>13}")
     for v in versions:
-        print(f"{v.label:<40} {best[v.label, 'games'] * 1e6:>17.1f} µs {best[v.label, 'deals'] * 1e6:>18.1f} µs "
-              f"{best[v.label, 'hands'] * 1e6:>10.2f} µs")
+        print(
+            f"{v.label:<40} {best[v.label, 'games'] * 1e6:>17.1f} µs {best[v.label, 'deals'] * 1e6:>18.1f} µs "
+            f"{best[v.label, 'hands'] * 1e6:>10.2f} µs"
+        )
     if len(versions) == 2:
         a, b = versions[0].label, versions[1].label
-        print("this tree / older: " + ", ".join(
-            f"{k} {best[a, k] / best[b, k]:.3f}" for k in ("games", "deals", "hands")) + "  (below 1: faster)")
-    print(f"({len(versions[0].games)} game positions, {len(versions[0].deals)} deals, "
-          f"{len(versions[0].hands)} hands without Gray or Orange; best of {args.rounds} rounds)")
+        print(
+            "this tree / older: "
+            + ", ".join(f"{k} {best[a, k] / best[b, k]:.3f}" for k in ("games", "deals", "hands"))
+            + "  (below 1: faster)"
+        )
+    print(
+        f"({len(versions[0].games)} game positions, {len(versions[0].deals)} deals, "
+        f"{len(versions[0].hands)} hands without Gray or Orange; best of {args.rounds} rounds)"
+    )
 
 
 if __name__ == "__main__":

@@ -66,6 +66,7 @@ def events_json(st) -> list:
 def random_game(game_name: str, players: int, seed: int, variant: bool = False, windows: bool = False) -> dict:
     if variant or windows:
         from redtable.redrising.game import RedRising
+
         game = RedRising(players, multiplayer_variant=variant, block_windows=windows)
     else:
         game = make_game(game_name, players)
@@ -76,12 +77,31 @@ def random_game(game_name: str, players: int, seed: int, variant: bool = False, 
         if d is None:
             break
         st.apply(bot.choose(st))
-    out = {"scores": st.scores(), "winners": st.winners(), "decisions": len(st.history),
-           "actions": h(st.history), "events": h(events_json(st)),
-           "views": h([st.view(p) for p in [None, *range(players)]])}
+    out = {
+        "scores": st.scores(),
+        "winners": st.winners(),
+        "decisions": len(st.history),
+        "actions": h(st.history),
+        "events": h(events_json(st)),
+        "views": h([st.view(p) for p in [None, *range(players)]]),
+    }
     if getattr(st, "final", None):
-        out["scorepad"] = h([[s.cards, s.fleet, s.helium, s.sovereignty, s.influence, s.excess_cards,
-                              s.total, s.choices, s.card_points] for s in st.final])
+        out["scorepad"] = h(
+            [
+                [
+                    s.cards,
+                    s.fleet,
+                    s.helium,
+                    s.sovereignty,
+                    s.influence,
+                    s.excess_cards,
+                    s.total,
+                    s.choices,
+                    s.card_points,
+                ]
+                for s in st.final
+            ]
+        )
     return out
 
 
@@ -111,9 +131,20 @@ def resample_fp(seeds) -> list:
                 seat = st.decision().player
                 for k in range(3):
                     r = st.resample(seat, Rng(k * 31 + seed))
-                    out.append(h([r.hands, r.deck, r.locs, sorted(r.facedown.items()),
-                                  [sorted(x) for x in r.known], r.rng.state, r.view(seat),
-                                  r.decision().to_json()]))
+                    out.append(
+                        h(
+                            [
+                                r.hands,
+                                r.deck,
+                                r.locs,
+                                sorted(r.facedown.items()),
+                                [sorted(x) for x in r.known],
+                                r.rng.state,
+                                r.view(seat),
+                                r.decision().to_json(),
+                            ]
+                        )
+                    )
     return out
 
 
@@ -127,13 +158,26 @@ def rednorth_fp(seeds: int = 150) -> dict:
                 seat = st.decision().player
                 for k in range(3):
                     r = st.resample(seat, Rng(k * 31 + seed))
-                    res.append(h([r.hands, r.deck, r.parties, r.known, r.sub, r.rng.state, r.view(seat),
-                                  r.decision().to_json()]))
+                    res.append(
+                        h(
+                            [
+                                r.hands,
+                                r.deck,
+                                r.parties,
+                                r.known,
+                                r.sub,
+                                r.rng.state,
+                                r.view(seat),
+                                r.decision().to_json(),
+                            ]
+                        )
+                    )
     out["resample"] = res
     out["texts"] = rednorth_texts()
     out["ismcts"] = ismcts_fp("red-north", 2, range(3), 3)
-    out["bot_games"] = [bot_game("red-north", p, spec, s) for p in (2, 3, 4) for spec in ("heuristic", "ismcts:50it")
-                        for s in range(2)]
+    out["bot_games"] = [
+        bot_game("red-north", p, spec, s) for p in (2, 3, 4) for spec in ("heuristic", "ismcts:50it") for s in range(2)
+    ]
     return out
 
 
@@ -164,8 +208,11 @@ def ismcts_fp(game_name: str, players: int, seeds, count: int) -> list:
             bot = make_bot("ismcts:300it", seed=seed * 10 + i)
             a = bot.choose(st)
             root = bot.last_root
-            stats = {k: (ch.n, round(ch.w / ch.n, 9) if ch.n else 0.0, ch.avail)
-                     for k, ch in sorted(root.children.items())} if root else None
+            stats = (
+                {k: (ch.n, round(ch.w / ch.n, 9) if ch.n else 0.0, ch.avail) for k, ch in sorted(root.children.items())}
+                if root
+                else None
+            )
             out.append({"choice": a, "stats": stats})
     return out
 
@@ -178,8 +225,7 @@ def bot_game(game_name: str, players: int, spec: str, seed: int) -> dict:
         if d is None:
             break
         st.apply(bots[d.player].choose(st))
-    return {"scores": st.scores(), "winners": st.winners(), "decisions": len(st.history),
-            "actions": h(st.history)}
+    return {"scores": st.scores(), "winners": st.winners(), "decisions": len(st.history), "actions": h(st.history)}
 
 
 def fingerprint(quick: bool, windows: bool = False) -> dict:
@@ -211,8 +257,12 @@ def fingerprint(quick: bool, windows: bool = False) -> dict:
         "rn2": [bot_game("red-north", 2, "heuristic", 3)],
     }
     if windows:
-        fp["block_windows"] = {f"rr{players}": [random_game("red-rising", players, s, windows=True)
-                                               for s in range(n if players == 4 else 20)] for players in (4, 3)}
+        fp["block_windows"] = {
+            f"rr{players}": [
+                random_game("red-rising", players, s, windows=True) for s in range(n if players == 4 else 20)
+            ]
+            for players in (4, 3)
+        }
     print(f"total {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return fp
 

@@ -36,9 +36,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="OpenSpiel's bots against redtable's on a redtable game")
     ap.add_argument("--game", choices=("red-north", "red-rising"), default="red-north")
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--bots", default="openspiel:ismcts,heuristic",
-                    help="one spec per seat, comma-separated (repeated when fewer): openspiel:ismcts, "
-                         "openspiel:mcts, openspiel:mcts-omniscient, random, heuristic, ismcts")
+    ap.add_argument(
+        "--bots",
+        default="openspiel:ismcts,heuristic",
+        help="one spec per seat, comma-separated (repeated when fewer): openspiel:ismcts, "
+        "openspiel:mcts, openspiel:mcts-omniscient, random, heuristic, ismcts",
+    )
     ap.add_argument("--seconds", type=float, default=0.1, help="search time per decision")
     ap.add_argument("--seed", type=int, default=1, help="the deal (a redtable seed)")
     ap.add_argument("--quiet", action="store_true", help="print only the result")
@@ -49,16 +52,19 @@ def main(argv: list[str] | None = None) -> int:
         game = ros.load(args.game, players=args.players)
         specs = [s.strip() for s in args.bots.split(",")]
         specs = [specs[i % len(specs)] for i in range(args.players)]
-        bots = [make_bot(spec, game, seed=args.seed * 10 + seat, seconds=args.seconds)
-                for seat, spec in enumerate(specs)]
+        bots = [
+            make_bot(spec, game, seed=args.seed * 10 + seat, seconds=args.seconds) for seat, spec in enumerate(specs)
+        ]
     except ValueError as e:
         ap.error(str(e))
     say = (lambda *a: None) if args.quiet else print
 
     # 1. OpenSpiel's own checks of the game
-    say(f"{game}: {game.num_distinct_actions()} actions, {game.max_chance_outcomes()} chance outcomes, "
+    say(
+        f"{game}: {game.num_distinct_actions()} actions, {game.max_chance_outcomes()} chance outcomes, "
         f"observation tensor {game.observation_tensor_size()}, information state tensor "
-        f"{game.information_state_tensor_size()}")
+        f"{game.information_state_tensor_size()}"
+    )
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     say("random_sim_test (with serialization): passed")
 
@@ -77,12 +83,15 @@ def main(argv: list[str] | None = None) -> int:
             first_info = state.clone()
         action = legal[0] if len(legal) == 1 else bots[p].step(state)
         kind = state.redtable_state().decision().kind
-        say(f"  p{p} ({specs[p]}) {kind}: {state.action_to_string(p, action)}"
-            + ("" if len(legal) > 1 else " (forced)"))
+        say(
+            f"  p{p} ({specs[p]}) {kind}: {state.action_to_string(p, action)}" + ("" if len(legal) > 1 else " (forced)")
+        )
         state.apply_action(action)
     es = state.redtable_state()
-    print(f"{game.spec.title}, {args.players} players, seed {args.seed}: scores {es.scores()}, "
-          f"winners {[f'p{w} ({specs[w]})' for w in es.winners()]}, returns {state.returns()}")
+    print(
+        f"{game.spec.title}, {args.players} players, seed {args.seed}: scores {es.scores()}, "
+        f"winners {[f'p{w} ({specs[w]})' for w in es.winners()]}, returns {state.returns()}"
+    )
 
     # 4. an information state and a re-deal of it
     if first_info is not None and not args.quiet:
@@ -90,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         print("\nseat 0's information state at its first choice:\n  " + text[:300] + " ...")
         world = first_info.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
         same = world.information_state_string(0) == text
-        print(f"a re-deal for seat 0: same information state {same}; seat 1's hand "
-              f"{_hand(first_info, 1)} became {_hand(world, 1)}")
+        print(
+            f"a re-deal for seat 0: same information state {same}; seat 1's hand "
+            f"{_hand(first_info, 1)} became {_hand(world, 1)}"
+        )
 
     # 5. serialization and the redtable record
     copy = game.deserialize_state(state.serialize())

@@ -49,8 +49,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--opponent", default="random", help="bot spec of the other seats (random, heuristic...)")
     ap.add_argument("--minutes", type=float, default=5.0, help="training time budget (wall clock)")
-    ap.add_argument("--timesteps", type=int, default=None,
-                    help="stop after this many learner steps instead (whichever comes first)")
+    ap.add_argument(
+        "--timesteps", type=int, default=None, help="stop after this many learner steps instead (whichever comes first)"
+    )
     ap.add_argument("--envs", type=int, default=4, help="parallel environments (in one process)")
     ap.add_argument("--eval-games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
@@ -70,6 +71,7 @@ def main() -> None:
     def make(i: int):
         def thunk():
             return RedTableEnv(args.game, players=args.players, opponents=args.opponent, seat=None)
+
         return thunk
 
     venv = DummyVecEnv([make(i) for i in range(args.envs)])
@@ -95,24 +97,43 @@ def main() -> None:
             if elapsed >= self.next_report:
                 self.next_report += 60.0
                 rate = sum(self.recent) / max(1, len(self.recent))
-                print(f"  {elapsed / 60:4.1f} min  {self.num_timesteps:>8} steps  {self.episodes:>6} games  "
-                      f"training win rate (last {len(self.recent)}) {rate:.3f}", flush=True)
+                print(
+                    f"  {elapsed / 60:4.1f} min  {self.num_timesteps:>8} steps  {self.episodes:>6} games  "
+                    f"training win rate (last {len(self.recent)}) {rate:.3f}",
+                    flush=True,
+                )
             return elapsed < self.seconds
 
     model = MaskablePPO(
-        "MlpPolicy", venv, seed=args.seed, verbose=0,
-        n_steps=512, batch_size=256, n_epochs=4, learning_rate=3e-4, gamma=0.995, gae_lambda=0.95,
-        ent_coef=0.01, clip_range=0.2, policy_kwargs={"net_arch": [256, 256]}, device="cpu",
+        "MlpPolicy",
+        venv,
+        seed=args.seed,
+        verbose=0,
+        n_steps=512,
+        batch_size=256,
+        n_epochs=4,
+        learning_rate=3e-4,
+        gamma=0.995,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        clip_range=0.2,
+        policy_kwargs={"net_arch": [256, 256]},
+        device="cpu",
     )
-    print(f"training MaskablePPO on {args.game}, {args.players} players vs {args.opponent}, "
-          f"{args.minutes:g} min, {args.envs} envs; obs {venv.observation_space.shape[0]}, "
-          f"actions {venv.action_space.n}", flush=True)
+    print(
+        f"training MaskablePPO on {args.game}, {args.players} players vs {args.opponent}, "
+        f"{args.minutes:g} min, {args.envs} envs; obs {venv.observation_space.shape[0]}, "
+        f"actions {venv.action_space.n}",
+        flush=True,
+    )
     budget = TimeBudget(args.minutes * 60)
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.timesteps or 10**9, callback=budget)
     train_s = time.perf_counter() - t0
-    print(f"trained {model.num_timesteps} steps ({budget.episodes} games) in {train_s / 60:.1f} min "
-          f"({model.num_timesteps / train_s:.0f} steps/s)")
+    print(
+        f"trained {model.num_timesteps} steps ({budget.episodes} games) in {train_s / 60:.1f} min "
+        f"({model.num_timesteps / train_s:.0f} steps/s)"
+    )
     if args.save:
         model.save(args.save)
 
@@ -134,8 +155,11 @@ def main() -> None:
     for name, policy in (("greedy", greedy), ("sampled", sampled), ("random", uniform)):
         r = evaluate(policy, args.game, args.players, args.opponent, args.eval_games, eval_seed)
         lo, hi = r["ci95"]
-        print(f"{name:>8} policy vs {args.opponent}: won {r['wins']:g}/{r['games']} = {r['win_rate']:.3f} "
-              f"(95% CI {lo:.3f}-{hi:.3f})", flush=True)
+        print(
+            f"{name:>8} policy vs {args.opponent}: won {r['wins']:g}/{r['games']} = {r['win_rate']:.3f} "
+            f"(95% CI {lo:.3f}-{hi:.3f})",
+            flush=True,
+        )
     print(f"evaluation took {time.perf_counter() - t0:.0f} s")
 
 

@@ -11,8 +11,9 @@ from .cliutil import fail as _fail
 from .core import RedtableError
 from .core.jsonfile import clip
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Red Rising and Red North: play, score, simulate, replay.")
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="Red Rising and Red North: play, score, simulate, replay."
+)
 
 
 def _show_version(value: bool) -> None:
@@ -25,14 +26,11 @@ def _show_version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
-                                 help="print the version and exit"),
+    version: bool = typer.Option(
+        False, "--version", callback=_show_version, is_eager=True, help="print the version and exit"
+    ),
 ) -> None:
     """Red Rising and Red North: play, score, simulate, replay."""
-
-
-
-
 
 
 @app.command()
@@ -45,7 +43,7 @@ def replay(
     from .core import replay as run
 
     try:
-        record = GameRecord.load(file)            # errors start with the file's name
+        record = GameRecord.load(file)  # errors start with the file's name
     except RedtableError as e:
         _fail(str(e))
     try:
@@ -53,7 +51,9 @@ def replay(
     except RedtableError as e:
         _fail(f"{clip(str(file))}: {e}")
     result = {
-        "game": state.game.name, "decisions": len(state.history), "finished": state.is_terminal(),
+        "game": state.game.name,
+        "decisions": len(state.history),
+        "finished": state.is_terminal(),
         "scores": state.scores() if state.is_terminal() else None,
         "winners": state.winners() if state.is_terminal() else None,
     }

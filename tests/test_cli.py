@@ -20,12 +20,31 @@ def run(*args):
 
 
 def test_simulate_red_rising_json_contract(tmp_path):
-    r = run("simulate", "red-rising", "--players", "3", "--games", "4", "--seed", "5", "--json",
-            "--save-games", str(tmp_path))
+    r = run(
+        "simulate",
+        "red-rising",
+        "--players",
+        "3",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--json",
+        "--save-games",
+        str(tmp_path),
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
-    for key in ("games", "errors", "seconds", "games_per_second", "decisions_per_second", "mean_score",
-                "wins_by_house", "card_stats"):
+    for key in (
+        "games",
+        "errors",
+        "seconds",
+        "games_per_second",
+        "decisions_per_second",
+        "mean_score",
+        "wins_by_house",
+        "card_stats",
+    ):
         assert key in data
     assert data["games"] == 4 and data["errors"] == 0
     assert sum(data["wins_by_house"].values()) == 4
@@ -79,9 +98,23 @@ def test_cards_gallery_renders_every_card():
     assert "steal or banish" in by_name["Judge"]["block"]
     assert "any one other color" in by_name["Trigg"]["end_of_game"]
     assert "same name as any specific character" in by_name["Cyther"]["end_of_game"]
-    assert all("end_game_bonus" in c or c["name"] in {
-        "Auctioneer", "Banker", "Investor", "Justice", "Martyr", "Hacker", "Online Gambler", "Dr. Virany",
-        "Hypnotist", "Psychologist"} for c in cards)
+    assert all(
+        "end_game_bonus" in c
+        or c["name"]
+        in {
+            "Auctioneer",
+            "Banker",
+            "Investor",
+            "Justice",
+            "Martyr",
+            "Hacker",
+            "Online Gambler",
+            "Dr. Virany",
+            "Hypnotist",
+            "Psychologist",
+        }
+        for c in cards
+    )
     table = run("cards")
     assert table.exit_code == 0 and "Darrow" in table.stdout
 
@@ -123,9 +156,16 @@ def test_a_good_minimal_record_replays(tmp_path):
     assert json.loads(r.stdout)["decisions"] == 0
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 100_000, "[" * 65 + "]" * 65,
-                                  json.dumps(GOOD)[:-1] + ', "events": ' + "[" * 100_000 + "]" * 100_000 + "}",
-                                  json.dumps({**GOOD, "result": {"x": []}}).replace("[]", "[" * 70 + "]" * 70)])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000,
+        '{"a":' * 100_000,
+        "[" * 65 + "]" * 65,
+        json.dumps(GOOD)[:-1] + ', "events": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        json.dumps({**GOOD, "result": {"x": []}}).replace("[]", "[" * 70 + "]" * 70),
+    ],
+)
 def test_replay_deep_nesting(tmp_path, text):
     for r in replay_text(tmp_path, text):
         clean_error(r, "JSON nested too deeply", "at most 64")
@@ -134,17 +174,21 @@ def test_replay_deep_nesting(tmp_path, text):
 def test_replay_deep_nesting_in_a_real_process(tmp_path):
     f = tmp_path / "deep.json"
     f.write_text('{"a":' * 100_000 + "[" * 100_000)
-    p = subprocess.run([sys.executable, "-m", "redtable.cli", "replay", str(f)], capture_output=True, text=True,
-                       timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "redtable.cli", "replay", str(f)], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
     assert "JSON nested too deeply" in p.stderr
 
 
 @pytest.mark.parametrize("digits", [5_000, 100_000])
-@pytest.mark.parametrize("field,message", [
-    ("seed", "field 'seed' must be an integer from -2**63 to 2**64-1, got 99999"),
-    ("players", "field 'players' must be an integer from 2 to 6 for red-rising, got 99999"),
-])
+@pytest.mark.parametrize(
+    "field,message",
+    [
+        ("seed", "field 'seed' must be an integer from -2**63 to 2**64-1, got 99999"),
+        ("players", "field 'players' must be an integer from 2 to 6 for red-rising, got 99999"),
+    ],
+)
 def test_replay_huge_integers_name_the_field_and_range(tmp_path, digits, field, message):
     text = with_field(**{field: 0}).replace(f'"{field}": 0', f'"{field}": -{"9" * digits}')
     for r in replay_text(tmp_path, text):
@@ -176,8 +220,9 @@ def test_replay_dev_zero_stops_at_the_size_limit():
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
 def test_replay_dev_zero_in_a_real_process():
     start = time.monotonic()
-    p = subprocess.run([sys.executable, "-m", "redtable.cli", "replay", "/dev/zero"], capture_output=True,
-                       text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "redtable.cli", "replay", "/dev/zero"], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
     assert "too large (more than 16 MB)" in p.stderr
     assert time.monotonic() - start < 20
@@ -185,7 +230,7 @@ def test_replay_dev_zero_in_a_real_process():
 
 def test_replay_huge_file(tmp_path):
     f = tmp_path / "huge.json"
-    with open(f, "wb") as out:                 # sparse: 17 MB without writing them
+    with open(f, "wb") as out:  # sparse: 17 MB without writing them
         out.truncate(17 << 20)
     clean_error(run("replay", str(f)), f"the file is too large ({17 << 20} bytes)", "limit for a saved game is 16 MB")
 
@@ -209,13 +254,14 @@ def feed_fifo(fifo, data: bytes):
     def close():
         stop.set()
         os.set_blocking(fd, False)
-        while t.is_alive():                    # drain, so that a blocked write returns
+        while t.is_alive():  # drain, so that a blocked write returns
             try:
                 os.read(fd, 1 << 20)
             except BlockingIOError:
                 pass
             t.join(0.01)
         os.close(fd)
+
     return close
 
 
@@ -223,7 +269,7 @@ def feed_fifo(fifo, data: bytes):
 def test_replay_fifo(tmp_path):
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)
-    clean_error(run("replay", str(fifo)), "the file is empty")       # nobody writes: no hang
+    clean_error(run("replay", str(fifo)), "the file is empty")  # nobody writes: no hang
     close = feed_fifo(fifo, b"[" * 65536)
     try:
         clean_error(run("replay", str(fifo)), "too large (more than 16 MB)")
@@ -237,54 +283,81 @@ def test_replay_directory_and_missing_file(tmp_path):
     clean_error(run("replay", str(tmp_path / ("n" * 5000))), "cannot read the file", "(5")
 
 
-@pytest.mark.parametrize("data,message", [
-    (b'{"game": "red-\xff"}', "not UTF-8 text: byte 0xff at line 1 column 15"),
-    ("\ufeff{}".encode("utf-16"), "UTF-16"),
-    (b"", "the file is empty"),
-    (b'{"game": ', "malformed JSON at line 1 column 10"),
-])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (b'{"game": "red-\xff"}', "not UTF-8 text: byte 0xff at line 1 column 15"),
+        ("\ufeff{}".encode("utf-16"), "UTF-16"),
+        (b"", "the file is empty"),
+        (b'{"game": ', "malformed JSON at line 1 column 10"),
+    ],
+)
 def test_replay_bad_bytes(tmp_path, data, message):
     for r in replay_text(tmp_path, data):
         clean_error(r, message)
 
 
-@pytest.mark.parametrize("field,value", [
-    ("seed", 1.5), ("seed", 9.0), ("seed", "9"), ("seed", True), ("seed", None), ("seed", [9]),
-    ("seed", float("nan")), ("seed", float("inf")), ("seed", -float("inf")), ("seed", 2 ** 64), ("seed", -2 ** 63 - 1),
-    ("players", True), ("players", 2.0), ("players", "2"), ("players", 7), ("players", 1), ("players", float("nan")),
-])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("seed", 1.5),
+        ("seed", 9.0),
+        ("seed", "9"),
+        ("seed", True),
+        ("seed", None),
+        ("seed", [9]),
+        ("seed", float("nan")),
+        ("seed", float("inf")),
+        ("seed", -float("inf")),
+        ("seed", 2**64),
+        ("seed", -(2**63) - 1),
+        ("players", True),
+        ("players", 2.0),
+        ("players", "2"),
+        ("players", 7),
+        ("players", 1),
+        ("players", float("nan")),
+    ],
+)
 def test_replay_wrong_numbers(tmp_path, field, value):
-    text = json.dumps({**GOOD, field: value})          # json.dumps writes NaN and Infinity
+    text = json.dumps({**GOOD, field: value})  # json.dumps writes NaN and Infinity
     for r in replay_text(tmp_path, text):
         err = clean_error(r, f"field {field!r} must be an integer from")
         assert "true" in err or "got" in err
 
 
 def test_replay_edge_integers_are_accepted(tmp_path):
-    for seed in (0, 2 ** 64 - 1, -2 ** 63):
+    for seed in (0, 2**64 - 1, -(2**63)):
         r = replay_text(tmp_path, with_field(seed=seed))[1]
         assert r.exit_code == 0, r.stderr
 
 
-@pytest.mark.parametrize("text,message", [
-    ("[]", "a saved game is a JSON object"),
-    ('"game"', "a saved game is a JSON object"),
-    ("3", "a saved game is a JSON object"),
-    ("null", "a saved game is a JSON object"),
-    (json.dumps({**GOOD, "sed": 9}), "unknown key 'sed' (did you mean 'seed'?)"),
-    (json.dumps({k: v for k, v in GOOD.items() if k != "seed"}), "missing key 'seed'"),
-    (json.dumps({**GOOD, "options": {"multiplayer_varient": True}}),
-     "unknown option 'multiplayer_varient' for red-rising (did you mean 'multiplayer_variant'?)"),
-    (json.dumps({**GOOD, "options": []}), "field 'options' must be an object"),
-    (json.dumps({**GOOD, "options": {"multiplayer_variant": 1}}), "must be true or false, got 1"),
-    (json.dumps({**GOOD, "game": "red-risin"}), "field 'game' must be one of 'red-rising', 'red-north', got "
-                                                  '"red-risin" (did you mean \'red-rising\'?)'),
-    (json.dumps({**GOOD, "format": "redtable-game/2"}), "unknown format"),
-    (json.dumps({**GOOD, "actions": "deploy"}), "field 'actions' must be a list of strings"),
-    (json.dumps({**GOOD, "actions": [True]}), "step 0: action must be a string, got true"),
-    ('{"seed": 1, "seed": 2}', "duplicate key 'seed'"),
-    (json.dumps({**GOOD, "game": "\\ud800"}).replace("\\\\", "\\"), "game: a string contains \\ud800"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("[]", "a saved game is a JSON object"),
+        ('"game"', "a saved game is a JSON object"),
+        ("3", "a saved game is a JSON object"),
+        ("null", "a saved game is a JSON object"),
+        (json.dumps({**GOOD, "sed": 9}), "unknown key 'sed' (did you mean 'seed'?)"),
+        (json.dumps({k: v for k, v in GOOD.items() if k != "seed"}), "missing key 'seed'"),
+        (
+            json.dumps({**GOOD, "options": {"multiplayer_varient": True}}),
+            "unknown option 'multiplayer_varient' for red-rising (did you mean 'multiplayer_variant'?)",
+        ),
+        (json.dumps({**GOOD, "options": []}), "field 'options' must be an object"),
+        (json.dumps({**GOOD, "options": {"multiplayer_variant": 1}}), "must be true or false, got 1"),
+        (
+            json.dumps({**GOOD, "game": "red-risin"}),
+            "field 'game' must be one of 'red-rising', 'red-north', got \"red-risin\" (did you mean 'red-rising'?)",
+        ),
+        (json.dumps({**GOOD, "format": "redtable-game/2"}), "unknown format"),
+        (json.dumps({**GOOD, "actions": "deploy"}), "field 'actions' must be a list of strings"),
+        (json.dumps({**GOOD, "actions": [True]}), "step 0: action must be a string, got true"),
+        ('{"seed": 1, "seed": 2}', "duplicate key 'seed'"),
+        (json.dumps({**GOOD, "game": "\\ud800"}).replace("\\\\", "\\"), "game: a string contains \\ud800"),
+    ],
+)
 def test_replay_wrong_shapes_and_keys(tmp_path, text, message):
     for r in replay_text(tmp_path, text):
         clean_error(r, message)
@@ -311,11 +384,14 @@ def test_replay_long_strings_are_clipped(tmp_path, field):
         assert "x" * 201 not in err
 
 
-@pytest.mark.parametrize("value,message", [
-    ("[" * 100_000, "--option 'multiplayer_variant': JSON nested too deeply"),
-    ("9" * 5_000, "option 'multiplayer_variant' must be true or false, got 99999"),
-    ('{"a": 1, "a": 2}', "duplicate key 'a'"),
-])
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        ("[" * 100_000, "--option 'multiplayer_variant': JSON nested too deeply"),
+        ("9" * 5_000, "option 'multiplayer_variant' must be true or false, got 99999"),
+        ('{"a": 1, "a": 2}', "duplicate key 'a'"),
+    ],
+)
 def test_option_values_are_read_like_files(value, message):
     r = run("simulate", "red-rising", "-n", "1", "--option", f"multiplayer_variant={value}")
     clean_error(r, message)
@@ -326,13 +402,21 @@ def test_replay_checks_a_servers_seed_commitment(tmp_path):
     import hashlib
 
     salt = "ab" * 16
-    good = {**GOOD, "salt": salt, "seed_chosen_by_creator": False,
-            "seed_commitment": hashlib.sha256(f"{GOOD['seed']}:{salt}".encode()).hexdigest()}
+    good = {
+        **GOOD,
+        "salt": salt,
+        "seed_chosen_by_creator": False,
+        "seed_commitment": hashlib.sha256(f"{GOOD['seed']}:{salt}".encode()).hexdigest(),
+    }
     r = replay_text(tmp_path, json.dumps(good))[1]
     assert r.exit_code == 0, r.stderr
     assert replay_text(tmp_path, json.dumps({**good, "seed_commitment": None, "salt": None}))[1].exit_code == 0
-    clean_error(replay_text(tmp_path, json.dumps({**good, "seed": 10}))[0], "the seed does not match the seed_commitment")
-    clean_error(replay_text(tmp_path, json.dumps({**good, "salt": 7}))[0], "'salt' and 'seed_commitment' must be strings")
+    clean_error(
+        replay_text(tmp_path, json.dumps({**good, "seed": 10}))[0], "the seed does not match the seed_commitment"
+    )
+    clean_error(
+        replay_text(tmp_path, json.dumps({**good, "salt": 7}))[0], "'salt' and 'seed_commitment' must be strings"
+    )
     clean_error(replay_text(tmp_path, json.dumps({**good, "salt": "s" * 100_000}))[0], "(100000 characters)")
 
 
@@ -361,17 +445,22 @@ def no_games(monkeypatch):
 def _bad_dirs(tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("x")
-    return [("/proc/nope", "cannot create the directory '/proc/nope'"),
-            ("/proc/nope/deeper", "cannot create the directory '/proc/nope/deeper'"),
-            ("/proc/self", "cannot write into '/proc/self'"),
-            (str(afile), "is a file, not a directory"),
-            (str(afile / "sub"), "Not a directory")]
+    return [
+        ("/proc/nope", "cannot create the directory '/proc/nope'"),
+        ("/proc/nope/deeper", "cannot create the directory '/proc/nope/deeper'"),
+        ("/proc/self", "cannot write into '/proc/self'"),
+        (str(afile), "is a file, not a directory"),
+        (str(afile / "sub"), "Not a directory"),
+    ]
 
 
-@pytest.mark.parametrize("command", [
-    ["analyze", "red-north", "-n", "2", "-p", "2", "--out"],
-    ["simulate", "red-north", "-n", "2", "-p", "2", "-w", "1", "--save-games"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["analyze", "red-north", "-n", "2", "-p", "2", "--out"],
+        ["simulate", "red-north", "-n", "2", "-p", "2", "-w", "1", "--save-games"],
+    ],
+)
 def test_output_directories_are_checked_before_any_game(command, tmp_path, no_games):
     for path, message in _bad_dirs(tmp_path):
         r = run(*command, path)
@@ -418,10 +507,12 @@ def test_play_save_is_checked_before_the_game_starts(tmp_path, monkeypatch):
     monkeypatch.setattr(terminal.Session, "run", lambda self: started.append(self) or 0)
     afile = tmp_path / "afile"
     afile.write_text("x")
-    for path, message in [("/proc/x.json", "cannot write '/proc/x.json'"),
-                          ("/proc/new/x.json", "cannot write '/proc/new/x.json'"),
-                          (str(afile / "x.json"), "is not a directory"),
-                          (str(tmp_path), "is a directory, not a file")]:
+    for path, message in [
+        ("/proc/x.json", "cannot write '/proc/x.json'"),
+        ("/proc/new/x.json", "cannot write '/proc/new/x.json'"),
+        (str(afile / "x.json"), "is not a directory"),
+        (str(tmp_path), "is a directory, not a file"),
+    ]:
         r = run("play", "red-north", "--save", path)
         assert r.exit_code == 2 and r.stderr.startswith("error: --save: ") and message in r.stderr, r.output
         assert len(r.stderr.splitlines()) == 1
@@ -432,12 +523,15 @@ def test_play_save_is_checked_before_the_game_starts(tmp_path, monkeypatch):
     assert not (tmp_path / "new.json").exists() and afile.read_text() == "x"
 
 
-@pytest.mark.parametrize("command", [
-    ["simulate", "red-north", "-n", "1"],
-    ["tournament", "red-north", "-b", "random,random", "-n", "1"],
-    ["analyze", "red-north", "-n", "1", "-p", "2"],
-    ["play", "red-north"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "red-north", "-n", "1"],
+        ["tournament", "red-north", "-b", "random,random", "-n", "1"],
+        ["analyze", "red-north", "-n", "1", "-p", "2"],
+        ["play", "red-north"],
+    ],
+)
 def test_an_unknown_game_option_names_the_valid_ones(command, tmp_path, no_games):
     r = run(*command, "-o", "foo=bar")
     assert r.exit_code == 2 and r.stdout == ""

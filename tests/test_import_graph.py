@@ -48,7 +48,8 @@ def module_names(root: Path) -> dict[str, Path]:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _import_nodes(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
@@ -76,7 +77,7 @@ def _resolve_base(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     package = module.split(".") if is_package else module.split(".")[:-1]
     if node.level - 1 > len(package):
         raise ValueError(f"{module}: relative import beyond the top-level package")
-    base = package[:len(package) - (node.level - 1)]
+    base = package[: len(package) - (node.level - 1)]
     return ".".join(base + ([node.module] if node.module else []))
 
 
@@ -201,27 +202,54 @@ def test_the_cycles_of_this_work_are_gone():
     ray_backend, bonuses <-> lang/bonuses_text: none is part of any cycle."""
     graph = import_graph(ROOT)
     in_cycles = {m for c in components(graph) for m in c}
-    for module in ("bots.base", "bots.registry", "bots.random_bot", "bots.heuristic", "bots.ismcts",
-                   "redrising.abilities", "redrising.abilities_gold", "redrising.abilities_highcaste",
-                   "redrising.abilities_lowcaste", "redrising.ability_table", "redrising.bonuses",
-                   "redrising.scoring", "sim.parallel", "sim.ray_backend", "sim.backend", "sim.stats",
-                   "rednorth.cards", "rednorth.outposts", "rednorth.gods", "rednorth.effects", "rednorth.game",
-                   "redrising.effects", "redrising.engine", "redrising.lang", "redrising.words",
-                   "redrising.lang.core", "redrising.lang.uk", "redrising.lang.pl",
-                   "envs.openspiel.games", "envs.openspiel.observers", "server.app", "web.routes",
-                   "server.errors", "server.validate"):
+    for module in (
+        "bots.base",
+        "bots.registry",
+        "bots.random_bot",
+        "bots.heuristic",
+        "bots.ismcts",
+        "redrising.abilities",
+        "redrising.abilities_gold",
+        "redrising.abilities_highcaste",
+        "redrising.abilities_lowcaste",
+        "redrising.ability_table",
+        "redrising.bonuses",
+        "redrising.scoring",
+        "sim.parallel",
+        "sim.ray_backend",
+        "sim.backend",
+        "sim.stats",
+        "rednorth.cards",
+        "rednorth.outposts",
+        "rednorth.gods",
+        "rednorth.effects",
+        "rednorth.game",
+        "redrising.effects",
+        "redrising.engine",
+        "redrising.lang",
+        "redrising.words",
+        "redrising.lang.core",
+        "redrising.lang.uk",
+        "redrising.lang.pl",
+        "envs.openspiel.games",
+        "envs.openspiel.observers",
+        "server.app",
+        "web.routes",
+        "server.errors",
+        "server.validate",
+    ):
         assert "redtable." + module not in in_cycles, module
 
 
 def test_the_graph_sees_the_layers_it_should():
     """Spot checks that the parser reads real edges (a graph with no edges has no cycles)."""
     graph = import_graph(ROOT)
-    assert "redtable.core" in graph["redtable.bots.random_bot"]           # from ..core import
-    assert "redtable.bots.base" in graph["redtable.bots.random_bot"]      # from .base import
-    assert "redtable.sim.ray_backend" in graph["redtable.sim.parallel"]   # an import inside a method
+    assert "redtable.core" in graph["redtable.bots.random_bot"]  # from ..core import
+    assert "redtable.bots.base" in graph["redtable.bots.random_bot"]  # from .base import
+    assert "redtable.sim.ray_backend" in graph["redtable.sim.parallel"]  # an import inside a method
     assert "redtable.sim.parallel" not in graph["redtable.sim.ray_backend"]
     assert "redtable.redrising.abilities_gold" in graph["redtable.redrising.abilities"]
-    assert "redtable.redrising.scoring" in graph["redtable.redrising.engine"]   # inside a function
+    assert "redtable.redrising.scoring" in graph["redtable.redrising.engine"]  # inside a function
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
@@ -233,17 +261,20 @@ def _write(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_cycle_made_on_purpose_is_found(tmp_path):
-    pkg = _write(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/base.py": (
-            "import os\n\ndef make():\n    from .impl import Impl  # deferred: still an edge\n    return Impl()\n"
-        ),
-        "pkg/impl.py": "from .base import make\nfrom pkg.util import helper\n",
-        "pkg/util.py": "import json\n",
-        "pkg/sub/__init__.py": "from .. import util\n",
-        "pkg/sub/leaf.py": "from ..sub import deep\n",
-        "pkg/sub/deep.py": "from ..util import helper\n",
-    })
+    pkg = _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/base.py": (
+                "import os\n\ndef make():\n    from .impl import Impl  # deferred: still an edge\n    return Impl()\n"
+            ),
+            "pkg/impl.py": "from .base import make\nfrom pkg.util import helper\n",
+            "pkg/util.py": "import json\n",
+            "pkg/sub/__init__.py": "from .. import util\n",
+            "pkg/sub/leaf.py": "from ..sub import deep\n",
+            "pkg/sub/deep.py": "from ..util import helper\n",
+        },
+    )
     graph = import_graph(pkg)
     assert graph["pkg.impl"] == {"pkg.base", "pkg.util"}
     assert graph["pkg.sub"] == {"pkg.util"}
@@ -255,14 +286,17 @@ def test_a_cycle_made_on_purpose_is_found(tmp_path):
 
 
 def test_longer_cycles_and_several_components(tmp_path):
-    pkg = _write(tmp_path, {
-        "pkg/__init__.py": "from . import a\n",
-        "pkg/a.py": "from . import b\n",
-        "pkg/b.py": "import pkg.c\n",
-        "pkg/c.py": "from .a import x\n",
-        "pkg/d.py": "from pkg import e\n",
-        "pkg/e.py": "def f():\n    import pkg.d\n",
-    })
+    pkg = _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from . import a\n",
+            "pkg/a.py": "from . import b\n",
+            "pkg/b.py": "import pkg.c\n",
+            "pkg/c.py": "from .a import x\n",
+            "pkg/d.py": "from pkg import e\n",
+            "pkg/e.py": "def f():\n    import pkg.d\n",
+        },
+    )
     graph = import_graph(pkg)
     assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.c", "pkg.a"], ["pkg.d", "pkg.e", "pkg.d"]]
     assert components(graph) == [["pkg.a", "pkg.b", "pkg.c"], ["pkg.d", "pkg.e"]]
@@ -271,13 +305,18 @@ def test_longer_cycles_and_several_components(tmp_path):
 def test_what_does_not_count(tmp_path):
     """TYPE_CHECKING imports, a package's __init__ re-exporting its submodules, imports
     of other packages: no edge, so no cycle."""
-    pkg = _write(tmp_path, {
-        "pkg/__init__.py": "from .a import A\nfrom .b import B\n",
-        "pkg/a.py": ("from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
-                     "if TYPE_CHECKING:\n    from .b import B\nelse:\n    import json\n"),
-        "pkg/b.py": "from .a import A\nimport typing\n",
-        "pkg/c.py": "import typing as t\nif t.TYPE_CHECKING:\n    from . import b\n",
-    })
+    pkg = _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from .a import A\nfrom .b import B\n",
+            "pkg/a.py": (
+                "from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n    from .b import B\nelse:\n    import json\n"
+            ),
+            "pkg/b.py": "from .a import A\nimport typing\n",
+            "pkg/c.py": "import typing as t\nif t.TYPE_CHECKING:\n    from . import b\n",
+        },
+    )
     graph = import_graph(pkg)
     assert graph["pkg.a"] == set()
     assert graph["pkg.b"] == {"pkg.a"}

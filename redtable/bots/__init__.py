@@ -10,5 +10,15 @@ from .ismcts import ISMCTSBot
 from .random_bot import RandomBot
 from .registry import BOTS, BotKind, bot_names, make_bot, parse_budget, register_bot
 
-__all__ = ["BOTS", "Bot", "BotKind", "HeuristicBot", "ISMCTSBot", "RandomBot", "bot_names", "make_bot",
-           "parse_budget", "register_bot"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotKind",
+    "HeuristicBot",
+    "ISMCTSBot",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+    "parse_budget",
+    "register_bot",
+]

@@ -33,8 +33,15 @@ GOD_VP = {ODIN: 2.0}
 
 
 class RNEval:
-    def __init__(self, t_round: float = 1.2, alpha: float = 1.5, jarl: float = 1.5,
-                 glory: float = 1.0, temperature: float = 1.5, tie_edge: float = 0.5) -> None:
+    def __init__(
+        self,
+        t_round: float = 1.2,
+        alpha: float = 1.5,
+        jarl: float = 1.5,
+        glory: float = 1.0,
+        temperature: float = 1.5,
+        tie_edge: float = 0.5,
+    ) -> None:
         self.t_round = t_round
         self.alpha = alpha
         self.temperature = temperature
@@ -86,7 +93,7 @@ class RNEval:
             for q in range(P):
                 if ws[q]:
                     E[q] += rv * ws[q] / s
-        future = len(st.colours) * sum(ROUND_VP[r + 1:ROUNDS + 1])
+        future = len(st.colours) * sum(ROUND_VP[r + 1 : ROUNDS + 1])
         if future:
             cv = self.card_value
             muster = st.muster

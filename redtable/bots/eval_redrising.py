@@ -32,8 +32,7 @@ from ..redrising.scoring import FLEET_VP, FinalPlayer, FinalPosition, score_posi
 MASK = tuple(1 << COLOR[c] for c in range(NUM_CARDS))
 GRAY_BONUS = 12
 ORANGE_BONUS = 10
-EXTRA = tuple(GRAY_BONUS if COLOR[c] == GRAY else ORANGE_BONUS if COLOR[c] == ORANGE else 0
-              for c in range(NUM_CARDS))
+EXTRA = tuple(GRAY_BONUS if COLOR[c] == GRAY else ORANGE_BONUS if COLOR[c] == ORANGE else 0 for c in range(NUM_CARDS))
 BASE = tuple(VALUE[c] + EXTRA[c] for c in range(NUM_CARDS))
 CHOOSER = tuple(COLOR[c] in (GRAY, ORANGE) for c in range(NUM_CARDS))
 HAND_LIMIT = 7
@@ -43,14 +42,45 @@ THRESHOLD = 7
 TOK, LOC, TOP, BAN = 1, 2, 4, 8
 ALL = TOK | LOC | TOP | BAN
 _HAND_ONLY = {
-    "AllCards", "AllDifferent", "AllOf", "AnyOf", "C", "DistinctColors", "Each", "Except", "Gain",
-    "HandSize", "IgnoreLosses", "InHand", "InRange", "N", "OnlyOne", "Or", "Points", "Unless",
-    "ValueTest", "With", "WithBoth", "WithButNot", "WithNo", "WithOneNotBoth", "WithOnly",
+    "AllCards",
+    "AllDifferent",
+    "AllOf",
+    "AnyOf",
+    "C",
+    "DistinctColors",
+    "Each",
+    "Except",
+    "Gain",
+    "HandSize",
+    "IgnoreLosses",
+    "InHand",
+    "InRange",
+    "N",
+    "OnlyOne",
+    "Or",
+    "Points",
+    "Unless",
+    "ValueTest",
+    "With",
+    "WithBoth",
+    "WithButNot",
+    "WithNo",
+    "WithOneNotBoth",
+    "WithOnly",
 }
 _BOARD = {
-    "_Fleet": TOK, "_Helium": TOK, "_Influence": TOK, "Most": TOK, "OpponentMore": TOK,
-    "SameAsOpponent": TOK, "Have": TOK, "HaveNone": TOK, "OnLocations": LOC,
-    "BestTopValue": TOP, "EmptyOrFaceDownTop": TOP, "Banished": BAN,
+    "_Fleet": TOK,
+    "_Helium": TOK,
+    "_Influence": TOK,
+    "Most": TOK,
+    "OpponentMore": TOK,
+    "SameAsOpponent": TOK,
+    "Have": TOK,
+    "HaveNone": TOK,
+    "OnLocations": LOC,
+    "BestTopValue": TOP,
+    "EmptyOrFaceDownTop": TOP,
+    "Banished": BAN,
 }
 
 
@@ -119,7 +149,7 @@ def turns_left(st) -> float:
         two = a + b + c - max(a, b, c)
         if two < best:
             best = two
-    glob = (max(0, THRESHOLD - max(fl)) + max(0, THRESHOLD - max(he)) + max(0, THRESHOLD - max(inf)))
+    glob = max(0, THRESHOLD - max(fl)) + max(0, THRESHOLD - max(he)) + max(0, THRESHOLD - max(inf))
     return min(best * 1.5, glob * 3.0 / max(1, st.n - 1) + 1, 30.0) + 0.5
 
 
@@ -151,8 +181,13 @@ class RREval:
             if reads & TOK:
                 tok = parts.get("tok")
                 if tok is None:
-                    tok = parts["tok"] = (tuple(st.fleet), tuple(st.helium), tuple(st.influence),
-                                          st.sovereign, st.neutral)
+                    tok = parts["tok"] = (
+                        tuple(st.fleet),
+                        tuple(st.helium),
+                        tuple(st.influence),
+                        st.sovereign,
+                        st.neutral,
+                    )
                 fields.append(p)
                 fields.append(tok)
             if reads & LOC:
@@ -210,12 +245,24 @@ class RREval:
     def _exact(st, p: int, hand: tuple[int, ...]) -> int:
         """The scorer's CARDS row for ``p``'s hand, with the best Gray colours and Orange names."""
         fleet, helium, influence, sov = st.fleet, st.helium, st.influence, st.sovereign
-        players = [FinalPlayer(hand=list(hand) if q == p else [], fleet=fleet[q], helium=helium[q],
-                               influence=influence[q], sovereign=sov == q) for q in range(st.n)]
+        players = [
+            FinalPlayer(
+                hand=list(hand) if q == p else [],
+                fleet=fleet[q],
+                helium=helium[q],
+                influence=influence[q],
+                sovereign=sov == q,
+            )
+            for q in range(st.n)
+        ]
         jupiter, mars, luna, institute = (list(loc) for loc in st.locs)
-        pos = FinalPosition(players=players, locations=(jupiter, mars, luna, institute),
-                            banished=list(st.banished), neutral_influence=st.neutral,
-                            face_down_on_locations=frozenset(st.facedown))
+        pos = FinalPosition(
+            players=players,
+            locations=(jupiter, mars, luna, institute),
+            banished=list(st.banished),
+            neutral_influence=st.neutral,
+            face_down_on_locations=frozenset(st.facedown),
+        )
         return score_position(pos)[p].cards
 
     def estimates(self, st, only: int | None = None) -> list[float]:
@@ -228,7 +275,7 @@ class RREval:
         left = -1.0
         parts: dict = {}
         out = [0.0] * n
-        for p in (range(n) if only is None else (only,)):
+        for p in range(n) if only is None else (only,):
             hand = st.hands[p]
             f = fleet[p]
             v = self.card_points(st, p, parts) + FLEET_VP[f] + 3 * helium[p] + infl[p]

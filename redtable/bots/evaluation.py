@@ -59,8 +59,9 @@ class RedRisingEvaluator(Evaluator):
     name = "red-rising"
     stop_kind = "action"
 
-    def __init__(self, margin: float = 0.3, temperature: float = 12.0, progress: float = 1.0,
-                 exact: bool = False) -> None:
+    def __init__(
+        self, margin: float = 0.3, temperature: float = 12.0, progress: float = 1.0, exact: bool = False
+    ) -> None:
         super().__init__(margin)
         self.temperature = temperature
         self.rr = RREval(progress=progress, exact=exact)
@@ -123,8 +124,9 @@ class EvaluatingBot(Bot):
     GAME_DEFAULTS: dict[str, dict[str, Any]] = {}
     FALLBACK: dict[str, Any] = {}
 
-    def _init_evaluation(self, game: str | None, evaluator: Evaluator | None,
-                         eval_options: dict[str, Any] | None) -> None:
+    def _init_evaluation(
+        self, game: str | None, evaluator: Evaluator | None, eval_options: dict[str, Any] | None
+    ) -> None:
         self.game = game
         # a given evaluator is kept; else the game-agnostic one until _setup knows the game
         self.evaluator = evaluator if evaluator is not None else Evaluator()

@@ -34,9 +34,16 @@ class HeuristicBot(EvaluatingBot):
     budget_: int
     opp_weight_: float
 
-    def __init__(self, seed: int = 0, game: str | None = None, samples: int | None = None,
-                 budget: int | None = None, opp_weight: float | None = None,
-                 evaluator: Evaluator | None = None, eval_options: dict | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        game: str | None = None,
+        samples: int | None = None,
+        budget: int | None = None,
+        opp_weight: float | None = None,
+        evaluator: Evaluator | None = None,
+        eval_options: dict | None = None,
+    ) -> None:
         self.seed = seed
         self.samples = samples
         self.budget = budget

@@ -63,6 +63,7 @@ class Node:
 
 PLAYOUTS = ("cutoff", "greedy", "random")
 
+
 class ISMCTSBot(EvaluatingBot):
     name = "ismcts"
     # per game: exploration constant, playout, cutoff (decisions of a greedy/cutoff playout)
@@ -76,10 +77,19 @@ class ISMCTSBot(EvaluatingBot):
     playout_: str
     cutoff_: int
 
-    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 game: str | None = None, c: float | None = None, playout: str | None = None,
-                 cutoff: int | None = None, horizon: int = 0, evaluator: Evaluator | None = None,
-                 eval_options: dict | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        game: str | None = None,
+        c: float | None = None,
+        playout: str | None = None,
+        cutoff: int | None = None,
+        horizon: int = 0,
+        evaluator: Evaluator | None = None,
+        eval_options: dict | None = None,
+    ) -> None:
         if iterations is None and seconds is None:
             iterations = 1000
         if playout is not None and playout not in PLAYOUTS:

@@ -25,8 +25,16 @@ _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 _BUDGET = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(it|s|ms)?$")
 
 OPTION_TYPES: dict[str, Callable[[str], object]] = {
-    "c": float, "playout": str, "cutoff": int, "horizon": int, "samples": int, "budget": int,
-    "opp_weight": float, "exact": int, "temperature": float, "margin": float,
+    "c": float,
+    "playout": str,
+    "cutoff": int,
+    "horizon": int,
+    "samples": int,
+    "budget": int,
+    "opp_weight": float,
+    "exact": int,
+    "temperature": float,
+    "margin": float,
 }
 """Every ``key=value`` option any bot takes, with the type its value is read as."""
 
@@ -96,10 +104,23 @@ def register_bot(kind: BotKind) -> None:
 
 
 register_bot(BotKind("random", _random, summary="uniformly random legal play"))
-register_bot(BotKind("heuristic", _heuristic, options=("samples", "budget", "opp_weight", "exact"),
-                     summary="greedy: the best option for the rest of its own turn, by the game's evaluation"))
-register_bot(BotKind("ismcts", _ismcts, options=("c", "playout", "cutoff", "horizon", *EVAL_OPTIONS),
-                     takes_budget=True, summary="information-set Monte Carlo tree search"))
+register_bot(
+    BotKind(
+        "heuristic",
+        _heuristic,
+        options=("samples", "budget", "opp_weight", "exact"),
+        summary="greedy: the best option for the rest of its own turn, by the game's evaluation",
+    )
+)
+register_bot(
+    BotKind(
+        "ismcts",
+        _ismcts,
+        options=("c", "playout", "cutoff", "horizon", *EVAL_OPTIONS),
+        takes_budget=True,
+        summary="information-set Monte Carlo tree search",
+    )
+)
 
 
 def bot_names() -> tuple[str, ...]:
@@ -127,8 +148,9 @@ def _parse_options(fields: list[str], spec: str) -> dict[str, object]:
     for f in fields:
         key, eq, value = f.partition("=")
         if not eq or key not in OPTION_TYPES:
-            raise InvalidOptions(f"bad option {f!r} in bot spec {spec!r}; "
-                                 f"options are key=value with key in {', '.join(OPTION_TYPES)}")
+            raise InvalidOptions(
+                f"bad option {f!r} in bot spec {spec!r}; options are key=value with key in {', '.join(OPTION_TYPES)}"
+            )
         try:
             out[key] = OPTION_TYPES[key](value)
         except ValueError:

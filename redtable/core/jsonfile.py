@@ -96,7 +96,7 @@ def show(value: Any, limit: int = CLIP_CHARS) -> str:
     """A value as JSON (ASCII, so always printable), clipped to ``limit`` characters."""
     if isinstance(value, LongInt):
         return repr(value)
-    if isinstance(value, str) and len(value) > limit:   # no need to encode a megabyte to show 200 chars
+    if isinstance(value, str) and len(value) > limit:  # no need to encode a megabyte to show 200 chars
         return f"{json.dumps(value[:limit])[:-1][:limit]}... ({len(value)} characters)"
     try:
         text = json.dumps(value, default=repr)
@@ -123,6 +123,7 @@ def size_text(n: int) -> str:
 
 # ------------------------------------------------------------------------------ reading
 
+
 def read_limited(path: str | os.PathLike[str], limit_bytes: int, what: str = "file") -> bytes:
     """The bytes of ``path``, refusing more than ``limit_bytes`` (reading at most one more)."""
     limit = f"the limit for {what} is {size_text(limit_bytes)}"
@@ -137,7 +138,7 @@ def read_limited(path: str | os.PathLike[str], limit_bytes: int, what: str = "fi
         raise JsonFileError(path, "cannot read the file: permission denied") from None
     except OSError as e:
         raise JsonFileError(path, f"cannot read the file: {e.strerror or e}") from None
-    except ValueError:                           # an embedded NUL character
+    except ValueError:  # an embedded NUL character
         raise JsonFileError(path, "cannot read the file: not a valid file name") from None
     try:
         st = os.fstat(fd)
@@ -174,13 +175,17 @@ def _line_col(text: str | bytes, pos: int) -> str:
 
 def decode_utf8(data: bytes, path: str | os.PathLike[str]) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise JsonFileError(path, "the file is UTF-16 text (it starts with a UTF-16 byte order mark); "
-                                  "JSON files are UTF-8")
+        raise JsonFileError(
+            path, "the file is UTF-16 text (it starts with a UTF-16 byte order mark); JSON files are UTF-8"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise JsonFileError(path, f"the file is not UTF-8 text: byte 0x{data[e.start]:02x} at "
-                                  f"{_line_col(data, e.start)} ({e.reason}); JSON files are UTF-8") from None
+        raise JsonFileError(
+            path,
+            f"the file is not UTF-8 text: byte 0x{data[e.start]:02x} at "
+            f"{_line_col(data, e.start)} ({e.reason}); JSON files are UTF-8",
+        ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -188,7 +193,7 @@ def decode_utf8(data: bytes, path: str | os.PathLike[str]) -> str:
 # a match attempt never backtracks and a scan is linear even on hostile input.
 _STRING = r'"[^"\\]*(?:\\.?[^"\\]*)*(?:"|\Z)'
 _STRINGS = re.compile(_STRING, re.S)
-_TOKENS = re.compile(_STRING + r'|[\[\]{}]', re.S)
+_TOKENS = re.compile(_STRING + r"|[\[\]{}]", re.S)
 _NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _BYTE_STEP = {ord(k): v for k, v in _STEP.items()}
@@ -202,14 +207,17 @@ def check_depth(text: str, max_depth: int, path: str | os.PathLike[str]) -> None
     if max(accumulate(map(_BYTE_STEP.__getitem__, brackets)), default=0) <= max_depth:
         return
     depth = 0
-    for m in _TOKENS.finditer(text):             # only now: find where, for the message
+    for m in _TOKENS.finditer(text):  # only now: find where, for the message
         step = _STEP.get(m.group())
         if step is not None:
             depth += step
             if depth > max_depth:
-                raise JsonFileError(path, f"JSON nested too deeply: more than {max_depth} levels of "
-                                          f"arrays and objects at {_line_col(text, m.start())}; "
-                                          f"at most {max_depth} are allowed")
+                raise JsonFileError(
+                    path,
+                    f"JSON nested too deeply: more than {max_depth} levels of "
+                    f"arrays and objects at {_line_col(text, m.start())}; "
+                    f"at most {max_depth} are allowed",
+                )
     raise JsonFileError(path, f"JSON nested more than {max_depth} levels deep; at most {max_depth} are allowed")
 
 
@@ -269,16 +277,18 @@ def parse_json(text: str, path: str | os.PathLike[str], max_depth: int) -> Any:
     except json.JSONDecodeError as e:
         raise MalformedJson(path, f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
     except _DuplicateKey as e:
-        raise JsonFileError(path, f"duplicate key {quote(e.args[0])} in an object; "
-                                  f"each key may appear once") from None
-    except RecursionError:                       # not expected after check_depth; never a traceback
+        raise JsonFileError(path, f"duplicate key {quote(e.args[0])} in an object; each key may appear once") from None
+    except RecursionError:  # not expected after check_depth; never a traceback
         raise JsonFileError(path, f"JSON nested too deeply; at most {max_depth} levels are allowed") from None
     if _SURROGATE_ESCAPE.search(text):
         hit = _lone_surrogate(data)
         if hit is not None:
             where, char = hit
-            raise JsonFileError(path, f"{clip(where)}: a string contains \\u{ord(char):04x}, half of a UTF-16 "
-                                      f"surrogate pair, which is not a character")
+            raise JsonFileError(
+                path,
+                f"{clip(where)}: a string contains \\u{ord(char):04x}, half of a UTF-16 "
+                f"surrogate pair, which is not a character",
+            )
     return data
 
 

@@ -79,9 +79,7 @@ class Game(ABC):
 
     def __init__(self, players: int) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(
-                f"{self.title} takes {self.min_players}-{self.max_players} players, got {players!r}"
-            )
+            raise InvalidOptions(f"{self.title} takes {self.min_players}-{self.max_players} players, got {players!r}")
         self.players = players
 
     @abstractmethod
@@ -139,8 +137,9 @@ class State(ABC):
         """Apply one of the offered options. Anything else raises and changes nothing."""
         d = self.decision()
         if d is None or action not in d.options:
-            raise IllegalAction(action, () if d is None else d.options,
-                                None if d is None else d.player, "" if d is None else d.kind)
+            raise IllegalAction(
+                action, () if d is None else d.options, None if d is None else d.player, "" if d is None else d.kind
+            )
         self.history.append(action)
         self._apply(action)
 
@@ -268,8 +267,15 @@ class HiddenList(list[Any]):
     _ordered: bool
 
     @classmethod
-    def arm(cls, items: Iterable[Any], trips: list[str], where: str, hidden: Predicate | None = None,
-            unknown: Predicate | None = None, ordered: bool = True) -> Self:
+    def arm(
+        cls,
+        items: Iterable[Any],
+        trips: list[str],
+        where: str,
+        hidden: Predicate | None = None,
+        unknown: Predicate | None = None,
+        ordered: bool = True,
+    ) -> Self:
         h = cls(items)
         h._trips, h._where, h._hidden, h._unknown, h._ordered = trips, where, hidden, unknown, ordered
         return h

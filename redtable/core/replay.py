@@ -16,27 +16,47 @@ from .registry import GAMES, game_class, make_game
 
 FORMAT = "redtable-game/1"
 REQUIRED_KEYS = ("game", "players", "seed", "actions")
-TOP_KEYS = ("format", "game", "players", "seed", "options", "actions", "events", "result",
-            "salt", "seed_commitment", "seed_chosen_by_creator")  # the last three: a server's record
-LIMIT_BYTES = 16 << 20          # a 300-decision game with its events is about 15 KB
-MAX_DEPTH = 64                  # a saved game nests 6 levels
-MIN_SEED, MAX_SEED = -(1 << 63), (1 << 64) - 1   # Rng keeps the seed modulo 2**64
-MAX_ACTION_CHARS = 200          # the longest action is about 20 characters
+TOP_KEYS = (
+    "format",
+    "game",
+    "players",
+    "seed",
+    "options",
+    "actions",
+    "events",
+    "result",
+    "salt",
+    "seed_commitment",
+    "seed_chosen_by_creator",
+)  # the last three: a server's record
+LIMIT_BYTES = 16 << 20  # a 300-decision game with its events is about 15 KB
+MAX_DEPTH = 64  # a saved game nests 6 levels
+MIN_SEED, MAX_SEED = -(1 << 63), (1 << 64) - 1  # Rng keeps the seed modulo 2**64
+MAX_ACTION_CHARS = 200  # the longest action is about 20 characters
 MAX_OPTION_CHARS = 200
 
 
 def _kind(value: Any) -> str:
-    names = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number",
-             type(None): "null", LongInt: "a number"}
+    names = {
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        type(None): "null",
+        LongInt: "a number",
+    }
     return f"{names.get(type(value), type(value).__name__)} ({show(value, 60)})"
 
 
-def _int(value: Any, field: str, lo: int, hi: int, context: str = "",
-         lo_text: str | None = None, hi_text: str | None = None) -> int:
+def _int(
+    value: Any, field: str, lo: int, hi: int, context: str = "", lo_text: str | None = None, hi_text: str | None = None
+) -> int:
     """``value`` if it is an integer (not a boolean, a float or a :class:`LongInt`) from ``lo`` to ``hi``."""
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ReplayError(f"field {field!r} must be an integer from {lo_text or lo} to {hi_text or hi}"
-                          f"{context}, got {show(value)}")
+        raise ReplayError(
+            f"field {field!r} must be an integer from {lo_text or lo} to {hi_text or hi}{context}, got {show(value)}"
+        )
     return value
 
 
@@ -46,11 +66,15 @@ def _check_commitment(seed: int, salt: Any, commitment: Any) -> None:
     if commitment is None:
         return
     if not (isinstance(salt, str) and isinstance(commitment, str) and len(salt) <= 200 and len(commitment) <= 200):
-        raise ReplayError(f"'salt' and 'seed_commitment' must be strings of at most 200 characters (as a "
-                          f"server's record has them), got {show(salt)} and {show(commitment)}")
+        raise ReplayError(
+            f"'salt' and 'seed_commitment' must be strings of at most 200 characters (as a "
+            f"server's record has them), got {show(salt)} and {show(commitment)}"
+        )
     if hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest() != commitment.lower():
-        raise ReplayError("the seed does not match the seed_commitment published when the game was "
-                          "created: sha256 of '<seed>:<salt>' differs")
+        raise ReplayError(
+            "the seed does not match the seed_commitment published when the game was "
+            "created: sha256 of '<seed>:<salt>' differs"
+        )
 
 
 @dataclass(slots=True)
@@ -69,8 +93,12 @@ class GameRecord:
 
     def to_json(self, state: State | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "format": FORMAT, "game": self.game, "players": self.players,
-            "seed": self.seed, "options": self.options, "actions": self.actions,
+            "format": FORMAT,
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options,
+            "actions": self.actions,
         }
         if state is not None:
             out["events"] = [e.to_json() for e in state.events]
@@ -83,21 +111,24 @@ class GameRecord:
         """A record from decoded JSON, every field checked; :class:`ReplayError` names the
         field, what it holds (clipped) and what is allowed."""
         if not isinstance(data, dict):
-            raise ReplayError(f"a saved game is a JSON object with the keys {', '.join(REQUIRED_KEYS)}; "
-                              f"got {_kind(data)}")
+            raise ReplayError(
+                f"a saved game is a JSON object with the keys {', '.join(REQUIRED_KEYS)}; got {_kind(data)}"
+            )
         if data.get("format", FORMAT) != FORMAT:
             raise ReplayError(f"unknown format {show(data['format'])}; expected {FORMAT!r}")
         for key in data:
             if key not in TOP_KEYS:
-                raise ReplayError(f"unknown key {quote(key)}{suggest(key, TOP_KEYS)}; "
-                                  f"a saved game has the keys {', '.join(TOP_KEYS)}")
+                raise ReplayError(
+                    f"unknown key {quote(key)}{suggest(key, TOP_KEYS)}; a saved game has the keys {', '.join(TOP_KEYS)}"
+                )
         for key in REQUIRED_KEYS:
             if key not in data:
                 raise ReplayError(f"missing key {key!r}; a saved game has the keys {', '.join(REQUIRED_KEYS)}")
         game = data["game"]
         if not isinstance(game, str) or game not in GAMES:
-            raise ReplayError(f"field 'game' must be one of {', '.join(map(repr, GAMES))}, "
-                              f"got {show(game)}{suggest(game, GAMES)}")
+            raise ReplayError(
+                f"field 'game' must be one of {', '.join(map(repr, GAMES))}, got {show(game)}{suggest(game, GAMES)}"
+            )
         klass = game_class(game)
         lo, hi = getattr(klass, "min_players", 1), getattr(klass, "max_players", 64)
         players = _int(data["players"], "players", lo, hi, f" for {game}")
@@ -111,8 +142,9 @@ class GameRecord:
             if not isinstance(a, str):
                 raise ReplayError(f"action must be a string, got {show(a)}", step=i)
             if len(a) > MAX_ACTION_CHARS:
-                raise ReplayError(f"action {show(a)} is too long; an action has at most "
-                                  f"{MAX_ACTION_CHARS} characters", step=i)
+                raise ReplayError(
+                    f"action {show(a)} is too long; an action has at most {MAX_ACTION_CHARS} characters", step=i
+                )
         return cls(game, players, seed, options, list(actions))
 
     @staticmethod
@@ -121,17 +153,23 @@ class GameRecord:
         itself checks the values (with :class:`~redtable.core.errors.InvalidOptions`)."""
         if not isinstance(options, dict):
             raise ReplayError(f"field 'options' must be an object, got {show(options)}")
-        names = [p.name for p in inspect.signature(klass).parameters.values()
-                 if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "players")]
+        names = [
+            p.name
+            for p in inspect.signature(klass).parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "players")
+        ]
         for key, value in options.items():
             if key not in names:
                 allowed = ", ".join(names) if names else "none"
-                raise ReplayError(f"unknown option {quote(key)} for {klass.name}{suggest(key, names)}; "
-                                  f"its options are: {allowed}")
+                raise ReplayError(
+                    f"unknown option {quote(key)} for {klass.name}{suggest(key, names)}; its options are: {allowed}"
+                )
             text = show(value, limit=10 * MAX_OPTION_CHARS)
             if len(text) > MAX_OPTION_CHARS:
-                raise ReplayError(f"option {key!r} is too large ({show(value)}); an option's value is "
-                                  f"at most {MAX_OPTION_CHARS} characters of JSON")
+                raise ReplayError(
+                    f"option {key!r} is too large ({show(value)}); an option's value is "
+                    f"at most {MAX_OPTION_CHARS} characters of JSON"
+                )
         return dict(options)
 
     def save(self, path: str | Path, state: State | None = None) -> None:

@@ -48,8 +48,10 @@ class ActionCodec:
         try:
             return self.index[action]
         except KeyError:
-            raise KeyError(f"action {action!r} is not in the fixed {self.game} action enumeration "
-                           f"({self.n} actions); extend redtable/envs/actions.py") from None
+            raise KeyError(
+                f"action {action!r} is not in the fixed {self.game} action enumeration "
+                f"({self.n} actions); extend redtable/envs/actions.py"
+            ) from None
 
     def decode(self, index: int) -> str:
         i = int(index)
@@ -146,16 +148,16 @@ def red_north_actions() -> list[str]:
     from ..rednorth.game import RedNorth
     from ..rednorth.gods import GODS
 
-    out: list[str] = list(KIND_SLUG)                                   # deploy
+    out: list[str] = list(KIND_SLUG)  # deploy
     out += [f"{KIND_SLUG[k]}:{e}" for k in range(NKINDS) for e in ENDS]  # reinforce, sax
-    out += [KEEP, *GIVE[:RedNorth.max_players]]                          # angleland
-    out += [SKIP]                                                        # sax
-    for verb in ("withdraw", "reinforce", "inspire", "promote"):         # turn
+    out += [KEEP, *GIVE[: RedNorth.max_players]]  # angleland
+    out += [SKIP]  # sax
+    for verb in ("withdraw", "reinforce", "inspire", "promote"):  # turn
         out += [f"{verb}:{i}" for i in range(RN_MAX_PARTY)]
     out += [f"invoke:{g.slug}" for g in GODS]
     out += [PASS] + [PASS_GROUP[h] for h in sorted(PASS_GROUP)]
-    out += [f"slot:{i}" for i in range(RN_MAX_PARTY)]                    # loki, saga
-    out += list(ENDS)                                                    # freya
+    out += [f"slot:{i}" for i in range(RN_MAX_PARTY)]  # loki, saga
+    out += list(ENDS)  # freya
     out += [f"{KIND_SLUG[k]}:{i}" for k in HEL_KINDS for i in range(RN_MAX_PARTY + 1)]  # hel
     return out
 

@@ -46,13 +46,24 @@ def terminal_rewards(state: State, mode: str) -> list[float]:
 
 
 class RedTableAECEnv(AECEnv):
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "redtable_v0", "is_parallelizable": False, "render_fps": 4}
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "human"],
+        "name": "redtable_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
 
     game_name: str = ""
 
-    def __init__(self, players: int = 2, render_mode: str | None = None, reward: str = "win",
-                 max_steps: int | None = None, render_seat: int | None = None,
-                 **game_options: Any) -> None:
+    def __init__(
+        self,
+        players: int = 2,
+        render_mode: str | None = None,
+        reward: str = "win",
+        max_steps: int | None = None,
+        render_seat: int | None = None,
+        **game_options: Any,
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -67,12 +78,15 @@ class RedTableAECEnv(AECEnv):
         self.encoder: Encoder = encoder(self.game_name)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8),
-        })
-        self.observation_spaces = {a: obs_space if i == 0 else _copy_space(obs_space)
-                                   for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8),
+            }
+        )
+        self.observation_spaces = {
+            a: obs_space if i == 0 else _copy_space(obs_space) for i, a in enumerate(self.possible_agents)
+        }
         self.action_spaces = {a: spaces.Discrete(self.codec.n) for a in self.possible_agents}
         self.np_random: np.random.Generator | None = None
         self.np_random_seed: int | None = None
@@ -144,8 +158,9 @@ class RedTableAECEnv(AECEnv):
         except (IndexError, TypeError, ValueError) as e:
             raise ValueError(f"bad action {action!r} for {agent}: {e}") from None
         if move not in d.options:
-            raise ValueError(f"illegal action {action!r} ({move!r}) for {agent} in a {d.kind!r} decision; "
-                             f"legal: {list(d.options)}")
+            raise ValueError(
+                f"illegal action {action!r} ({move!r}) for {agent} in a {d.kind!r} decision; legal: {list(d.options)}"
+            )
         self._cumulative_rewards[agent] = 0.0
         desc = st.describe(move)
         st.apply(move)
@@ -178,8 +193,9 @@ class RedTableAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ display
     def render(self) -> str | None:
-        return render_env(self.render_mode, self.game, self.game_name, self.game_state, self.render_seat,
-                          self.last_action)
+        return render_env(
+            self.render_mode, self.game, self.game_name, self.game_state, self.render_seat, self.last_action
+        )
 
     def close(self) -> None:
         pass

@@ -50,11 +50,20 @@ OpponentSpec = str | Bot | Sequence[str | Bot] | Callable[[int, int], Bot]
 class RedTableEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, game: str = "red-north", players: int = 2, opponents: OpponentSpec = "random",
-                 seat: int | None = 0, obs_type: str = "box", reward: str = "win",
-                 illegal_action: str = "terminate", illegal_reward: float = -1.0,
-                 max_steps: int | None = None, render_mode: str | None = None,
-                 game_options: dict | None = None) -> None:
+    def __init__(
+        self,
+        game: str = "red-north",
+        players: int = 2,
+        opponents: OpponentSpec = "random",
+        seat: int | None = 0,
+        obs_type: str = "box",
+        reward: str = "win",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        game_options: dict | None = None,
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -84,8 +93,9 @@ class RedTableEnv(gym.Env):
         if obs_type == "box":
             self.observation_space = box
         else:
-            self.observation_space = spaces.Dict({
-                "observation": box, "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8)})
+            self.observation_space = spaces.Dict(
+                {"observation": box, "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8)}
+            )
         self.action_space = spaces.Discrete(self.codec.n)
         self.game_state: State | None = None
         self.bots: list[Bot | None] = []
@@ -228,8 +238,7 @@ class RedTableEnv(gym.Env):
         return self._obs(), float(reward), terminated, truncated, self._info(**extra)
 
     def render(self) -> str | None:
-        return render_env(self.render_mode, self.game, self.game_name, self.game_state, self.seat,
-                          self.last_action)
+        return render_env(self.render_mode, self.game, self.game_name, self.game_state, self.seat, self.last_action)
 
     def close(self) -> None:
         pass

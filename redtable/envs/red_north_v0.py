@@ -27,10 +27,23 @@ class raw_env(RedTableAECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "red_north_v0", "is_parallelizable": False, "render_fps": 4}
     game_name = "red-north"
 
-    def __init__(self, players: int = 2, outpost_points: int | dict = DEFAULT_OUTPOST_POINTS, render_mode: str | None = None,
-                 reward: str = "win", max_steps: int | None = None, render_seat: int | None = None) -> None:
-        super().__init__(players=players, render_mode=render_mode, reward=reward, max_steps=max_steps,
-                         render_seat=render_seat, outpost_points=outpost_points)
+    def __init__(
+        self,
+        players: int = 2,
+        outpost_points: int | dict = DEFAULT_OUTPOST_POINTS,
+        render_mode: str | None = None,
+        reward: str = "win",
+        max_steps: int | None = None,
+        render_seat: int | None = None,
+    ) -> None:
+        super().__init__(
+            players=players,
+            render_mode=render_mode,
+            reward=reward,
+            max_steps=max_steps,
+            render_seat=render_seat,
+            outpost_points=outpost_points,
+        )
 
 
 def env(**kwargs: Any):

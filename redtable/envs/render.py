@@ -17,16 +17,19 @@ def _seat_name(seat: int | None, me: int | None) -> str:
 
 def render_red_rising(v: dict[str, Any], last: str | None = None) -> str:
     me = v.get("you")
-    lines = [f"Red Rising - {len(v['players'])} players, phase {v['phase']}"
-             + (", end triggered" if v["end_triggered"] else "")
-             + f", deck {v['deck_size']}, banished {len(v['banished'])}"
-             + (f", neutral Influence {v['neutral_influence']}" if v["neutral_influence"] else "")]
+    lines = [
+        f"Red Rising - {len(v['players'])} players, phase {v['phase']}"
+        + (", end triggered" if v["end_triggered"] else "")
+        + f", deck {v['deck_size']}, banished {len(v['banished'])}"
+        + (f", neutral Influence {v['neutral_influence']}" if v["neutral_influence"] else "")
+    ]
     for p in v["players"]:
         mark = ">" if v.get("current_turn") == p["seat"] else " "
         lines.append(
             f"{mark} {_seat_name(p['seat'], me):<9} {p['house']:<8} hand {p['hand_size']:>2}  "
             f"fleet {p['fleet']:>2}  helium {p['helium']:>2}  influence {p['influence']:>2}"
-            + ("  SOVEREIGN" if p["sovereign"] else ""))
+            + ("  SOVEREIGN" if p["sovereign"] else "")
+        )
         if "hand" in p:
             lines.append("            hand: " + ", ".join(_rr_card(c) for c in p["hand"]))
     for name, pile in v["locations"].items():
@@ -40,8 +43,11 @@ def render_red_rising(v: dict[str, Any], last: str | None = None) -> str:
             line += ": " + ", ".join(opts[:12]) + (f" ... (+{len(opts) - 12})" if len(opts) > 12 else "")
         lines.append(line)
     if v.get("scores"):
-        lines.append("  scores: " + ", ".join(f"p{i} {s['total']}" for i, s in enumerate(v["scores"]))
-                     + f"; winners {v.get('winners')}")
+        lines.append(
+            "  scores: "
+            + ", ".join(f"p{i} {s['total']}" for i, s in enumerate(v["scores"]))
+            + f"; winners {v.get('winners')}"
+        )
     if last:
         lines.append(f"  last: {last}")
     return "\n".join(lines)
@@ -56,24 +62,37 @@ def _rr_card(c: dict) -> str:
 
 def render_red_north(v: dict[str, Any], last: str | None = None) -> str:
     me = v.get("player")
-    lines = [f"Red North - {v['players']} players, round {v['round']} ({v['round_name']}), phase {v['phase']}, "
-             f"deck {v['deck_size']}, first player p{v['first_player']}"
-             + (f", tie breaker p{v['tie_breaker']}" if v.get("tie_breaker") is not None else "")]
-    lines.append("  outposts: " + ", ".join(
-        f"{o['colour']} {o['name']} ({'free' if o['controller'] is None else 'p' + str(o['controller'])})"
-        for o in v["outposts"]))
+    lines = [
+        f"Red North - {v['players']} players, round {v['round']} ({v['round_name']}), phase {v['phase']}, "
+        f"deck {v['deck_size']}, first player p{v['first_player']}"
+        + (f", tie breaker p{v['tie_breaker']}" if v.get("tie_breaker") is not None else "")
+    ]
+    lines.append(
+        "  outposts: "
+        + ", ".join(
+            f"{o['colour']} {o['name']} ({'free' if o['controller'] is None else 'p' + str(o['controller'])})"
+            for o in v["outposts"]
+        )
+    )
     if v["muster"]:
         lines.append("  muster: " + "; ".join(f"{g['group']}: {', '.join(g['cards'])}" for g in v["muster"]))
     for s in v["seats"]:
         mark = ">" if v.get("to_act") == s["seat"] else " "
-        party = " ".join(
-            (sl["card"] if sl["face_up"] else f"({sl['card']})" if sl["card"] else "??")
-            + ("*" * sl["glory"]) + ("^" if sl["champion"] else "")
-            for sl in s["party"]) or "-"
+        party = (
+            " ".join(
+                (sl["card"] if sl["face_up"] else f"({sl['card']})" if sl["card"] else "??")
+                + ("*" * sl["glory"])
+                + ("^" if sl["champion"] else "")
+                for sl in s["party"]
+            )
+            or "-"
+        )
         lines.append(
             f"{mark} {_seat_name(s['seat'], me):<9} vp {s['vp']:>2}  glory {s['glory']}  hand {s['hand_size']:>2}"
             + (f"  god {s['god']}" + (" (invoked)" if s["invoked"] else "") if s["god"] else "")
-            + ("  passed" if s["passed"] else "") + f"  party: {party}")
+            + ("  passed" if s["passed"] else "")
+            + f"  party: {party}"
+        )
         if "hand" in s:
             lines.append("            hand: " + ", ".join(s["hand"]))
     if v.get("pending"):
@@ -94,8 +113,9 @@ def render_view(game: str, view: dict[str, Any], last: str | None = None) -> str
     raise ValueError(f"no renderer for game {game!r}")
 
 
-def render_env(render_mode: str | None, game, game_name: str, state, seat: int | None,
-               last_action: str | None) -> str | None:
+def render_env(
+    render_mode: str | None, game, game_name: str, state, seat: int | None, last_action: str | None
+) -> str | None:
     """The ``render()`` of both environments: text for "ansi", printed for "human"."""
     if render_mode is None:
         import gymnasium

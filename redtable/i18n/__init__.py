@@ -52,7 +52,7 @@ def detect(environ: Mapping[str, str] | None = None) -> str:
             locale = env[var]
             break
     if not locale or locale in ("C", "POSIX") or locale.startswith(("C.", "POSIX.")):
-        return "en"     # gettext ignores LANGUAGE under the C locale
+        return "en"  # gettext ignores LANGUAGE under the C locale
     for part in env.get("LANGUAGE", "").split(":"):
         if part and _lang_of(part):
             return _lang_of(part)  # type: ignore[return-value]

@@ -36,23 +36,20 @@ MESSAGES: dict = {
     "+1 Influence": "+1 Wpływ",
     "+Champion": "+Czempion",
     "+{n} Glory": "+{n} Chwały",
-    "-- more ({shown} of {total} lines): Enter, or q to stop -- ":
-        "-- dalej ({shown} z {total} wierszy): Enter, albo q — koniec -- ",
+    "-- more ({shown} of {total} lines): Enter, or q to stop -- ": "-- dalej ({shown} z {total} wierszy): Enter, albo q — koniec -- ",
     "Advance on the Fleet Track": "Ruch na torze Floty",
     "Advance once on the Fleet Track.": "Przesuń się o jedno pole do przodu na torze Floty.",
     "An empty answer": "Pusta odpowiedź",
     "Angleland": "Angleland",
-    "Angleland (red Outpost): give the First Player token to a player of your choice, or keep it.":
-        "Angleland (czerwona placówka): przekaż znacznik pierwszego gracza wybranemu graczowi albo go zatrzymaj.",
+    "Angleland (red Outpost): give the First Player token to a player of your choice, or keep it.": "Angleland (czerwona placówka): przekaż znacznik pierwszego gracza wybranemu graczowi albo go zatrzymaj.",
     "Apollo": "Apollo",
     "At the bottom of the deck": "Na spód stosu",
     "Banish the top card of a location of your choice.": "Odrzuć wierzchnią kartę z wybranej przez siebie lokacji.",
     "Banished": "Odrzucone karty",
     "Begin the game with +1 card. Whenever you gain the Sovereign token, banish any 1 card from a location "
-    "of your choice. At end of game (before scoring), banish 1 card from your hand.":
-        "Zaczynasz grę z jedną kartą więcej. Za każdym razem, kiedy zyskujesz znacznik Suwerena, odrzuć "
-        "dowolną kartę z wybranej przez siebie lokacji. Na koniec gry (przed punktowaniem) odrzuć jedną "
-        "kartę z ręki.",
+    "of your choice. At end of game (before scoring), banish 1 card from your hand.": "Zaczynasz grę z jedną kartą więcej. Za każdym razem, kiedy zyskujesz znacznik Suwerena, odrzuć "
+    "dowolną kartę z wybranej przez siebie lokacji. Na koniec gry (przed punktowaniem) odrzuć jedną "
+    "kartę z ręki.",
     "Block": "Zdolność blokowania",
     "Block with {card}": "Zablokuj kartą {card}",
     "Blue Hero": "Niebieski Bohater",
@@ -63,23 +60,20 @@ MESSAGES: dict = {
     "Cards": "Karty",
     "Cards in hand": "Karty na ręce",
     "Cards in hand (tie-break 3)": "Karty na ręce (remis, 3)",
-    "Cards left on the locations and banished count for some bonuses (Enter: none).":
-        "Karty pozostawione na lokacjach i odrzucone liczą się dla niektórych bonusów (Enter — brak).",
+    "Cards left on the locations and banished count for some bonuses (Enter: none).": "Karty pozostawione na lokacjach i odrzucone liczą się dla niektórych bonusów (Enter — brak).",
     "Cards, bottom → top (▲ = top card)": "Karty, od spodu → do wierzchu (▲ — wierzchnia)",
     "Ceres": "Ceres",
     "Champion token: Promote a face-up Jarl to +{n}": "Znacznik Czempiona: Awansuj odkrytego Jarla do +{n}",
-    "Complete the Lead: gain the top card of a location and its bonus, or of the deck and roll the Rising die.":
-        "Dokończ Przywództwo: zyskaj wierzchnią kartę lokacji i jej bonus albo wierzchnią kartę ze stosu i "
-        "rzuć specjalną kością.",
+    "Complete the Lead: gain the top card of a location and its bonus, or of the deck and roll the Rising die.": "Dokończ Przywództwo: zyskaj wierzchnią kartę lokacji i jej bonus albo wierzchnią kartę ze stosu i "
+    "rzuć specjalną kością.",
     "Deck": "Stos",
     "Deploy": "Zdolność przy zagrywaniu",
     "Deploy {card} (from {location}) on which location?": "Na którą lokację zagrać {card} (z lokacji {location})?",
     "Deploy {card} on which location?": "Na którą lokację zagrać {card}?",
     "Deployment": "Rozstawienie",
     "Deployment: choose card {n} of {total} to place face-down in your Raiding Party (left to right). "
-    "Nobody else sees which.":
-        "Rozstawienie: wybierz kartę {n} z {total}, którą położysz zakrytą w swojej drużynie najazdu (od "
-        "lewej do prawej). Nikt inny nie widzi, którą.",
+    "Nobody else sees which.": "Rozstawienie: wybierz kartę {n} z {total}, którą położysz zakrytą w swojej drużynie najazdu (od "
+    "lewej do prawej). Nikt inny nie widzi, którą.",
     "Diana": "Diana",
     "Did you mean: {names}?": "Czy chodziło o: {names}?",
     "Discard pile": "Odrzucone",
@@ -87,8 +81,7 @@ MESSAGES: dict = {
     "END TRIGGERED": "KONIEC BLISKO",
     "EXCESS CARDS": "NADMIAROWE KARTY",
     "End of game": "Zdolność na koniec gry",
-    "End of game: choose which of your end-of-game abilities to resolve next.":
-        "Koniec gry: wybierz, która z twoich zdolności na koniec gry zadziała teraz.",
+    "End of game: choose which of your end-of-game abilities to resolve next.": "Koniec gry: wybierz, która z twoich zdolności na koniec gry zadziała teraz.",
     "End of input: leaving the game.": "Koniec wejścia: wychodzę z gry.",
     "End-game": "Punkty bonusu na koniec gry",
     "Excess cards": "Nadmiarowe karty",
@@ -97,32 +90,27 @@ MESSAGES: dict = {
     "Final score": "Wynik końcowy",
     "Final scores: {scores}": "Wyniki końcowe: {scores}",
     "First Player": "Pierwszy gracz",
-    "First Player token; after Deployment give it away or keep it":
-        "Znacznik pierwszego gracza; po rozstawieniu przekaż go albo zatrzymaj",
-    "First Player: {first}    Tie Breaker: {tb}    Champion: {champion}":
-        "Pierwszy gracz: {first}    Rozjemca: {tb}    Czempion: {champion}",
+    "First Player token; after Deployment give it away or keep it": "Znacznik pierwszego gracza; po rozstawieniu przekaż go albo zatrzymaj",
+    "First Player: {first}    Tie Breaker: {tb}    Champion: {champion}": "Pierwszy gracz: {first}    Rozjemca: {tb}    Czempion: {champion}",
     "First player: {who}": "Pierwszy gracz: {who}",
     "Fl.": "Fl.",
     "Fleet": "Flota",
     "Fleet Track": "Tor Floty",
     "Frankenland: {who} draws {cards}": "Frankenland: {who} dobiera {cards}",
     "Freya": "Freya",
-    "Freya: you drew {card}. Place it face-down at which end of your Party?":
-        "Freya: dobierasz {card}. Na którym końcu drużyny położyć ją zakrytą?",
+    "Freya: you drew {card}. Place it face-down at which end of your Party?": "Freya: dobierasz {card}. Na którym końcu drużyny położyć ją zakrytą?",
     "Gain (or keep) the Sovereign token.": "Zyskaj (lub zatrzymaj) znacznik Suwerena.",
     "Gain 1 Helium.": "Zyskaj jeden znacznik Helium.",
     "Game over": "Koniec gry",
     "Game saved to {path}": "Gra zapisana: {path}",
-    "Game saved; continue it with: redtable play --resume {path}":
-        "Gra zapisana; kontynuuj: redtable play --resume {path}",
+    "Game saved; continue it with: redtable play --resume {path}": "Gra zapisana; kontynuuj: redtable play --resume {path}",
     "Give the First Player token to {who}": "Przekaż znacznik pierwszego gracza: {who}",
     "Glory": "Chwała",
     "Glory for lost battles: {glory}": "Chwała za przegrane bitwy: {glory}",
     "Glory {n}": "Chwała {n}",
     "God": "Bóg",
     "God {god}": "Bóg {god}",
-    "Gods (Summer Muster Groups; invoke once, in Ragnarok)":
-        "Bogowie (letnie grupy werbunkowe; przywołanie raz, w Ragnaroku)",
+    "Gods (Summer Muster Groups; invoke once, in Ragnarok)": "Bogowie (letnie grupy werbunkowe; przywołanie raz, w Ragnaroku)",
     "Green Hero": "Zielony Bohater",
     "Green Raider": "Zielony Najeźdźca",
     "Group": "Grupa",
@@ -130,20 +118,16 @@ MESSAGES: dict = {
     "Hand": "Ręka",
     "He": "He",
     "Hel": "Hel",
-    "Hel: choose a discarded Raider or Jarl and where it goes in your Party (face-up).":
-        "Hel: wybierz Najeźdźcę lub Jarla spośród odrzuconych i miejsce dla niego w drużynie (odkryty).",
+    "Hel: choose a discarded Raider or Jarl and where it goes in your Party (face-up).": "Hel: wybierz Najeźdźcę lub Jarla spośród odrzuconych i miejsce dla niego w drużynie (odkryty).",
     "Held by": "W rękach",
     "Helium": "Helium",
     "Help": "Pomoc",
-    "Hot-seat: the screen and its scrollback are cleared whenever the keyboard changes hands.":
-        "Gra przy jednym urządzeniu: ekran i jego historia są czyszczone za każdym razem, gdy klawiatura "
-        "przechodzi do innego gracza.",
+    "Hot-seat: the screen and its scrollback are cleared whenever the keyboard changes hands.": "Gra przy jednym urządzeniu: ekran i jego historia są czyszczone za każdym razem, gdy klawiatura "
+    "przechodzi do innego gracza.",
     "House Apollo: {who} takes the last turn": "Dom Apollo: {who} wykonuje ostatnią turę",
-    "House Ceres, end of game: banish 1 card from your hand before scoring.":
-        "Dom Ceres, koniec gry: przed punktowaniem odrzuć jedną kartę z ręki.",
+    "House Ceres, end of game: banish 1 card from your hand before scoring.": "Dom Ceres, koniec gry: przed punktowaniem odrzuć jedną kartę z ręki.",
     "House Ceres: banish any 1 card from a location.": "Dom Ceres: odrzuć dowolną kartę z lokacji.",
-    "House Minerva rolled the Sovereign token: choose any other bonus of the die.":
-        "Dom Minerwa wyrzucił znacznik Suwerena: wybierz dowolny inny bonus z kości.",
+    "House Minerva rolled the Sovereign token: choose any other bonus of the die.": "Dom Minerwa wyrzucił znacznik Suwerena: wybierz dowolny inny bonus z kości.",
     "House {house}": "Dom {house}",
     "House {house} ability": "Zdolność Domu {house}",
     "Houses": "Domy",
@@ -158,18 +142,15 @@ MESSAGES: dict = {
     "Jupiter": "Jowisz",
     "Keep the First Player token": "Zatrzymaj znacznik pierwszego gracza",
     "Location": "Lokacja",
-    "Locations ('look mars' shows a location's top card in full)":
-        "Lokacje („look mars” pokazuje całą wierzchnią kartę lokacji)",
+    "Locations ('look mars' shows a location's top card in full)": "Lokacje („look mars” pokazuje całą wierzchnią kartę lokacji)",
     "Loki": "Loki",
-    "Loki: place a Glory token on a card of your Party ({n} left; not on a Jarl).":
-        "Loki: połóż znacznik Chwały na karcie swojej drużyny (zostało: {n}; nie na Jarlu).",
+    "Loki: place a Glory token on a card of your Party ({n} left; not on a Jarl).": "Loki: połóż znacznik Chwały na karcie swojej drużyny (zostało: {n}; nie na Jarlu).",
     "Luna": "Luna",
     "Mars": "Mars",
     "Minerva": "Minerwa",
     "Muster Groups (Pass to take one)": "Grupy werbunkowe (Pas — weź jedną)",
     "Muster Groups (Pass to take one):": "Grupy werbunkowe (Pas — weź jedną):",
-    "Muster Groups: none in Ragnarok (passing takes no cards).":
-        "Grupy werbunkowe: w Ragnaroku nie ma (pas nie daje kart).",
+    "Muster Groups: none in Ragnarok (passing takes no cards).": "Grupy werbunkowe: w Ragnaroku nie ma (pas nie daje kart).",
     "Muster Groups: none left.": "Grupy werbunkowe: nie zostało żadnej.",
     "Muster Groups: {groups}": "Grupy werbunkowe: {groups}",
     "Neutral house {house}: {n} Influence on the Institute.": "Neutralny Dom {house}: {n} Wpływu na Instytucie.",
@@ -201,8 +182,7 @@ MESSAGES: dict = {
     "Player Actions (Saga)": "Akcje graczy (Saga)",
     "Player {n}": "Gracz {n}",
     "Player {n}'s name [{default}]: ": "Imię gracza {n} [{default}]: ",
-    "Players and Raiding Parties (slots from the left, 0 first)":
-        "Gracze i drużyny najazdu (pozycje od lewej, pierwsza to 0)",
+    "Players and Raiding Parties (slots from the left, 0 first)": "Gracze i drużyny najazdu (pozycje od lewej, pierwsza to 0)",
     "Power": "Moc",
     "Promote": "Awansuj",
     "Purple Hero": "Fioletowy Bohater",
@@ -219,37 +199,32 @@ MESSAGES: dict = {
     "Red Rising: final scores": "Red Rising: wyniki końcowe",
     "Red Rising: {n} characters": "Red Rising: {n} postaci",
     "Reinforce": "Wzmocnij",
-    "Reinforce: you turned up slot {n}. Now add a card from your hand face-up at either end of your Party.":
-        "Wzmocnienie: odkrywasz pozycję {n}. Teraz dołóż kartę z ręki odkrytą na dowolny koniec drużyny.",
+    "Reinforce: you turned up slot {n}. Now add a card from your hand face-up at either end of your Party.": "Wzmocnienie: odkrywasz pozycję {n}. Teraz dołóż kartę z ręki odkrytą na dowolny koniec drużyny.",
     "Resolution of {name}": "Rozstrzygnięcie: {name}",
-    "Resumed after {n} decision.": ("Wznowiono po {n} decyzji.", "Wznowiono po {n} decyzjach.",
-                                    "Wznowiono po {n} decyzjach."),
-    "Reveal the top card of the deck and place (not deploy) it on any location.":
-        "Odsłoń wierzchnią kartę ze stosu i połóż (nie zagraj) ją na dowolną lokację.",
-    "Reveal the top card of the deck and place (not deploy) it on any location; gain that location's bonus.":
-        "Odsłoń wierzchnią kartę ze stosu, połóż (nie zagraj) ją na dowolną lokację i zyskaj bonus tej lokacji.",
+    "Resumed after {n} decision.": (
+        "Wznowiono po {n} decyzji.",
+        "Wznowiono po {n} decyzjach.",
+        "Wznowiono po {n} decyzjach.",
+    ),
+    "Reveal the top card of the deck and place (not deploy) it on any location.": "Odsłoń wierzchnią kartę ze stosu i połóż (nie zagraj) ją na dowolną lokację.",
+    "Reveal the top card of the deck and place (not deploy) it on any location; gain that location's bonus.": "Odsłoń wierzchnią kartę ze stosu, połóż (nie zagraj) ją na dowolną lokację i zyskaj bonus tej lokacji.",
     "Revealed {card} {source}": "Odsłonięto {card} {source}",
-    "Rising die: banish the top card of a location of your choice.":
-        "Specjalna kość: odrzuć wierzchnią kartę z wybranej lokacji.",
-    "Round {n}: {name} — Outposts worth {vp} VP; First Player {who}":
-        "Runda {n}: {name} — placówka daje {vp} PZ; pierwszy gracz {who}",
+    "Rising die: banish the top card of a location of your choice.": "Specjalna kość: odrzuć wierzchnią kartę z wybranej lokacji.",
+    "Round {n}: {name} — Outposts worth {vp} VP; First Player {who}": "Runda {n}: {name} — placówka daje {vp} PZ; pierwszy gracz {who}",
     "Rules": "Zdolności",
     "SOVEREIGNTY": "SUWEREN",
     "Saga": "Saga",
     "Saga: turn face-up one card of {who}'s Raiding Party.": "Saga: odkryj jedną kartę w drużynie gracza {who}.",
     "Saved as it goes to {path}": "Gra zapisuje się na bieżąco: {path}",
     "Sax": "Sax",
-    "Sax (yellow Outpost): you may add a discarded Raider face-up at either end of your Party.":
-        "Sax (żółta placówka): możesz dołożyć odkrytego Najeźdźcę spośród odrzuconych na dowolny koniec drużyny.",
+    "Sax (yellow Outpost): you may add a discarded Raider face-up at either end of your Party.": "Sax (żółta placówka): możesz dołożyć odkrytego Najeźdźcę spośród odrzuconych na dowolny koniec drużyny.",
     "Say which location: look {names}": "Podaj lokację: look {names}",
     "Scorepad": "Tabela punktów",
     "Scorepad left unfinished: nothing scored.": "Tabela niedokończona: nic nie policzono.",
     "Scout": "Zwiad",
-    "Scout: the top card of the deck is {card}. Place it on which location? You gain that location's bonus.":
-        "Zwiad: wierzchnia karta stosu to {card}. Na którą lokację ją położyć? Zyskasz bonus tej lokacji.",
+    "Scout: the top card of the deck is {card}. Place it on which location? You gain that location's bonus.": "Zwiad: wierzchnia karta stosu to {card}. Na którą lokację ją położyć? Zyskasz bonus tej lokacji.",
     "Set-aside Hero": "Odłożony Bohater",
-    "Setup: Outposts in play: {outposts}. {who} is First Player.":
-        "Przygotowanie: placówki w grze: {outposts}. Pierwszy gracz: {who}.",
+    "Setup: Outposts in play: {outposts}. {who} is First Player.": "Przygotowanie: placówki w grze: {outposts}. Pierwszy gracz: {who}.",
     "Setup: houses {houses}; {first} plays first.": "Przygotowanie: Domy {houses}; pierwszą turę ma {first}.",
     "Slot {n} of {who}'s Party — {card}": "Pozycja {n} w drużynie {who} — {card}",
     "Slot {n} — {card}": "Pozycja {n} — {card}",
@@ -260,23 +235,20 @@ MESSAGES: dict = {
     "Summer": "Lato",
     "TOTAL": "SUMA",
     "Take the first and the last turns. Whenever you gain the Sovereign token, reveal and place (not "
-    "deploy) the top card of the deck on any location.":
-        "Pierwsza i ostatnia tura w grze jest twoja. Za każdym razem, kiedy zyskujesz znacznik Suwerena, "
-        "odkryj i połóż (nie zagraj) wierzchnią kartę ze stosu na dowolną lokację.",
+    "deploy) the top card of the deck on any location.": "Pierwsza i ostatnia tura w grze jest twoja. Za każdym razem, kiedy zyskujesz znacznik Suwerena, "
+    "odkryj i połóż (nie zagraj) wierzchnią kartę ze stosu na dowolną lokację.",
     "The Institute": "Instytut",
     "The [bold]{end}[/bold] end": "[bold]{end}[/bold] koniec",
-    "The same position in the text form (redtable score red-rising FILE reads it):":
-        "Ta sama pozycja w formie tekstowej (czyta ją redtable score red-rising PLIK):",
+    "The same position in the text form (redtable score red-rising FILE reads it):": "Ta sama pozycja w formie tekstowej (czyta ją redtable score red-rising PLIK):",
     "Three rounds (Spring 1 VP, Summer 2 VP, Ragnarok 3 VP per Outpost). Each round: deploy 3 cards "
     "face-down, then take actions one at a time until everybody has passed; then all cards turn up and "
     "the most Raid Points in a colour wins its Outpost. Raider 2, Hero 4, Jarl +1 to each adjacent Raider "
     "or Hero (+2 with the Champion token), Glory +1, an Outpost adds its printed points to its holder. "
-    "Losing a colour you fought in earns 1 Glory.":
-        "Trzy rundy (Wiosna 1 PZ, Lato 2 PZ, Ragnarok 3 PZ za placówkę). W każdej rundzie: rozstaw 3 karty "
-        "zakryte, potem wykonujcie akcje po jednej, aż wszyscy spasują; wtedy wszystkie karty się odkrywa, "
-        "a najwięcej punktów najazdu w kolorze zdobywa jego placówkę. Najeźdźca 2, Bohater 4, Jarl +1 dla "
-        "każdego sąsiedniego Najeźdźcy lub Bohatera (+2 ze znacznikiem Czempiona), Chwała +1, placówka "
-        "dodaje swoje nadrukowane punkty właścicielowi. Przegrana walka w kolorze, w którym masz karty, daje 1 Chwałę.",
+    "Losing a colour you fought in earns 1 Glory.": "Trzy rundy (Wiosna 1 PZ, Lato 2 PZ, Ragnarok 3 PZ za placówkę). W każdej rundzie: rozstaw 3 karty "
+    "zakryte, potem wykonujcie akcje po jednej, aż wszyscy spasują; wtedy wszystkie karty się odkrywa, "
+    "a najwięcej punktów najazdu w kolorze zdobywa jego placówkę. Najeźdźca 2, Bohater 4, Jarl +1 dla "
+    "każdego sąsiedniego Najeźdźcy lub Bohatera (+2 ze znacznikiem Czempiona), Chwała +1, placówka "
+    "dodaje swoje nadrukowane punkty właścicielowi. Przegrana walka w kolorze, w którym masz karty, daje 1 Chwałę.",
     "Tie Breaker token (tie-break 1)": "Znacznik Rozjemcy (remis, 1)",
     "Tie Breaker token: wins all ties": "Znacznik Rozjemcy: wygrywa wszystkie remisy",
     "Top card's power": "Moc wierzchniej karty",
@@ -289,16 +261,12 @@ MESSAGES: dict = {
     "VP": "PZ",
     "VP this round: {vp}": "PZ w tej rundzie: {vp}",
     "VP {n}": "PZ {n}",
-    "Whenever you gain the Sovereign token, advance once on the Fleet Track.":
-        "Za każdym razem, kiedy zyskujesz znacznik Suwerena, przesuń się o jedno pole do przodu na torze Floty.",
-    "Whenever you gain the Sovereign token, gain 1 Helium.":
-        "Za każdym razem, kiedy zyskujesz znacznik Suwerena, zyskaj jeden znacznik Helium.",
-    "Whenever you gain the Sovereign token, place 1 Influence on the Institute.":
-        "Za każdym razem, kiedy zyskujesz znacznik Suwerena, połóż jeden znacznik Wpływu na Instytucie.",
+    "Whenever you gain the Sovereign token, advance once on the Fleet Track.": "Za każdym razem, kiedy zyskujesz znacznik Suwerena, przesuń się o jedno pole do przodu na torze Floty.",
+    "Whenever you gain the Sovereign token, gain 1 Helium.": "Za każdym razem, kiedy zyskujesz znacznik Suwerena, zyskaj jeden znacznik Helium.",
+    "Whenever you gain the Sovereign token, place 1 Influence on the Institute.": "Za każdym razem, kiedy zyskujesz znacznik Suwerena, połóż jeden znacznik Wpływu na Instytucie.",
     "Whenever you gain the Sovereign token, roll the Rising die and gain the bonus. If the result is the "
-    "Sovereign token, select any other bonus on the die.":
-        "Za każdym razem, kiedy zyskujesz znacznik Suwerena, rzuć specjalną kością i zyskaj wyrzucony bonus. "
-        "Jeśli wyrzucisz znacznik Suwerena, wybierz z kości dowolny inny bonus.",
+    "Sovereign token, select any other bonus on the die.": "Za każdym razem, kiedy zyskujesz znacznik Suwerena, rzuć specjalną kością i zyskaj wyrzucony bonus. "
+    "Jeśli wyrzucisz znacznik Suwerena, wybierz z kości dowolny inny bonus.",
     "Winner: {names}": "Zwycięzca: {names}",
     "Winner: {names} (shared victory)": "Zwycięzcy: {names} (wspólne zwycięstwo)",
     "Winner: {names} (tie broken by the Sovereign token)": "Zwycięzca: {names} (remis rozstrzygnięty znacznikiem Suwerena)",
@@ -312,78 +280,63 @@ MESSAGES: dict = {
     "Your God": "Twój bóg",
     "Your God {god} ({when}):": "Twój bóg {god} ({when}):",
     "Your action: Withdraw, Reinforce, Inspire, Promote, Invoke (Ragnarok), or Pass (and take a Muster "
-    "Group): no more actions this round.":
-        "Twoja akcja: Wycofaj, Wzmocnij, Zainspiruj, Awansuj, Przywołaj (Ragnarok) albo Pas (i weź grupę "
-        "werbunkową): do końca rundy bez akcji.",
+    "Group): no more actions this round.": "Twoja akcja: Wycofaj, Wzmocnij, Zainspiruj, Awansuj, Przywołaj (Ragnarok) albo Pas (i weź grupę "
+    "werbunkową): do końca rundy bez akcji.",
     "Your hand": "Twoja ręka",
     "Your hand — {seat} ({cards})": "Twoja ręka — {seat} ({cards})",
     "Your turn. [bold]Lead[/bold]: deploy a card from your hand, then gain a top card; or "
-    "[bold]Scout[/bold] (? for more).":
-        "Twoja tura. [bold]Przywództwo[/bold]: zagraj kartę z ręki, potem zyskaj wierzchnią kartę; albo "
-        "[bold]Zwiad[/bold] (? — więcej).",
+    "[bold]Scout[/bold] (? for more).": "Twoja tura. [bold]Przywództwo[/bold]: zagraj kartę z ręki, potem zyskaj wierzchnią kartę; albo "
+    "[bold]Zwiad[/bold] (? — więcej).",
     "Your turn: Lead (deploy a card from your hand on a location: its deploy ability triggers; then gain "
     "the top card of another location and its bonus, or the top card of the deck and roll the Rising die) "
     "or Scout (reveal the top card of the deck, place it on a location and gain that location's bonus). The "
     "end is triggered when, among all players, someone has {n}+ Helium, someone {n}+ Influence on the "
     "Institute and someone {n}+ on the Fleet Track, or when one player reaches two of these. Scoring: cards "
     "in hand (value and end-game bonuses), Fleet Track, 3 per Helium, 10 for the Sovereign token, Influence "
-    "(4 each for the most, 2 for second, 1 for others), -10 per card beyond the 7th.":
-        "Twoja tura: Przywództwo (zagraj kartę z ręki na lokację — działa jej zdolność przy zagrywaniu; potem "
-        "zyskaj wierzchnią kartę innej lokacji i jej bonus albo wierzchnią kartę ze stosu i rzuć specjalną "
-        "kością) albo Zwiad (odsłoń wierzchnią kartę stosu, połóż ją na lokacji i zyskaj jej bonus). Koniec "
-        "gry następuje, gdy wśród wszystkich graczy ktoś ma {n}+ Helium, ktoś {n}+ Wpływu na Instytucie i "
-        "ktoś {n}+ na torze Floty, albo gdy jeden gracz spełni dwa z tych warunków. Punktowanie: karty na "
-        "ręce (wartość i bonusy na koniec gry), tor Floty, 3 za Helium, 10 za znacznik Suwerena, Wpływ (po 4 "
-        "za najwięcej, po 2 za drugie miejsce, po 1 pozostałym), -10 za każdą kartę ponad siódmą.",
+    "(4 each for the most, 2 for second, 1 for others), -10 per card beyond the 7th.": "Twoja tura: Przywództwo (zagraj kartę z ręki na lokację — działa jej zdolność przy zagrywaniu; potem "
+    "zyskaj wierzchnią kartę innej lokacji i jej bonus albo wierzchnią kartę ze stosu i rzuć specjalną "
+    "kością) albo Zwiad (odsłoń wierzchnią kartę stosu, połóż ją na lokacji i zyskaj jej bonus). Koniec "
+    "gry następuje, gdy wśród wszystkich graczy ktoś ma {n}+ Helium, ktoś {n}+ Wpływu na Instytucie i "
+    "ktoś {n}+ na torze Floty, albo gdy jeden gracz spełni dwa z tych warunków. Punktowanie: karty na "
+    "ręce (wartość i bonusy na koniec gry), tor Floty, 3 za Helium, 10 za znacznik Suwerena, Wpływ (po 4 "
+    "za najwięcej, po 2 za drugie miejsce, po 1 pozostałym), -10 za każdą kartę ponad siódmą.",
     "[bold reverse] Your decision [/] {text}": "[bold reverse] Twoja decyzja [/] {text}",
-    "[bold]Game over.[/bold] VP: {vp}. Winner {who} by {how}.":
-        "[bold]Koniec gry.[/bold] PZ: {vp}. Zwycięzca {who}, rozstrzygnięcie: {how}.",
-    "[bold]Game over[/bold]: end-of-game abilities, then scoring":
-        "[bold]Koniec gry[/bold]: zdolności na koniec gry, potem punktowanie",
+    "[bold]Game over.[/bold] VP: {vp}. Winner {who} by {how}.": "[bold]Koniec gry.[/bold] PZ: {vp}. Zwycięzca {who}, rozstrzygnięcie: {how}.",
+    "[bold]Game over[/bold]: end-of-game abilities, then scoring": "[bold]Koniec gry[/bold]: zdolności na koniec gry, potem punktowanie",
     "[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}": "[bold]Zainspiruj[/bold]: 1 Chwała na pozycji {n} — {card}",
     "[bold]Invoke {god}[/bold]": "[bold]Przywołaj: {god}[/bold]",
     "[bold]Lead[/bold] without deploying (your hand is empty)": "[bold]Przywództwo[/bold] bez zagrania (pusta ręka)",
-    "[bold]Pass the keyboard to player {seat}[/bold] ({name}) — press Enter":
-        "[bold]Przekaż klawiaturę graczowi {seat}[/bold] ({name}) — naciśnij Enter",
+    "[bold]Pass the keyboard to player {seat}[/bold] ({name}) — press Enter": "[bold]Przekaż klawiaturę graczowi {seat}[/bold] ({name}) — naciśnij Enter",
     "[bold]Pass[/bold] and take {group} with {cards}": "[bold]Pas[/bold] i weź {group} z {cards}",
-    "[bold]Promote[/bold]: the Champion token on the Jarl in slot {n}":
-        "[bold]Awansuj[/bold]: znacznik Czempiona na Jarla na pozycji {n}",
+    "[bold]Promote[/bold]: the Champion token on the Jarl in slot {n}": "[bold]Awansuj[/bold]: znacznik Czempiona na Jarla na pozycji {n}",
     "[bold]P{seat}[/bold] choose 1 (Enter = 1), or ? for help: ": "[bold]P{seat}[/bold]: wybierz 1 (Enter = 1), ? — pomoc: ",
     "[bold]P{seat}[/bold] choose 1-{n}, or ? for help: ": "[bold]P{seat}[/bold]: wybierz 1-{n}, ? — pomoc: ",
-    "[bold]Reinforce[/bold]: turn up slot {n} — {card} — then add a card":
-        "[bold]Wzmocnij[/bold]: odkryj pozycję {n} — {card} — i dołóż kartę",
+    "[bold]Reinforce[/bold]: turn up slot {n} — {card} — then add a card": "[bold]Wzmocnij[/bold]: odkryj pozycję {n} — {card} — i dołóż kartę",
     "[bold]Shared victory: {who}[/bold]": "[bold]Wspólne zwycięstwo: {who}[/bold]",
     "[bold]The deck[/bold]: take its top card": "[bold]Stos[/bold]: weź wierzchnią kartę",
     "[bold]The end of the game is triggered[/bold] (Helium {helium}, Influence {influence}, Fleet {fleet}): "
-    "play on until everybody has had as many turns":
-        "[bold]Warunek końca gry spełniony[/bold] (Helium {helium}, Wpływ {influence}, Flota {fleet}): "
-        "gracie, aż wszyscy będą mieli tyle samo tur",
+    "play on until everybody has had as many turns": "[bold]Warunek końca gry spełniony[/bold] (Helium {helium}, Wpływ {influence}, Flota {fleet}): "
+    "gracie, aż wszyscy będą mieli tyle samo tur",
     "[bold]The whole log[/bold] (what you have seen)": "[bold]Cały dziennik[/bold] (to, co ci pokazano)",
     "[bold]Winner: {who}[/bold] with {n} VP, by {how}.": "[bold]Zwycięzca: {who}[/bold], {n} PZ; rozstrzygnięcie: {how}.",
     "[bold]Winner: {who}[/bold] with {n} points": "[bold]Zwycięzca: {who}[/bold], punkty: {n}",
-    "[bold]Withdraw[/bold] slot {n} — {card} — to your hand":
-        "[bold]Wycofaj[/bold] pozycję {n} — {card} — na rękę",
-    "[bold]{answer} is not a legal choice.[/bold] Nothing changed. The legal choices are:":
-        "[bold]{answer} — to niedozwolony wybór.[/bold] Nic się nie zmieniło. Dozwolone wybory:",
+    "[bold]Withdraw[/bold] slot {n} — {card} — to your hand": "[bold]Wycofaj[/bold] pozycję {n} — {card} — na rękę",
+    "[bold]{answer} is not a legal choice.[/bold] Nothing changed. The legal choices are:": "[bold]{answer} — to niedozwolony wybór.[/bold] Nic się nie zmieniło. Dozwolone wybory:",
     "[bold]{god}[/bold] (God)": "[bold]{god}[/bold] (bóg)",
     "[bold]{name}: {total}[/bold] so far (cards {cards}, Fleet {fleet}, Helium {helium}, Sovereignty "
-    "{sovereignty}, Influence {influence}, excess cards {excess})":
-        "[bold]{name}: {total}[/bold] na razie (karty {cards}, Flota {fleet}, Helium {helium}, Suweren "
-        "{sovereignty}, Wpływ {influence}, nadmiarowe karty {excess})",
-    "[bold]{name}[/bold]'s cards, one a line (e.g. 'Darrow', 'Trigg as red', 'Cyther as Sevro'):":
-        "Karty gracza [bold]{name}[/bold], po jednej w wierszu (np. „Darrow”, „Trigg as red”, „Cyther as Sevro”):",
+    "{sovereignty}, Influence {influence}, excess cards {excess})": "[bold]{name}: {total}[/bold] na razie (karty {cards}, Flota {fleet}, Helium {helium}, Suweren "
+    "{sovereignty}, Wpływ {influence}, nadmiarowe karty {excess})",
+    "[bold]{name}[/bold]'s cards, one a line (e.g. 'Darrow', 'Trigg as red', 'Cyther as Sevro'):": "Karty gracza [bold]{name}[/bold], po jednej w wierszu (np. „Darrow”, „Trigg as red”, „Cyther as Sevro”):",
     "[bold]{title}[/bold] — seed {seed} — {seats}": "[bold]{title}[/bold] — ziarno {seed} — {seats}",
     "a card's full rules text": "pełny tekst zdolności karty",
     "a face-down card": "zakryta karta",
     "a tie on VP and Glory, broken by the most cards in hand": "remis w PZ i Chwale, rozstrzygnięty liczbą kart na ręce",
-    "a tie on VP, Glory and cards, broken by turn order from the First Player":
-        "remis w PZ, Chwale i kartach, rozstrzygnięty kolejnością od pierwszego gracza",
+    "a tie on VP, Glory and cards, broken by turn order from the First Player": "remis w PZ, Chwale i kartach, rozstrzygnięty kolejnością od pierwszego gracza",
     "a tie on VP, broken by the Tie Breaker token": "remis w PZ, rozstrzygnięty znacznikiem Rozjemcy",
     "a tie on VP, broken by the most unused Glory": "remis w PZ, rozstrzygnięty niewykorzystaną Chwałą",
     "abilities": "zdolności",
     "action": "akcja",
-    "after Deployment: a discarded Raider face-up at an end of your Party":
-        "po rozstawieniu: odkryty Najeźdźca spośród odrzuconych na koniec twojej drużyny",
+    "after Deployment: a discarded Raider face-up at an end of your Party": "po rozstawieniu: odkryty Najeźdźca spośród odrzuconych na koniec twojej drużyny",
     "already invoked": "już przywołany",
     "an option": "wybór",
     "at the right end": "na prawy koniec",
@@ -450,8 +403,7 @@ MESSAGES: dict = {
     "not counted: {problem}": "nie policzono: {problem}",
     "obsidian": "obsydianowy",
     "onto {card}": "na {card}",
-    "or type it: the option itself, its description or a card/location name":
-        "albo wpisz sam wybór, jego opis albo nazwę karty lub lokacji",
+    "or type it: the option itself, its description or a card/location name": "albo wpisz sam wybór, jego opis albo nazwę karty lub lokacji",
     "orange": "pomarańczowy",
     "order": "kolejność",
     "orders cards under the deck": "układa karty pod stosem",
@@ -482,16 +434,13 @@ MESSAGES: dict = {
     "tie, Tie Breaker": "remis, Rozjemca",
     "tie: back to the centre": "remis: wraca na środek",
     "type each player's final hand and tokens. Tab completes a card name; Enter on an empty card ends a "
-    "hand; 'undo' takes back the last card.":
-        "wpisz końcową rękę i znaczniki każdego gracza. Tab uzupełnia nazwę karty; Enter przy pustej karcie "
-        "kończy rękę; „undo” cofa ostatnią kartę.",
+    "hand; 'undo' takes back the last card.": "wpisz końcową rękę i znaczniki każdego gracza. Tab uzupełnia nazwę karty; Enter przy pustej karcie "
+    "kończy rękę; „undo” cofa ostatnią kartę.",
     "under {card}": "pod {card}",
     "value": "wartość",
     "violet": "fioletowy",
-    "warning: bot {bot} on seat {seat} chose an illegal option {option}; it plays the first option instead":
-        "uwaga: bot {bot} na miejscu {seat} wybrał niedozwoloną opcję {option}; zamiast niej gra pierwszą",
-    "warning: bot {bot} on seat {seat} failed ({error}); it plays the first option instead":
-        "uwaga: bot {bot} na miejscu {seat} zawiódł ({error}); zamiast tego gra pierwszą opcję",
+    "warning: bot {bot} on seat {seat} chose an illegal option {option}; it plays the first option instead": "uwaga: bot {bot} na miejscu {seat} wybrał niedozwoloną opcję {option}; zamiast niej gra pierwszą",
+    "warning: bot {bot} on seat {seat} failed ({error}); it plays the first option instead": "uwaga: bot {bot} na miejscu {seat} zawiódł ({error}); zamiast tego gra pierwszą opcję",
     "white": "biały",
     "won": "wygrana",
     "yellow": "żółty",
@@ -503,19 +452,15 @@ MESSAGES: dict = {
     "{card} counts as {color}": "{card} liczy się jako kolor: {color}",
     "{card} face-down": "{card} zakryta",
     "{card} face-up at the [bold]{end}[/bold] end": "{card} odkryta na [bold]{end}[/bold] koniec",
-    "{card} from the discard pile face-up at the [bold]{end}[/bold] end":
-        "{card} spośród odrzuconych, odkryta na [bold]{end}[/bold] koniec",
-    "{card} is Gray: it counts as the best other colour unless you write '{card} as COLOUR'":
-        "{card} jest szara: liczy się jako najlepszy inny kolor, chyba że napiszesz „{card} as KOLOR”",
-    "{card} is Orange: it takes the best character's name unless you write '{card} as NAME'":
-        "{card} jest pomarańczowa: przyjmuje najlepsze imię postaci, chyba że napiszesz „{card} as IMIĘ”",
+    "{card} from the discard pile face-up at the [bold]{end}[/bold] end": "{card} spośród odrzuconych, odkryta na [bold]{end}[/bold] koniec",
+    "{card} is Gray: it counts as the best other colour unless you write '{card} as COLOUR'": "{card} jest szara: liczy się jako najlepszy inny kolor, chyba że napiszesz „{card} as KOLOR”",
+    "{card} is Orange: it takes the best character's name unless you write '{card} as NAME'": "{card} jest pomarańczowa: przyjmuje najlepsze imię postaci, chyba że napiszesz „{card} as IMIĘ”",
     "{card} is already counted": "{card} jest już policzona",
     "{card} is banished {source}": "{card} zostaje odrzucona {source}",
     "{card} is named {other}": "{card} nosi imię {other}",
     "{card}: choose an opponent.": "{card}: wybierz przeciwnika.",
     "{card}: choose one.": "{card}: wybierz jedno.",
-    "{card}: choose the card to place face down on top of {location}.":
-        "{card}: wybierz kartę, którą położysz zakrytą na wierzchu lokacji {location}.",
+    "{card}: choose the card to place face down on top of {location}.": "{card}: wybierz kartę, którą położysz zakrytą na wierzchu lokacji {location}.",
     "{card}: deploy ability": "{card}: zdolność przy zagrywaniu",
     "{card}: move the card to which location?": "{card}: na którą lokację przenieść kartę?",
     "{card}: name a card in {who}'s hand.": "{card}: wymień kartę z ręki gracza {who}.",
@@ -536,19 +481,19 @@ MESSAGES: dict = {
     "{name} cards: {detail}": "{name}, karty: {detail}",
     "{name}, round {n}/{total}": "{name}, runda {n}/{total}",
     "{n} Glory token": ("{n} znacznik Chwały", "{n} znaczniki Chwały", "{n} znaczników Chwały"),
-    "{n} Glory token back to the supply": ("{n} znacznik Chwały wraca do zasobów",
-                                           "{n} znaczniki Chwały wracają do zasobów",
-                                           "{n} znaczników Chwały wraca do zasobów"),
+    "{n} Glory token back to the supply": (
+        "{n} znacznik Chwały wraca do zasobów",
+        "{n} znaczniki Chwały wracają do zasobów",
+        "{n} znaczników Chwały wraca do zasobów",
+    ),
     "{n} card": ("{n} karta", "{n} karty", "{n} kart"),
     "{n} pts": "{n} pkt",
     "{outpost}: Raid Points {scores} → {who} ({how})": "{outpost}: punkty najazdu {scores} → {who} ({how})",
     "{prompt} [{default}]: ": "{prompt} [{default}]: ",
     "{round} VP": "PZ: {round}",
     "{seat} ({bot}) is thinking…": "{seat} ({bot}) myśli…",
-    "{who} (Freya) places the drawn card face-down at the {end} end":
-        "{who} (Freya) kładzie dobraną kartę zakrytą na {end} koniec",
-    "{who} (Hel) places the discarded {card} face-up at position {n}":
-        "{who} (Hel) kładzie odrzuconą kartę {card} odkrytą na pozycji {n}",
+    "{who} (Freya) places the drawn card face-down at the {end} end": "{who} (Freya) kładzie dobraną kartę zakrytą na {end} koniec",
+    "{who} (Hel) places the discarded {card} face-up at position {n}": "{who} (Hel) kładzie odrzuconą kartę {card} odkrytą na pozycji {n}",
     "{who} (Loki) places a Glory token on slot {n}": "{who} (Loki) kładzie znacznik Chwały na pozycji {n}",
     "{who} (Nornir) takes back {tokens}": "{who} (Nornir) zabiera {tokens}",
     "{who} (Sax) adds the discarded {card} at the {end} end": "{who} (Sax) dokłada odrzuconą kartę {card} na {end} koniec",
@@ -573,16 +518,14 @@ MESSAGES: dict = {
     "{who} gains {card} from {location}": "{who} zyskuje {card} z lokacji {location}",
     "{who} gains {d} Helium (now {n})": "{who} zyskuje Helium: {d} (teraz {n})",
     "{who} gains {n} VP (Odin)": "{who} zyskuje PZ: {n} (Odin)",
-    "{who} gives the First Player token to {other} (Angleland)":
-        "{who} przekazuje znacznik pierwszego gracza graczowi {other} (Angleland)",
+    "{who} gives the First Player token to {other} (Angleland)": "{who} przekazuje znacznik pierwszego gracza graczowi {other} (Angleland)",
     "{who} gives {card} from {location} to {other}": "{who} oddaje {card} z lokacji {location} graczowi {other}",
     "{who} has deployed {cards} face-down": "{who} rozstawia zakryte: {cards}",
     "{who} has no {colors} to reveal ({card})": "{who} nie ma karty koloru {colors} do odsłonięcia ({card})",
     "{who} has nothing to gain": "{who} nie ma czego zyskać",
     "{who} inspires slot {n}: +1 Glory token": "{who} inspiruje pozycję {n}: +1 znacznik Chwały",
     "{who} invokes {god}": "{who} przywołuje boga: {god}",
-    "{who} is taking the Sovereign token from you. Block by revealing and banishing a card?":
-        "{who} odbiera ci znacznik Suwerena. Zablokować, odsłaniając i odrzucając kartę?",
+    "{who} is taking the Sovereign token from you. Block by revealing and banishing a card?": "{who} odbiera ci znacznik Suwerena. Zablokować, odsłaniając i odrzucając kartę?",
     "{who} keeps the First Player token (Angleland)": "{who} zatrzymuje znacznik pierwszego gracza (Angleland)",
     "{who} leads with an empty hand": "{who}: Przywództwo z pustą ręką",
     "{who} looks at the top {cards} of the deck": "{who} przegląda wierzchnie karty stosu: {cards}",
@@ -593,8 +536,7 @@ MESSAGES: dict = {
     "{who} passes": "{who} pasuje",
     "{who} passes and takes {group}: {cards}": "{who} pasuje i bierze grupę {group}: {cards}",
     "{who} pays {other} {n} Helium": "{who} płaci graczowi {other} Helium: {n}",
-    "{who} pays {other} {n} Helium and takes a turn out of order":
-        "{who} płaci graczowi {other} Helium: {n} — i wykonuje turę poza kolejką",
+    "{who} pays {other} {n} Helium and takes a turn out of order": "{who} płaci graczowi {other} Helium: {n} — i wykonuje turę poza kolejką",
     "{who} picked {card} from {other}": "{who} losuje {card} z ręki gracza {other}",
     "{who} places the Champion token on the Jarl in slot {n}": "{who} kładzie znacznik Czempiona na Jarla na pozycji {n}",
     "{who} places {card} at the bottom of {location}": "{who} kładzie {card} na spód lokacji {location}",
@@ -602,9 +544,8 @@ MESSAGES: dict = {
     "{who} places {d} Influence on the Institute (now {n})": "{who} kładzie Wpływ na Instytucie: {d} (teraz {n})",
     "{who} played {card}: banish 1 card of your choice from your hand.": "{card} gracza {who}: odrzuć wybraną kartę ze swojej ręki.",
     "{who} played {card}: choose the card from your hand they take.": "{card} gracza {who}: wybierz kartę ze swojej ręki, którą zabierze.",
-    "{who} plays {card} to steal or banish your cards. Block it by revealing a card (it goes back to your hand)?":
-        "{who} zagrywa {card}, aby ukraść lub odrzucić twoje karty. Zablokować, odsłaniając kartę (wraca "
-        "na twoją rękę)?",
+    "{who} plays {card} to steal or banish your cards. Block it by revealing a card (it goes back to your hand)?": "{who} zagrywa {card}, aby ukraść lub odrzucić twoje karty. Zablokować, odsłaniając kartę (wraca "
+    "na twoją rękę)?",
     "{who} puts {card} at the bottom of the deck": "{who} wkłada {card} na spód stosu",
     "{who} puts {card} on the top of the deck": "{who} kładzie {card} na wierzch stosu",
     "{who} removes {d} Influence from the Institute (now {n})": "{who} zdejmuje Wpływ z Instytutu: {d} (teraz {n})",
@@ -630,7 +571,8 @@ MESSAGES: dict = {
     "… {n} earlier line: type 'log' to see the whole log": (
         "… jeszcze {n} wcześniejszy wiersz: „log” — cały dziennik",
         "… jeszcze {n} wcześniejsze wiersze: „log” — cały dziennik",
-        "… jeszcze {n} wcześniejszych wierszy: „log” — cały dziennik"),
+        "… jeszcze {n} wcześniejszych wierszy: „log” — cały dziennik",
+    ),
     "═══ The game is over ═══": "═══ Koniec gry ═══",
     "{card}: {text} Which card of your hand?": "{card}: {text} Którą kartę z ręki?",
     "{card}: choose the card to place directly under it (the other goes below it).": "{card}: wybierz kartę, którą położysz bezpośrednio pod nią (druga trafi niżej).",

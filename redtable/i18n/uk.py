@@ -36,23 +36,20 @@ MESSAGES: dict = {
     "+1 Influence": "+1 вплив",
     "+Champion": "+чемпіон",
     "+{n} Glory": "+{n} слави",
-    "-- more ({shown} of {total} lines): Enter, or q to stop -- ":
-        "-- далі ({shown} з {total} рядків): Enter, або q — досить -- ",
+    "-- more ({shown} of {total} lines): Enter, or q to stop -- ": "-- далі ({shown} з {total} рядків): Enter, або q — досить -- ",
     "Advance on the Fleet Track": "Просунутися треком флоту",
     "Advance once on the Fleet Track.": "Просуньте ваш корабель по треку флоту на 1 поділку вперед.",
     "An empty answer": "Порожня відповідь",
     "Angleland": "Angleland",
-    "Angleland (red Outpost): give the First Player token to a player of your choice, or keep it.":
-        "Angleland (червоний форпост): віддайте фішку першого гравця будь-кому на ваш вибір або залиште собі.",
+    "Angleland (red Outpost): give the First Player token to a player of your choice, or keep it.": "Angleland (червоний форпост): віддайте фішку першого гравця будь-кому на ваш вибір або залиште собі.",
     "Apollo": "Аполлон",
     "At the bottom of the deck": "Під низ колоди",
     "Banish the top card of a location of your choice.": "Виберіть зону й виженіть з неї верхню карту.",
     "Banished": "Вигнані карти",
     "Begin the game with +1 card. Whenever you gain the Sovereign token, banish any 1 card from a location "
-    "of your choice. At end of game (before scoring), banish 1 card from your hand.":
-        "Ви починаєте гру з додатковою картою на руці. Щоразу, коли ви отримуєте фішку володарювання, "
-        "виберіть зону й виженіть з неї будь-яку 1 карту. Наприкінці гри (перед фінальним підрахунком) "
-        "виженіть 1 карту з вашої руки.",
+    "of your choice. At end of game (before scoring), banish 1 card from your hand.": "Ви починаєте гру з додатковою картою на руці. Щоразу, коли ви отримуєте фішку володарювання, "
+    "виберіть зону й виженіть з неї будь-яку 1 карту. Наприкінці гри (перед фінальним підрахунком) "
+    "виженіть 1 карту з вашої руки.",
     "Block": "Захисна властивість",
     "Block with {card}": "Заблокувати картою {card}",
     "Blue Hero": "Синій герой",
@@ -63,22 +60,19 @@ MESSAGES: dict = {
     "Cards": "Карти",
     "Cards in hand": "Карти на руці",
     "Cards in hand (tie-break 3)": "Карти на руці (нічия, 3)",
-    "Cards left on the locations and banished count for some bonuses (Enter: none).":
-        "Карти, що лишилися в зонах, і вигнані карти важать для деяких бонусів (Enter — немає).",
+    "Cards left on the locations and banished count for some bonuses (Enter: none).": "Карти, що лишилися в зонах, і вигнані карти важать для деяких бонусів (Enter — немає).",
     "Cards, bottom → top (▲ = top card)": "Карти, знизу → вгору (▲ — верхня карта)",
     "Ceres": "Церера",
     "Champion token: Promote a face-up Jarl to +{n}": "Фішка чемпіона: підвищте ярла горілиць до +{n}",
-    "Complete the Lead: gain the top card of a location and its bonus, or of the deck and roll the Rising die.":
-        "Завершіть наказ: візьміть верхню карту зони і її бонус або верхню карту колоди й киньте кубик світанку.",
+    "Complete the Lead: gain the top card of a location and its bonus, or of the deck and roll the Rising die.": "Завершіть наказ: візьміть верхню карту зони і її бонус або верхню карту колоди й киньте кубик світанку.",
     "Deck": "Колода",
     "Deploy": "Властивість призначення",
     "Deploy {card} (from {location}) on which location?": "У яку зону призначити {card} (із зони «{location}»)?",
     "Deploy {card} on which location?": "У яку зону призначити {card}?",
     "Deployment": "Розгортання",
     "Deployment: choose card {n} of {total} to place face-down in your Raiding Party (left to right). "
-    "Nobody else sees which.":
-        "Розгортання: виберіть карту {n} з {total}, щоб покласти її долілиць у ваш загін набігу (зліва "
-        "направо). Ніхто інший не бачить, яку.",
+    "Nobody else sees which.": "Розгортання: виберіть карту {n} з {total}, щоб покласти її долілиць у ваш загін набігу (зліва "
+    "направо). Ніхто інший не бачить, яку.",
     "Diana": "Діана",
     "Did you mean: {names}?": "Можливо, ви мали на увазі: {names}?",
     "Discard pile": "Скид",
@@ -86,8 +80,7 @@ MESSAGES: dict = {
     "END TRIGGERED": "КІНЕЦЬ ГРИ БЛИЗЬКО",
     "EXCESS CARDS": "НАДЛИШОК КАРТ",
     "End of game": "Наприкінці гри",
-    "End of game: choose which of your end-of-game abilities to resolve next.":
-        "Кінець гри: виберіть, яка з ваших властивостей «Наприкінці гри» спрацює наступною.",
+    "End of game: choose which of your end-of-game abilities to resolve next.": "Кінець гри: виберіть, яка з ваших властивостей «Наприкінці гри» спрацює наступною.",
     "End of input: leaving the game.": "Введення скінчилося: вихід із гри.",
     "End-game": "Бонусні очки наприкінці гри",
     "Excess cards": "Надлишок карт",
@@ -96,32 +89,27 @@ MESSAGES: dict = {
     "Final score": "Фінальний рахунок",
     "Final scores: {scores}": "Фінальні очки: {scores}",
     "First Player": "Перший гравець",
-    "First Player token; after Deployment give it away or keep it":
-        "Фішка першого гравця; після розгортання віддайте її або залиште собі",
-    "First Player: {first}    Tie Breaker: {tb}    Champion: {champion}":
-        "Перший гравець: {first}    Тайбрейкер: {tb}    Чемпіон: {champion}",
+    "First Player token; after Deployment give it away or keep it": "Фішка першого гравця; після розгортання віддайте її або залиште собі",
+    "First Player: {first}    Tie Breaker: {tb}    Champion: {champion}": "Перший гравець: {first}    Тайбрейкер: {tb}    Чемпіон: {champion}",
     "First player: {who}": "Перший гравець: {who}",
     "Fl.": "Фл.",
     "Fleet": "Флот",
     "Fleet Track": "Трек флоту",
     "Frankenland: {who} draws {cards}": "Frankenland: {who} бере {cards}",
     "Freya": "Freya",
-    "Freya: you drew {card}. Place it face-down at which end of your Party?":
-        "Freya: ви взяли {card}. На який край загону покласти її долілиць?",
+    "Freya: you drew {card}. Place it face-down at which end of your Party?": "Freya: ви взяли {card}. На який край загону покласти її долілиць?",
     "Gain (or keep) the Sovereign token.": "Отримайте (або залиште в себе) фішку володарювання.",
     "Gain 1 Helium.": "Візьміть 1 фішку гелію.",
     "Game over": "Гру завершено",
     "Game saved to {path}": "Гру збережено: {path}",
-    "Game saved; continue it with: redtable play --resume {path}":
-        "Гру збережено; продовжити: redtable play --resume {path}",
+    "Game saved; continue it with: redtable play --resume {path}": "Гру збережено; продовжити: redtable play --resume {path}",
     "Give the First Player token to {who}": "Віддати фішку першого гравця: {who}",
     "Glory": "Слава",
     "Glory for lost battles: {glory}": "Слава за програні битви: {glory}",
     "Glory {n}": "Слава {n}",
     "God": "Бог",
     "God {god}": "Бог {god}",
-    "Gods (Summer Muster Groups; invoke once, in Ragnarok)":
-        "Боги (літні групи збору; закликати один раз, у Рагнарок)",
+    "Gods (Summer Muster Groups; invoke once, in Ragnarok)": "Боги (літні групи збору; закликати один раз, у Рагнарок)",
     "Green Hero": "Зелений герой",
     "Green Raider": "Зелений рейдер",
     "Group": "Група",
@@ -129,20 +117,16 @@ MESSAGES: dict = {
     "Hand": "Рука",
     "He": "Гел",
     "Hel": "Hel",
-    "Hel: choose a discarded Raider or Jarl and where it goes in your Party (face-up).":
-        "Hel: виберіть у скиді рейдера чи ярла й місце для нього у вашому загоні (горілиць).",
+    "Hel: choose a discarded Raider or Jarl and where it goes in your Party (face-up).": "Hel: виберіть у скиді рейдера чи ярла й місце для нього у вашому загоні (горілиць).",
     "Held by": "Контролює",
     "Helium": "Гелій",
     "Help": "Довідка",
-    "Hot-seat: the screen and its scrollback are cleared whenever the keyboard changes hands.":
-        "Гра за одним пристроєм: екран і його історія очищуються щоразу, коли клавіатура переходить "
-        "до іншого гравця.",
+    "Hot-seat: the screen and its scrollback are cleared whenever the keyboard changes hands.": "Гра за одним пристроєм: екран і його історія очищуються щоразу, коли клавіатура переходить "
+    "до іншого гравця.",
     "House Apollo: {who} takes the last turn": "Дім Аполлона: {who} виконує останній хід",
-    "House Ceres, end of game: banish 1 card from your hand before scoring.":
-        "Дім Церери, кінець гри: перед підрахунком виженіть 1 карту з вашої руки.",
+    "House Ceres, end of game: banish 1 card from your hand before scoring.": "Дім Церери, кінець гри: перед підрахунком виженіть 1 карту з вашої руки.",
     "House Ceres: banish any 1 card from a location.": "Дім Церери: виженіть будь-яку 1 карту із зони.",
-    "House Minerva rolled the Sovereign token: choose any other bonus of the die.":
-        "Дім Мінерви: випала фішка володарювання — виберіть будь-який інший бонус кубика.",
+    "House Minerva rolled the Sovereign token: choose any other bonus of the die.": "Дім Мінерви: випала фішка володарювання — виберіть будь-який інший бонус кубика.",
     "House {house}": "Дім {house}",
     "House {house} ability": "Властивість дому {house}",
     "Houses": "Доми",
@@ -157,18 +141,15 @@ MESSAGES: dict = {
     "Jupiter": "Юпітер",
     "Keep the First Player token": "Залишити собі фішку першого гравця",
     "Location": "Зона",
-    "Locations ('look mars' shows a location's top card in full)":
-        "Зони («look mars» показує верхню карту зони повністю)",
+    "Locations ('look mars' shows a location's top card in full)": "Зони («look mars» показує верхню карту зони повністю)",
     "Loki": "Loki",
-    "Loki: place a Glory token on a card of your Party ({n} left; not on a Jarl).":
-        "Loki: покладіть фішку слави на карту вашого загону (лишилося {n}; не на ярла).",
+    "Loki: place a Glory token on a card of your Party ({n} left; not on a Jarl).": "Loki: покладіть фішку слави на карту вашого загону (лишилося {n}; не на ярла).",
     "Luna": "Місяць",
     "Mars": "Марс",
     "Minerva": "Мінерва",
     "Muster Groups (Pass to take one)": "Групи збору (пас — взяти одну)",
     "Muster Groups (Pass to take one):": "Групи збору (пас — взяти одну):",
-    "Muster Groups: none in Ragnarok (passing takes no cards).":
-        "Групи збору: у Рагнарок їх немає (пас не дає карт).",
+    "Muster Groups: none in Ragnarok (passing takes no cards).": "Групи збору: у Рагнарок їх немає (пас не дає карт).",
     "Muster Groups: none left.": "Групи збору: не лишилося.",
     "Muster Groups: {groups}": "Групи збору: {groups}",
     "Neutral house {house}: {n} Influence on the Institute.": "Нейтральний дім {house}: {n} впливу в Інституті.",
@@ -200,8 +181,7 @@ MESSAGES: dict = {
     "Player Actions (Saga)": "Дії гравців (Saga)",
     "Player {n}": "Гравець {n}",
     "Player {n}'s name [{default}]: ": "Ім'я гравця {n} [{default}]: ",
-    "Players and Raiding Parties (slots from the left, 0 first)":
-        "Гравці й загони набігу (позиції зліва, перша — 0)",
+    "Players and Raiding Parties (slots from the left, 0 first)": "Гравці й загони набігу (позиції зліва, перша — 0)",
     "Power": "Сила",
     "Promote": "Підвищити",
     "Purple Hero": "Фіолетовий герой",
@@ -218,37 +198,32 @@ MESSAGES: dict = {
     "Red Rising: final scores": "«Червоний світанок»: фінальні очки",
     "Red Rising: {n} characters": "«Червоний світанок»: {n} персонажів",
     "Reinforce": "Підсилити",
-    "Reinforce: you turned up slot {n}. Now add a card from your hand face-up at either end of your Party.":
-        "Підсилення: ви перевернули позицію {n}. Тепер додайте карту з руки горілиць на будь-який край загону.",
+    "Reinforce: you turned up slot {n}. Now add a card from your hand face-up at either end of your Party.": "Підсилення: ви перевернули позицію {n}. Тепер додайте карту з руки горілиць на будь-який край загону.",
     "Resolution of {name}": "Розв'язка: {name}",
-    "Resumed after {n} decision.": ("Продовжено після {n} рішення.", "Продовжено після {n} рішень.",
-                                    "Продовжено після {n} рішень."),
-    "Reveal the top card of the deck and place (not deploy) it on any location.":
-        "Розкрийте верхню карту колоди й покладіть (не призначте) її в будь-яку зону.",
-    "Reveal the top card of the deck and place (not deploy) it on any location; gain that location's bonus.":
-        "Розкрийте верхню карту колоди, покладіть (не призначте) її в будь-яку зону й отримайте бонус цієї зони.",
+    "Resumed after {n} decision.": (
+        "Продовжено після {n} рішення.",
+        "Продовжено після {n} рішень.",
+        "Продовжено після {n} рішень.",
+    ),
+    "Reveal the top card of the deck and place (not deploy) it on any location.": "Розкрийте верхню карту колоди й покладіть (не призначте) її в будь-яку зону.",
+    "Reveal the top card of the deck and place (not deploy) it on any location; gain that location's bonus.": "Розкрийте верхню карту колоди, покладіть (не призначте) її в будь-яку зону й отримайте бонус цієї зони.",
     "Revealed {card} {source}": "Розкрито {card} {source}",
-    "Rising die: banish the top card of a location of your choice.":
-        "Кубик світанку: виберіть зону й виженіть з неї верхню карту.",
-    "Round {n}: {name} — Outposts worth {vp} VP; First Player {who}":
-        "Раунд {n}: {name} — форпост дає {vp} ПО; перший гравець {who}",
+    "Rising die: banish the top card of a location of your choice.": "Кубик світанку: виберіть зону й виженіть з неї верхню карту.",
+    "Round {n}: {name} — Outposts worth {vp} VP; First Player {who}": "Раунд {n}: {name} — форпост дає {vp} ПО; перший гравець {who}",
     "Rules": "Властивості",
     "SOVEREIGNTY": "ВОЛОДАРЮВАННЯ",
     "Saga": "Saga",
     "Saga: turn face-up one card of {who}'s Raiding Party.": "Saga: переверніть горілиць одну карту в загоні: {who}.",
     "Saved as it goes to {path}": "Гра зберігається по ходу: {path}",
     "Sax": "Sax",
-    "Sax (yellow Outpost): you may add a discarded Raider face-up at either end of your Party.":
-        "Sax (жовтий форпост): можете додати рейдера зі скиду горілиць на будь-який край загону.",
+    "Sax (yellow Outpost): you may add a discarded Raider face-up at either end of your Party.": "Sax (жовтий форпост): можете додати рейдера зі скиду горілиць на будь-який край загону.",
     "Say which location: look {names}": "Скажіть, яка зона: look {names}",
     "Scorepad": "Блокнот підрахунку",
     "Scorepad left unfinished: nothing scored.": "Підрахунок не завершено: нічого не пораховано.",
     "Scout": "Розвідка",
-    "Scout: the top card of the deck is {card}. Place it on which location? You gain that location's bonus.":
-        "Розвідка: верхня карта колоди — {card}. У яку зону її покласти? Ви отримаєте бонус цієї зони.",
+    "Scout: the top card of the deck is {card}. Place it on which location? You gain that location's bonus.": "Розвідка: верхня карта колоди — {card}. У яку зону її покласти? Ви отримаєте бонус цієї зони.",
     "Set-aside Hero": "Відкладений герой",
-    "Setup: Outposts in play: {outposts}. {who} is First Player.":
-        "Приготування: форпости в грі: {outposts}. Перший гравець — {who}.",
+    "Setup: Outposts in play: {outposts}. {who} is First Player.": "Приготування: форпости в грі: {outposts}. Перший гравець — {who}.",
     "Setup: houses {houses}; {first} plays first.": "Приготування: доми {houses}; перший хід — {first}.",
     "Slot {n} of {who}'s Party — {card}": "Позиція {n} у загоні {who} — {card}",
     "Slot {n} — {card}": "Позиція {n} — {card}",
@@ -259,23 +234,20 @@ MESSAGES: dict = {
     "Summer": "Літо",
     "TOTAL": "УСЬОГО",
     "Take the first and the last turns. Whenever you gain the Sovereign token, reveal and place (not "
-    "deploy) the top card of the deck on any location.":
-        "Ви виконуєте перший і останній хід у грі. Щоразу, коли ви отримуєте фішку володарювання, "
-        "розкрийте й покладіть (не призначте) верхню карту колоди в будь-яку зону.",
+    "deploy) the top card of the deck on any location.": "Ви виконуєте перший і останній хід у грі. Щоразу, коли ви отримуєте фішку володарювання, "
+    "розкрийте й покладіть (не призначте) верхню карту колоди в будь-яку зону.",
     "The Institute": "Інститут",
     "The [bold]{end}[/bold] end": "[bold]{end}[/bold] край",
-    "The same position in the text form (redtable score red-rising FILE reads it):":
-        "Та сама позиція в текстовій формі (її читає redtable score red-rising ФАЙЛ):",
+    "The same position in the text form (redtable score red-rising FILE reads it):": "Та сама позиція в текстовій формі (її читає redtable score red-rising ФАЙЛ):",
     "Three rounds (Spring 1 VP, Summer 2 VP, Ragnarok 3 VP per Outpost). Each round: deploy 3 cards "
     "face-down, then take actions one at a time until everybody has passed; then all cards turn up and "
     "the most Raid Points in a colour wins its Outpost. Raider 2, Hero 4, Jarl +1 to each adjacent Raider "
     "or Hero (+2 with the Champion token), Glory +1, an Outpost adds its printed points to its holder. "
-    "Losing a colour you fought in earns 1 Glory.":
-        "Три раунди (весна — 1 ПО, літо — 2 ПО, Рагнарок — 3 ПО за форпост). Кожен раунд: розгорніть "
-        "3 карти долілиць, потім виконуйте дії по одній, доки всі не спасують; тоді всі карти "
-        "перевертаються, і найбільше очок набігу в кольорі здобуває його форпост. Рейдер 2, герой 4, "
-        "ярл +1 кожному сусідньому рейдеру чи герою (+2 з фішкою чемпіона), слава +1, форпост додає "
-        "власникові свої надруковані очки. Програна битва в кольорі, де ви воювали, дає 1 славу.",
+    "Losing a colour you fought in earns 1 Glory.": "Три раунди (весна — 1 ПО, літо — 2 ПО, Рагнарок — 3 ПО за форпост). Кожен раунд: розгорніть "
+    "3 карти долілиць, потім виконуйте дії по одній, доки всі не спасують; тоді всі карти "
+    "перевертаються, і найбільше очок набігу в кольорі здобуває його форпост. Рейдер 2, герой 4, "
+    "ярл +1 кожному сусідньому рейдеру чи герою (+2 з фішкою чемпіона), слава +1, форпост додає "
+    "власникові свої надруковані очки. Програна битва в кольорі, де ви воювали, дає 1 славу.",
     "Tie Breaker token (tie-break 1)": "Фішка тайбрейкера (нічия, 1)",
     "Tie Breaker token: wins all ties": "Фішка тайбрейкера: виграє всі нічиї",
     "Top card's power": "Сила верхньої карти",
@@ -288,16 +260,12 @@ MESSAGES: dict = {
     "VP": "ПО",
     "VP this round: {vp}": "ПО цього раунду: {vp}",
     "VP {n}": "ПО {n}",
-    "Whenever you gain the Sovereign token, advance once on the Fleet Track.":
-        "Щоразу, коли ви отримуєте фішку володарювання, просуньтеся на 1 поділку вперед по треку флоту.",
-    "Whenever you gain the Sovereign token, gain 1 Helium.":
-        "Щоразу, коли ви отримуєте фішку володарювання, ви берете 1 фішку гелію.",
-    "Whenever you gain the Sovereign token, place 1 Influence on the Institute.":
-        "Щоразу, коли ви отримуєте фішку володарювання, виставте 1 фішку впливу в Інститут.",
+    "Whenever you gain the Sovereign token, advance once on the Fleet Track.": "Щоразу, коли ви отримуєте фішку володарювання, просуньтеся на 1 поділку вперед по треку флоту.",
+    "Whenever you gain the Sovereign token, gain 1 Helium.": "Щоразу, коли ви отримуєте фішку володарювання, ви берете 1 фішку гелію.",
+    "Whenever you gain the Sovereign token, place 1 Influence on the Institute.": "Щоразу, коли ви отримуєте фішку володарювання, виставте 1 фішку впливу в Інститут.",
     "Whenever you gain the Sovereign token, roll the Rising die and gain the bonus. If the result is the "
-    "Sovereign token, select any other bonus on the die.":
-        "Щоразу, коли ви отримуєте фішку володарювання, киньте кубик світанку й отримайте випалий бонус. "
-        "Якщо випала фішка володарювання, виберіть будь-який інший бонус на кубику.",
+    "Sovereign token, select any other bonus on the die.": "Щоразу, коли ви отримуєте фішку володарювання, киньте кубик світанку й отримайте випалий бонус. "
+    "Якщо випала фішка володарювання, виберіть будь-який інший бонус на кубику.",
     "Winner: {names}": "Переможець: {names}",
     "Winner: {names} (shared victory)": "Переможці: {names} (спільна перемога)",
     "Winner: {names} (tie broken by the Sovereign token)": "Переможець: {names} (нічию розв'язала фішка володарювання)",
@@ -311,78 +279,63 @@ MESSAGES: dict = {
     "Your God": "Ваш бог",
     "Your God {god} ({when}):": "Ваш бог {god} ({when}):",
     "Your action: Withdraw, Reinforce, Inspire, Promote, Invoke (Ragnarok), or Pass (and take a Muster "
-    "Group): no more actions this round.":
-        "Ваша дія: відкликати, підсилити, надихнути, підвищити, закликати (Рагнарок) або пас (і взяти "
-        "групу збору): до кінця раунду більше жодних дій.",
+    "Group): no more actions this round.": "Ваша дія: відкликати, підсилити, надихнути, підвищити, закликати (Рагнарок) або пас (і взяти "
+    "групу збору): до кінця раунду більше жодних дій.",
     "Your hand": "Ваша рука",
     "Your hand — {seat} ({cards})": "Ваша рука — {seat} ({cards})",
     "Your turn. [bold]Lead[/bold]: deploy a card from your hand, then gain a top card; or "
-    "[bold]Scout[/bold] (? for more).":
-        "Ваш хід. [bold]Наказ[/bold]: призначте карту з руки, потім візьміть верхню карту; або "
-        "[bold]Розвідка[/bold] (? — докладніше).",
+    "[bold]Scout[/bold] (? for more).": "Ваш хід. [bold]Наказ[/bold]: призначте карту з руки, потім візьміть верхню карту; або "
+    "[bold]Розвідка[/bold] (? — докладніше).",
     "Your turn: Lead (deploy a card from your hand on a location: its deploy ability triggers; then gain "
     "the top card of another location and its bonus, or the top card of the deck and roll the Rising die) "
     "or Scout (reveal the top card of the deck, place it on a location and gain that location's bonus). The "
     "end is triggered when, among all players, someone has {n}+ Helium, someone {n}+ Influence on the "
     "Institute and someone {n}+ on the Fleet Track, or when one player reaches two of these. Scoring: cards "
     "in hand (value and end-game bonuses), Fleet Track, 3 per Helium, 10 for the Sovereign token, Influence "
-    "(4 each for the most, 2 for second, 1 for others), -10 per card beyond the 7th.":
-        "Ваш хід: наказ (призначте карту з руки в зону — спрацьовує її властивість призначення; потім "
-        "візьміть верхню карту іншої зони та її бонус або верхню карту колоди й киньте кубик світанку) "
-        "чи розвідка (розкрийте верхню карту колоди, покладіть її в зону й отримайте бонус зони). Кінець "
-        "гри настає, коли серед усіх гравців хтось має {n}+ гелію, хтось {n}+ впливу в Інституті і хтось "
-        "{n}+ на треку флоту, або коли один гравець досяг двох із цих умов. Підрахунок: карти на руці "
-        "(цінність і бонуси наприкінці гри), трек флоту, 3 за гелій, 10 за фішку володарювання, вплив "
-        "(по 4 за найбільше, по 2 за друге місце, по 1 іншим), -10 за кожну карту понад сьому.",
+    "(4 each for the most, 2 for second, 1 for others), -10 per card beyond the 7th.": "Ваш хід: наказ (призначте карту з руки в зону — спрацьовує її властивість призначення; потім "
+    "візьміть верхню карту іншої зони та її бонус або верхню карту колоди й киньте кубик світанку) "
+    "чи розвідка (розкрийте верхню карту колоди, покладіть її в зону й отримайте бонус зони). Кінець "
+    "гри настає, коли серед усіх гравців хтось має {n}+ гелію, хтось {n}+ впливу в Інституті і хтось "
+    "{n}+ на треку флоту, або коли один гравець досяг двох із цих умов. Підрахунок: карти на руці "
+    "(цінність і бонуси наприкінці гри), трек флоту, 3 за гелій, 10 за фішку володарювання, вплив "
+    "(по 4 за найбільше, по 2 за друге місце, по 1 іншим), -10 за кожну карту понад сьому.",
     "[bold reverse] Your decision [/] {text}": "[bold reverse] Ваше рішення [/] {text}",
-    "[bold]Game over.[/bold] VP: {vp}. Winner {who} by {how}.":
-        "[bold]Гру завершено.[/bold] ПО: {vp}. Переможець {who}, вирішено: {how}.",
-    "[bold]Game over[/bold]: end-of-game abilities, then scoring":
-        "[bold]Гру завершено[/bold]: властивості «Наприкінці гри», потім підрахунок",
+    "[bold]Game over.[/bold] VP: {vp}. Winner {who} by {how}.": "[bold]Гру завершено.[/bold] ПО: {vp}. Переможець {who}, вирішено: {how}.",
+    "[bold]Game over[/bold]: end-of-game abilities, then scoring": "[bold]Гру завершено[/bold]: властивості «Наприкінці гри», потім підрахунок",
     "[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}": "[bold]Надихнути[/bold]: 1 слава на позицію {n} — {card}",
     "[bold]Invoke {god}[/bold]": "[bold]Закликати {god}[/bold]",
     "[bold]Lead[/bold] without deploying (your hand is empty)": "[bold]Наказ[/bold] без призначення (рука порожня)",
-    "[bold]Pass the keyboard to player {seat}[/bold] ({name}) — press Enter":
-        "[bold]Передайте клавіатуру гравцю {seat}[/bold] ({name}) — натисніть Enter",
+    "[bold]Pass the keyboard to player {seat}[/bold] ({name}) — press Enter": "[bold]Передайте клавіатуру гравцю {seat}[/bold] ({name}) — натисніть Enter",
     "[bold]Pass[/bold] and take {group} with {cards}": "[bold]Пас[/bold] і взяти {group} з {cards}",
-    "[bold]Promote[/bold]: the Champion token on the Jarl in slot {n}":
-        "[bold]Підвищити[/bold]: фішка чемпіона на ярла на позиції {n}",
+    "[bold]Promote[/bold]: the Champion token on the Jarl in slot {n}": "[bold]Підвищити[/bold]: фішка чемпіона на ярла на позиції {n}",
     "[bold]P{seat}[/bold] choose 1 (Enter = 1), or ? for help: ": "[bold]P{seat}[/bold]: виберіть 1 (Enter = 1), ? — довідка: ",
     "[bold]P{seat}[/bold] choose 1-{n}, or ? for help: ": "[bold]P{seat}[/bold]: виберіть 1-{n}, ? — довідка: ",
-    "[bold]Reinforce[/bold]: turn up slot {n} — {card} — then add a card":
-        "[bold]Підсилити[/bold]: перевернути позицію {n} — {card} — і додати карту",
+    "[bold]Reinforce[/bold]: turn up slot {n} — {card} — then add a card": "[bold]Підсилити[/bold]: перевернути позицію {n} — {card} — і додати карту",
     "[bold]Shared victory: {who}[/bold]": "[bold]Спільна перемога: {who}[/bold]",
     "[bold]The deck[/bold]: take its top card": "[bold]Колода[/bold]: взяти верхню карту",
     "[bold]The end of the game is triggered[/bold] (Helium {helium}, Influence {influence}, Fleet {fleet}): "
-    "play on until everybody has had as many turns":
-        "[bold]Умови закінчення гри виконано[/bold] (гелій {helium}, вплив {influence}, флот {fleet}): "
-        "грайте, доки всі не матимуть однаково ходів",
+    "play on until everybody has had as many turns": "[bold]Умови закінчення гри виконано[/bold] (гелій {helium}, вплив {influence}, флот {fleet}): "
+    "грайте, доки всі не матимуть однаково ходів",
     "[bold]The whole log[/bold] (what you have seen)": "[bold]Увесь журнал[/bold] (те, що ви бачили)",
     "[bold]Winner: {who}[/bold] with {n} VP, by {how}.": "[bold]Переможець: {who}[/bold], {n} ПО; вирішено: {how}.",
     "[bold]Winner: {who}[/bold] with {n} points": "[bold]Переможець: {who}[/bold], {n} очок",
-    "[bold]Withdraw[/bold] slot {n} — {card} — to your hand":
-        "[bold]Відкликати[/bold] позицію {n} — {card} — на руку",
-    "[bold]{answer} is not a legal choice.[/bold] Nothing changed. The legal choices are:":
-        "[bold]{answer} — неможливий вибір.[/bold] Нічого не змінилося. Можливі варіанти:",
+    "[bold]Withdraw[/bold] slot {n} — {card} — to your hand": "[bold]Відкликати[/bold] позицію {n} — {card} — на руку",
+    "[bold]{answer} is not a legal choice.[/bold] Nothing changed. The legal choices are:": "[bold]{answer} — неможливий вибір.[/bold] Нічого не змінилося. Можливі варіанти:",
     "[bold]{god}[/bold] (God)": "[bold]{god}[/bold] (бог)",
     "[bold]{name}: {total}[/bold] so far (cards {cards}, Fleet {fleet}, Helium {helium}, Sovereignty "
-    "{sovereignty}, Influence {influence}, excess cards {excess})":
-        "[bold]{name}: {total}[/bold] поки що (карти {cards}, флот {fleet}, гелій {helium}, володарювання "
-        "{sovereignty}, вплив {influence}, надлишок карт {excess})",
-    "[bold]{name}[/bold]'s cards, one a line (e.g. 'Darrow', 'Trigg as red', 'Cyther as Sevro'):":
-        "Карти гравця [bold]{name}[/bold], по одній у рядку (напр., «Darrow», «Trigg as red», «Cyther as Sevro»):",
+    "{sovereignty}, Influence {influence}, excess cards {excess})": "[bold]{name}: {total}[/bold] поки що (карти {cards}, флот {fleet}, гелій {helium}, володарювання "
+    "{sovereignty}, вплив {influence}, надлишок карт {excess})",
+    "[bold]{name}[/bold]'s cards, one a line (e.g. 'Darrow', 'Trigg as red', 'Cyther as Sevro'):": "Карти гравця [bold]{name}[/bold], по одній у рядку (напр., «Darrow», «Trigg as red», «Cyther as Sevro»):",
     "[bold]{title}[/bold] — seed {seed} — {seats}": "[bold]{title}[/bold] — зерно {seed} — {seats}",
     "a card's full rules text": "повний текст властивостей карти",
     "a face-down card": "карта долілиць",
     "a tie on VP and Glory, broken by the most cards in hand": "нічия за ПО і славою, розв'язана кількістю карт на руці",
-    "a tie on VP, Glory and cards, broken by turn order from the First Player":
-        "нічия за ПО, славою і картами, розв'язана черговістю від першого гравця",
+    "a tie on VP, Glory and cards, broken by turn order from the First Player": "нічия за ПО, славою і картами, розв'язана черговістю від першого гравця",
     "a tie on VP, broken by the Tie Breaker token": "нічия за ПО, розв'язана фішкою тайбрейкера",
     "a tie on VP, broken by the most unused Glory": "нічия за ПО, розв'язана невикористаною славою",
     "abilities": "властивості",
     "action": "дія",
-    "after Deployment: a discarded Raider face-up at an end of your Party":
-        "після розгортання: рейдер зі скиду горілиць на край вашого загону",
+    "after Deployment: a discarded Raider face-up at an end of your Party": "після розгортання: рейдер зі скиду горілиць на край вашого загону",
     "already invoked": "уже закликаний",
     "an option": "варіант",
     "at the right end": "на правий край",
@@ -449,8 +402,7 @@ MESSAGES: dict = {
     "not counted: {problem}": "не враховано: {problem}",
     "obsidian": "обсидіановий",
     "onto {card}": "на {card}",
-    "or type it: the option itself, its description or a card/location name":
-        "або введіть сам варіант, його опис чи назву карти або зони",
+    "or type it: the option itself, its description or a card/location name": "або введіть сам варіант, його опис чи назву карти або зони",
     "orange": "оранжевий",
     "order": "порядок",
     "orders cards under the deck": "упорядковує карти під колодою",
@@ -481,16 +433,13 @@ MESSAGES: dict = {
     "tie, Tie Breaker": "нічия, тайбрейкер",
     "tie: back to the centre": "нічия: повернуто в центр",
     "type each player's final hand and tokens. Tab completes a card name; Enter on an empty card ends a "
-    "hand; 'undo' takes back the last card.":
-        "введіть фінальну руку й фішки кожного гравця. Tab доповнює назву карти; Enter на порожній карті "
-        "завершує руку; «undo» забирає останню карту.",
+    "hand; 'undo' takes back the last card.": "введіть фінальну руку й фішки кожного гравця. Tab доповнює назву карти; Enter на порожній карті "
+    "завершує руку; «undo» забирає останню карту.",
     "under {card}": "під {card}",
     "value": "цінність",
     "violet": "фіолетовий",
-    "warning: bot {bot} on seat {seat} chose an illegal option {option}; it plays the first option instead":
-        "увага: бот {bot} на місці {seat} вибрав неможливий варіант {option}; натомість він грає перший варіант",
-    "warning: bot {bot} on seat {seat} failed ({error}); it plays the first option instead":
-        "увага: бот {bot} на місці {seat} зламався ({error}); натомість він грає перший варіант",
+    "warning: bot {bot} on seat {seat} chose an illegal option {option}; it plays the first option instead": "увага: бот {bot} на місці {seat} вибрав неможливий варіант {option}; натомість він грає перший варіант",
+    "warning: bot {bot} on seat {seat} failed ({error}); it plays the first option instead": "увага: бот {bot} на місці {seat} зламався ({error}); натомість він грає перший варіант",
     "white": "білий",
     "won": "перемога",
     "yellow": "жовтий",
@@ -502,19 +451,15 @@ MESSAGES: dict = {
     "{card} counts as {color}": "{card} вважається кольору «{color}»",
     "{card} face-down": "{card} долілиць",
     "{card} face-up at the [bold]{end}[/bold] end": "{card} горілиць на [bold]{end}[/bold] край",
-    "{card} from the discard pile face-up at the [bold]{end}[/bold] end":
-        "{card} зі скиду горілиць на [bold]{end}[/bold] край",
-    "{card} is Gray: it counts as the best other colour unless you write '{card} as COLOUR'":
-        "{card} — сіра: вона вважається найвигіднішого іншого кольору, якщо не написати «{card} as КОЛІР»",
-    "{card} is Orange: it takes the best character's name unless you write '{card} as NAME'":
-        "{card} — оранжева: вона бере найвигідніше ім'я персонажа, якщо не написати «{card} as ІМ'Я»",
+    "{card} from the discard pile face-up at the [bold]{end}[/bold] end": "{card} зі скиду горілиць на [bold]{end}[/bold] край",
+    "{card} is Gray: it counts as the best other colour unless you write '{card} as COLOUR'": "{card} — сіра: вона вважається найвигіднішого іншого кольору, якщо не написати «{card} as КОЛІР»",
+    "{card} is Orange: it takes the best character's name unless you write '{card} as NAME'": "{card} — оранжева: вона бере найвигідніше ім'я персонажа, якщо не написати «{card} as ІМ'Я»",
     "{card} is already counted": "{card} уже враховано",
     "{card} is banished {source}": "{card} вигнано {source}",
     "{card} is named {other}": "{card} має ім'я {other}",
     "{card}: choose an opponent.": "{card}: виберіть суперника.",
     "{card}: choose one.": "{card}: виберіть одне.",
-    "{card}: choose the card to place face down on top of {location}.":
-        "{card}: виберіть карту, щоб покласти її долілиць наверх зони «{location}».",
+    "{card}: choose the card to place face down on top of {location}.": "{card}: виберіть карту, щоб покласти її долілиць наверх зони «{location}».",
     "{card}: deploy ability": "{card}: властивість призначення",
     "{card}: move the card to which location?": "{card}: у яку зону перемістити карту?",
     "{card}: name a card in {who}'s hand.": "{card}: назвіть карту на руці гравця {who}.",
@@ -535,19 +480,19 @@ MESSAGES: dict = {
     "{name} cards: {detail}": "{name}, карти: {detail}",
     "{name}, round {n}/{total}": "{name}, раунд {n}/{total}",
     "{n} Glory token": ("{n} фішка слави", "{n} фішки слави", "{n} фішок слави"),
-    "{n} Glory token back to the supply": ("{n} фішка слави повертається в запас",
-                                           "{n} фішки слави повертаються в запас",
-                                           "{n} фішок слави повертаються в запас"),
+    "{n} Glory token back to the supply": (
+        "{n} фішка слави повертається в запас",
+        "{n} фішки слави повертаються в запас",
+        "{n} фішок слави повертаються в запас",
+    ),
     "{n} card": ("{n} карта", "{n} карти", "{n} карт"),
     "{n} pts": "{n} оч.",
     "{outpost}: Raid Points {scores} → {who} ({how})": "{outpost}: очки набігу {scores} → {who} ({how})",
     "{prompt} [{default}]: ": "{prompt} [{default}]: ",
     "{round} VP": "ПО: {round}",
     "{seat} ({bot}) is thinking…": "{seat} ({bot}) думає…",
-    "{who} (Freya) places the drawn card face-down at the {end} end":
-        "{who} (Freya) кладе взяту карту долілиць на {end} край",
-    "{who} (Hel) places the discarded {card} face-up at position {n}":
-        "{who} (Hel) кладе {card} зі скиду горілиць на позицію {n}",
+    "{who} (Freya) places the drawn card face-down at the {end} end": "{who} (Freya) кладе взяту карту долілиць на {end} край",
+    "{who} (Hel) places the discarded {card} face-up at position {n}": "{who} (Hel) кладе {card} зі скиду горілиць на позицію {n}",
     "{who} (Loki) places a Glory token on slot {n}": "{who} (Loki) кладе фішку слави на позицію {n}",
     "{who} (Nornir) takes back {tokens}": "{who} (Nornir) забирає {tokens}",
     "{who} (Sax) adds the discarded {card} at the {end} end": "{who} (Sax) додає {card} зі скиду на {end} край",
@@ -572,16 +517,14 @@ MESSAGES: dict = {
     "{who} gains {card} from {location}": "{who} бере {card} із зони «{location}»",
     "{who} gains {d} Helium (now {n})": "{who} бере фішки гелію: {d} (тепер {n})",
     "{who} gains {n} VP (Odin)": "{who} отримує {n} ПО (Odin)",
-    "{who} gives the First Player token to {other} (Angleland)":
-        "{who} віддає фішку першого гравця гравцю {other} (Angleland)",
+    "{who} gives the First Player token to {other} (Angleland)": "{who} віддає фішку першого гравця гравцю {other} (Angleland)",
     "{who} gives {card} from {location} to {other}": "{who} віддає {card} із зони «{location}» гравцю {other}",
     "{who} has deployed {cards} face-down": "{who} розгортає долілиць {cards}",
     "{who} has no {colors} to reveal ({card})": "{who} не має карти кольору {colors}, щоб розкрити ({card})",
     "{who} has nothing to gain": "{who} не має чого взяти",
     "{who} inspires slot {n}: +1 Glory token": "{who} надихає позицію {n}: +1 фішка слави",
     "{who} invokes {god}": "{who} закликає {god}",
-    "{who} is taking the Sovereign token from you. Block by revealing and banishing a card?":
-        "{who} забирає у вас фішку володарювання. Заблокувати, розкривши й вигнавши карту?",
+    "{who} is taking the Sovereign token from you. Block by revealing and banishing a card?": "{who} забирає у вас фішку володарювання. Заблокувати, розкривши й вигнавши карту?",
     "{who} keeps the First Player token (Angleland)": "{who} залишає собі фішку першого гравця (Angleland)",
     "{who} leads with an empty hand": "{who} виконує наказ з порожньою рукою",
     "{who} looks at the top {cards} of the deck": "{who} переглядає верхні карти колоди: {cards}",
@@ -592,8 +535,7 @@ MESSAGES: dict = {
     "{who} passes": "{who} пасує",
     "{who} passes and takes {group}: {cards}": "{who} пасує й бере групу {group}: {cards}",
     "{who} pays {other} {n} Helium": "{who} віддає гравцю {other} гелій: {n}",
-    "{who} pays {other} {n} Helium and takes a turn out of order":
-        "{who} віддає гравцю {other} гелій: {n} — і виконує хід позачергово",
+    "{who} pays {other} {n} Helium and takes a turn out of order": "{who} віддає гравцю {other} гелій: {n} — і виконує хід позачергово",
     "{who} picked {card} from {other}": "{who} витягує {card} у гравця {other}",
     "{who} places the Champion token on the Jarl in slot {n}": "{who} кладе фішку чемпіона на ярла на позиції {n}",
     "{who} places {card} at the bottom of {location}": "{who} кладе {card} під низ зони «{location}»",
@@ -601,9 +543,8 @@ MESSAGES: dict = {
     "{who} places {d} Influence on the Institute (now {n})": "{who} кладе фішки впливу в Інститут: {d} (тепер {n})",
     "{who} played {card}: banish 1 card of your choice from your hand.": "{card} гравця {who}: виженіть 1 карту на ваш вибір з вашої руки.",
     "{who} played {card}: choose the card from your hand they take.": "{card} гравця {who}: виберіть карту з вашої руки, яку буде взято.",
-    "{who} plays {card} to steal or banish your cards. Block it by revealing a card (it goes back to your hand)?":
-        "{who} грає {card}, щоб вкрасти або вигнати ваші карти. Заблокувати, розкривши карту (вона "
-        "повернеться вам на руку)?",
+    "{who} plays {card} to steal or banish your cards. Block it by revealing a card (it goes back to your hand)?": "{who} грає {card}, щоб вкрасти або вигнати ваші карти. Заблокувати, розкривши карту (вона "
+    "повернеться вам на руку)?",
     "{who} puts {card} at the bottom of the deck": "{who} кладе {card} під низ колоди",
     "{who} puts {card} on the top of the deck": "{who} кладе {card} наверх колоди",
     "{who} removes {d} Influence from the Institute (now {n})": "{who} забирає фішки впливу з Інституту: {d} (тепер {n})",
@@ -629,7 +570,8 @@ MESSAGES: dict = {
     "… {n} earlier line: type 'log' to see the whole log": (
         "… ще {n} попередній рядок: «log» — увесь журнал",
         "… ще {n} попередні рядки: «log» — увесь журнал",
-        "… ще {n} попередніх рядків: «log» — увесь журнал"),
+        "… ще {n} попередніх рядків: «log» — увесь журнал",
+    ),
     "═══ The game is over ═══": "═══ Гру завершено ═══",
     "{card}: {text} Which card of your hand?": "{card}: {text} Яку карту з руки?",
     "{card}: choose the card to place directly under it (the other goes below it).": "{card}: виберіть карту, яку покласти безпосередньо під неї (інша ляже нижче).",

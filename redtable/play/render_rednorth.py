@@ -24,8 +24,13 @@ from ..rednorth.gods import GOD_OF_SLUG, GODS
 from ..rednorth.outposts import OUTPOSTS, PURPLE_DRAW
 from .common import Command, Part, Renderer, cards, esc, line, one_line
 
-COLOUR_STYLE = {"green": "green3", "red": "red3", "blue": "dodger_blue1", "purple": "medium_purple1",
-                "yellow": "yellow1"}
+COLOUR_STYLE = {
+    "green": "green3",
+    "red": "red3",
+    "blue": "dodger_blue1",
+    "purple": "medium_purple1",
+    "yellow": "yellow1",
+}
 OUTPOST_NAME = {o.colour_name: o.name for o in OUTPOSTS}
 OUTPOST_SHORT = {  # a reminder; the full text is on the `outposts` command
     "green": "Tie Breaker token: wins all ties",
@@ -35,27 +40,55 @@ OUTPOST_SHORT = {  # a reminder; the full text is on the `outposts` command
     "yellow": "after Deployment: a discarded Raider face-up at an end of your Party",
 }
 PHASE_TITLE = {
-    "deploy": "Deployment", "angleland": "Outpost powers (Angleland)", "sax": "Outpost powers (Sax)",
-    "turn": "Player Actions", "reinforce": "Player Actions (Reinforce)", "loki": "Player Actions (Loki)",
-    "freya": "Player Actions (Freya)", "saga": "Player Actions (Saga)", "hel": "Player Actions (Hel)",
+    "deploy": "Deployment",
+    "angleland": "Outpost powers (Angleland)",
+    "sax": "Outpost powers (Sax)",
+    "turn": "Player Actions",
+    "reinforce": "Player Actions (Reinforce)",
+    "loki": "Player Actions (Loki)",
+    "freya": "Player Actions (Freya)",
+    "saga": "Player Actions (Saga)",
+    "hel": "Player Actions (Hel)",
     "over": "Game over",
 }
 DECIDED_BY = {
-    "vp": "the most VP", "tie-breaker": "a tie on VP, broken by the Tie Breaker token",
+    "vp": "the most VP",
+    "tie-breaker": "a tie on VP, broken by the Tie Breaker token",
     "glory": "a tie on VP, broken by the most unused Glory",
     "hand": "a tie on VP and Glory, broken by the most cards in hand",
     "turn-order": "a tie on VP, Glory and cards, broken by turn order from the First Player",
 }
-OUTPOST_RESULT = {"won": "won", "tie-breaker": "tie, Tie Breaker", "returned": "tie: back to the centre",
-                  "no-battle": "no battle"}
-LABEL = {"deploy": "deploys", "turn": "action", "reinforce": "reinforces with", "angleland": "Angleland",
-         "sax": "Sax", "loki": "Loki", "freya": "Freya", "saga": "Saga", "hel": "Hel"}
+OUTPOST_RESULT = {
+    "won": "won",
+    "tie-breaker": "tie, Tie Breaker",
+    "returned": "tie: back to the centre",
+    "no-battle": "no battle",
+}
+LABEL = {
+    "deploy": "deploys",
+    "turn": "action",
+    "reinforce": "reinforces with",
+    "angleland": "Angleland",
+    "sax": "Sax",
+    "loki": "Loki",
+    "freya": "Freya",
+    "saga": "Saga",
+    "hel": "Hel",
+}
 ROUND_TITLE = {"spring": "Spring", "summer": "Summer", "ragnarok": "Ragnarok"}
 END_WORDS = {"left": "left", "right": "right"}
 # Message ids used through variables, for the catalogs' completeness test.
-MSGIDS = (*OUTPOST_SHORT.values(), *PHASE_TITLE.values(), *DECIDED_BY.values(), *OUTPOST_RESULT.values(),
-          *LABEL.values(), *ROUND_TITLE.values(), *END_WORDS.values(), *(k.name for k in KINDS),
-          *COLOUR_STYLE)
+MSGIDS = (
+    *OUTPOST_SHORT.values(),
+    *PHASE_TITLE.values(),
+    *DECIDED_BY.values(),
+    *OUTPOST_RESULT.values(),
+    *LABEL.values(),
+    *ROUND_TITLE.values(),
+    *END_WORDS.values(),
+    *(k.name for k in KINDS),
+    *COLOUR_STYLE,
+)
 
 
 def kind_name(slug: str) -> str:
@@ -135,9 +168,16 @@ class RedNorthRenderer(Renderer):
         parts.append(Part([self._outposts_compact(v, viewer, width), self._outposts_packed(v, viewer, width)], 50))
         tokens = self._tokens(v, viewer)
         parts.append(Part([[line(tokens)], [one_line(tokens, width)], []], 40))
-        parts.append(Part([self._seats_compact(v, viewer, True, True, width),
-                           self._seats_compact(v, viewer, True, False, width),
-                           self._seats_compact(v, viewer, False, False, width)], 70))
+        parts.append(
+            Part(
+                [
+                    self._seats_compact(v, viewer, True, True, width),
+                    self._seats_compact(v, viewer, True, False, width),
+                    self._seats_compact(v, viewer, False, False, width),
+                ],
+                70,
+            )
+        )
         muster = self._muster_line(v)
         parts.append(Part([[line(muster)], [one_line(muster, width)], []], 45))
         deck = self._deck_line(v)
@@ -148,10 +188,12 @@ class RedNorthRenderer(Renderer):
         return parts
 
     def _header(self, v: dict, viewer: int | None) -> str:
-        bits = ["[bold]" + tr("Red North") + "[/bold]",
-                tr("{name}, round {n}/{total}", n=v["round"], total=ROUNDS, name=round_title(v["round_name"])),
-                ntr("Outposts worth {n} VP", "Outposts worth {n} VP", v["round_vp"]),
-                tr(PHASE_TITLE[v["phase"]]) if v["phase"] in PHASE_TITLE else esc(v["phase"])]
+        bits = [
+            "[bold]" + tr("Red North") + "[/bold]",
+            tr("{name}, round {n}/{total}", n=v["round"], total=ROUNDS, name=round_title(v["round_name"])),
+            ntr("Outposts worth {n} VP", "Outposts worth {n} VP", v["round_vp"]),
+            tr(PHASE_TITLE[v["phase"]]) if v["phase"] in PHASE_TITLE else esc(v["phase"]),
+        ]
         if v.get("to_act") is not None:
             bits.append(tr("{who} to act", who=self.who(v["to_act"], viewer)))
         if viewer is not None and v.get("to_act") != viewer:
@@ -163,8 +205,15 @@ class RedNorthRenderer(Renderer):
 
     def _outposts_compact(self, v: dict, viewer: int | None, width: int) -> list[RenderableType]:
         """An Outpost a line: colour, name, Raid Points, holder and a reminder of its power."""
-        rows = [(f"{colour_markup(o['colour'])} [bold]{esc(o['name'])}[/bold]", tr("{n} pts", n=o["points"]),
-                 self._holder(o, viewer), esc(outpost_short(o["colour"]))) for o in v["outposts"]]
+        rows = [
+            (
+                f"{colour_markup(o['colour'])} [bold]{esc(o['name'])}[/bold]",
+                tr("{n} pts", n=o["points"]),
+                self._holder(o, viewer),
+                esc(outpost_short(o["colour"])),
+            )
+            for o in v["outposts"]
+        ]
         widths = [max(Text.from_markup(r[i]).cell_len for r in rows) for i in range(3)]
         out: list[RenderableType] = []
         for r in rows:
@@ -178,8 +227,10 @@ class RedNorthRenderer(Renderer):
         return out
 
     def _outposts_packed(self, v: dict, viewer: int | None, width: int) -> list[RenderableType]:
-        items = [f"[bold]{esc(o['name'])}[/bold] ({colour_markup(o['colour'])} {o['points']}): "
-                 f"{self._holder(o, viewer)}" for o in v["outposts"]]
+        items = [
+            f"[bold]{esc(o['name'])}[/bold] ({colour_markup(o['colour'])} {o['points']}): {self._holder(o, viewer)}"
+            for o in v["outposts"]
+        ]
         return [Text.from_markup(tr("Outposts:") + " " + " · ".join(items))]
 
     def _tokens(self, v: dict, viewer: int | None) -> str:
@@ -188,8 +239,12 @@ class RedNorthRenderer(Renderer):
         if champ["holder"] is not None and champ["placed"]:
             champ_text += " " + tr("(placed on a Jarl)")
         tb = self.who(v["tie_breaker"], viewer) if v["tie_breaker"] is not None else tr("nobody")
-        return tr("First Player: {first}    Tie Breaker: {tb}    Champion: {champion}",
-                  first=self.who(v["first_player"], viewer), tb=tb, champion=champ_text)
+        return tr(
+            "First Player: {first}    Tie Breaker: {tb}    Champion: {champion}",
+            first=self.who(v["first_player"], viewer),
+            tb=tb,
+            champion=champ_text,
+        )
 
     def _seats_compact(self, v: dict, viewer: int | None, wrap: bool, kinds: bool, width: int) -> list[RenderableType]:
         """A line per seat (its tokens, then its Raiding Party), or two when ``wrap``."""
@@ -226,8 +281,10 @@ class RedNorthRenderer(Renderer):
         return "[bold]" + tr("Muster Groups (Pass to take one):") + f"[/bold] {groups}"
 
     def _deck_line(self, v: dict) -> str:
-        bits = [f"[bold]{tr('Deck')}:[/bold] {cards(v['deck_size'])}",
-                f"[bold]{tr('Discard pile')}:[/bold] {counted(v['discard'])}"]
+        bits = [
+            f"[bold]{tr('Deck')}:[/bold] {cards(v['deck_size'])}",
+            f"[bold]{tr('Discard pile')}:[/bold] {counted(v['discard'])}",
+        ]
         if v.get("set_aside_hero"):
             bits.append(f"[bold]{tr('Set-aside Hero')}:[/bold] {kind_markup(v['set_aside_hero'])}")
         return "    ".join(bits)
@@ -245,8 +302,13 @@ class RedNorthRenderer(Renderer):
     # ------------------------------------------------------------------ full board
     def board(self, state: State, viewer: int | None, decision: Decision | None) -> list[RenderableType]:
         v = state.view(viewer)
-        out: list[RenderableType] = [line(self._header(v, viewer)), self._outposts(v, viewer), self._seats(v, viewer),
-                                     self._muster(v), line(self._deck_line(v))]
+        out: list[RenderableType] = [
+            line(self._header(v, viewer)),
+            self._outposts(v, viewer),
+            self._seats(v, viewer),
+            self._muster(v),
+            line(self._deck_line(v)),
+        ]
         if viewer is not None:
             out.extend(self.hand(state, viewer))
         return out
@@ -258,18 +320,30 @@ class RedNorthRenderer(Renderer):
         t.add_column(tr("Held by"), no_wrap=True)
         t.add_column(tr("Power"))
         for o in v["outposts"]:
-            t.add_row(f"{colour_markup(o['colour'])} {esc(o['name'])}", str(o["points"]), self._holder(o, viewer),
-                      esc(outpost_short(o["colour"])))
+            t.add_row(
+                f"{colour_markup(o['colour'])} {esc(o['name'])}",
+                str(o["points"]),
+                self._holder(o, viewer),
+                esc(outpost_short(o["colour"])),
+            )
         t.caption = Text.from_markup(self._tokens(v, viewer))
         t.caption_justify = "left"
         return t
 
     def _seats(self, v: dict, viewer: int | None) -> Table:
-        t = Table(title=tr("Players and Raiding Parties (slots from the left, 0 first)"), title_justify="left",
-                  show_lines=True)
+        t = Table(
+            title=tr("Players and Raiding Parties (slots from the left, 0 first)"),
+            title_justify="left",
+            show_lines=True,
+        )
         columns: tuple[tuple[str, JustifyMethod], ...] = (
-            (tr("Player"), "left"), (tr("VP"), "right"), (tr("Glory"), "right"),
-            (tr("Hand"), "right"), (tr("God"), "left"), (tr("Raiding Party"), "left"))
+            (tr("Player"), "left"),
+            (tr("VP"), "right"),
+            (tr("Glory"), "right"),
+            (tr("Hand"), "right"),
+            (tr("God"), "left"),
+            (tr("Raiding Party"), "left"),
+        )
         for col, just in columns:
             t.add_column(col, justify=just)
         for s in v["seats"]:
@@ -311,8 +385,11 @@ class RedNorthRenderer(Renderer):
         if me["god"]:
             g = GODS[GOD_OF_SLUG[me["god"]]]
             when = tr("already invoked") if me["invoked"] else tr("invoke once, during Ragnarok")
-            parts.append(Text.from_markup(f"[italic]{tr('Your God {god} ({when}):', god=esc(g.name), when=when)}"
-                                          f"[/italic] {esc(g.text)}"))
+            parts.append(
+                Text.from_markup(
+                    f"[italic]{tr('Your God {god} ({when}):', god=esc(g.name), when=when)}[/italic] {esc(g.text)}"
+                )
+            )
         title = tr("Your hand — {seat} ({cards})", seat=esc(self.seat_name(viewer)), cards=cards(len(hand)))
         return [Panel(Group(*parts), title=title, title_align="left")]
 
@@ -321,14 +398,22 @@ class RedNorthRenderer(Renderer):
         c = d.context
         k = d.kind
         if k == "deploy":
-            return tr("Deployment: choose card {n} of {total} to place face-down in your Raiding Party (left "
-                      "to right). Nobody else sees which.", n=c["placed"] + 1, total=c["party_size"])
+            return tr(
+                "Deployment: choose card {n} of {total} to place face-down in your Raiding Party (left "
+                "to right). Nobody else sees which.",
+                n=c["placed"] + 1,
+                total=c["party_size"],
+            )
         if k == "turn":
-            return tr("Your action: Withdraw, Reinforce, Inspire, Promote, Invoke (Ragnarok), or Pass "
-                      "(and take a Muster Group): no more actions this round.")
+            return tr(
+                "Your action: Withdraw, Reinforce, Inspire, Promote, Invoke (Ragnarok), or Pass "
+                "(and take a Muster Group): no more actions this round."
+            )
         if k == "reinforce":
-            return tr("Reinforce: you turned up slot {n}. Now add a card from your hand face-up at either end "
-                      "of your Party.", n=c["flipped"])
+            return tr(
+                "Reinforce: you turned up slot {n}. Now add a card from your hand face-up at either end of your Party.",
+                n=c["flipped"],
+            )
         if k == "angleland":
             return tr("Angleland (red Outpost): give the First Player token to a player of your choice, or keep it.")
         if k == "sax":
@@ -336,8 +421,10 @@ class RedNorthRenderer(Renderer):
         if k == "loki":
             return tr("Loki: place a Glory token on a card of your Party ({n} left; not on a Jarl).", n=c["glory_left"])
         if k == "freya":
-            return tr("Freya: you drew {card}. Place it face-down at which end of your Party?",
-                      card=kind_markup(c.get("card")))
+            return tr(
+                "Freya: you drew {card}. Place it face-down at which end of your Party?",
+                card=kind_markup(c.get("card")),
+            )
         if k == "saga":
             return tr("Saga: turn face-up one card of {who}'s Raiding Party.", who=self.who(c["opponent"]))
         if k == "hel":
@@ -357,17 +444,29 @@ class RedNorthRenderer(Renderer):
         if k == "turn":
             op, _, arg = o.partition(":")
             if op == "withdraw":
-                return (tr("[bold]Withdraw[/bold] slot {n} — {card} — to your hand", n=arg, card=slot(int(arg))),
-                        esc(ACTION_TEXT["withdraw"]))
+                return (
+                    tr("[bold]Withdraw[/bold] slot {n} — {card} — to your hand", n=arg, card=slot(int(arg))),
+                    esc(ACTION_TEXT["withdraw"]),
+                )
             if op == "reinforce":
-                return (tr("[bold]Reinforce[/bold]: turn up slot {n} — {card} — then add a card", n=arg,
-                           card=slot(int(arg))), esc(ACTION_TEXT["reinforce"]))
+                return (
+                    tr(
+                        "[bold]Reinforce[/bold]: turn up slot {n} — {card} — then add a card",
+                        n=arg,
+                        card=slot(int(arg)),
+                    ),
+                    esc(ACTION_TEXT["reinforce"]),
+                )
             if op == "inspire":
-                return (tr("[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}", n=arg, card=slot(int(arg))),
-                        esc(ACTION_TEXT["inspire"]))
+                return (
+                    tr("[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}", n=arg, card=slot(int(arg))),
+                    esc(ACTION_TEXT["inspire"]),
+                )
             if op == "promote":
-                return (tr("[bold]Promote[/bold]: the Champion token on the Jarl in slot {n}", n=arg),
-                        esc(ACTION_TEXT["promote"]))
+                return (
+                    tr("[bold]Promote[/bold]: the Champion token on the Jarl in slot {n}", n=arg),
+                    esc(ACTION_TEXT["promote"]),
+                )
             if op == "invoke":
                 g = GODS[GOD_OF_SLUG[arg]]
                 return tr("[bold]Invoke {god}[/bold]", god=esc(g.name)), esc(g.text)
@@ -376,21 +475,34 @@ class RedNorthRenderer(Renderer):
                     return "[bold]" + tr("Pass") + "[/bold]", tr("You take no further actions this round.")
                 for g in v["muster"]:
                     if g["group"] == arg:
-                        return (tr("[bold]Pass[/bold] and take {group} with {cards}", group=self.group_top(g),
-                                   cards=counted(g["cards"])), esc(g["top"]["text"]))
+                        return (
+                            tr(
+                                "[bold]Pass[/bold] and take {group} with {cards}",
+                                group=self.group_top(g),
+                                cards=counted(g["cards"]),
+                            ),
+                            esc(g["top"]["text"]),
+                        )
         if k in ("reinforce", "sax"):
             if o == "skip":
                 return tr("Do not use Sax"), ""
             card, _, end = o.partition(":")
             if k == "sax":
-                return (tr("{card} from the discard pile face-up at the [bold]{end}[/bold] end", card=kind_markup(card),
-                           end=end_word(end)), kind_text(card))
-            return tr("{card} face-up at the [bold]{end}[/bold] end", card=kind_markup(card), end=end_word(end)), \
-                kind_text(card)
+                return (
+                    tr(
+                        "{card} from the discard pile face-up at the [bold]{end}[/bold] end",
+                        card=kind_markup(card),
+                        end=end_word(end),
+                    ),
+                    kind_text(card),
+                )
+            return tr(
+                "{card} face-up at the [bold]{end}[/bold] end", card=kind_markup(card), end=end_word(end)
+            ), kind_text(card)
         if k == "angleland":
             if o == "keep":
                 return tr("Keep the First Player token"), ""
-            return tr("Give the First Player token to {who}", who=self.who(int(o.partition(':')[2]))), ""
+            return tr("Give the First Player token to {who}", who=self.who(int(o.partition(":")[2]))), ""
         if k == "loki":
             i = int(o.partition(":")[2])
             return tr("Slot {n} — {card}", n=i, card=slot(i)), ""
@@ -415,8 +527,12 @@ class RedNorthRenderer(Renderer):
             if d.kind == "turn":
                 op, _, arg = o.partition(":")
                 party = v["seats"][d.player]["party"]
-                names = {"withdraw": tr("Withdraw"), "reinforce": tr("Reinforce"), "inspire": tr("Inspire"),
-                         "promote": tr("Promote")}
+                names = {
+                    "withdraw": tr("Withdraw"),
+                    "reinforce": tr("Reinforce"),
+                    "inspire": tr("Inspire"),
+                    "promote": tr("Promote"),
+                }
                 if op in names and arg.isdigit() and int(arg) < len(party):
                     label = f"[bold]{names[op]}[/bold] {arg}: {slot_markup(party[int(arg)])}"
                 elif op == "pass" and arg:
@@ -455,15 +571,26 @@ class RedNorthRenderer(Renderer):
         who = lambda key="player": self.who(d.get(key), viewer)  # noqa: E731
         if k == "setup":
             outs = ", ".join(f"{esc(OUTPOST_NAME[c])} ({colour_markup(c)})" for c in d["outposts"])
-            return tr("Setup: Outposts in play: {outposts}. {who} is First Player.", outposts=outs,
-                      who=self.who(d["first_player"], viewer))
+            return tr(
+                "Setup: Outposts in play: {outposts}. {who} is First Player.",
+                outposts=outs,
+                who=self.who(d["first_player"], viewer),
+            )
         if k == "hand":
             return tr("Starting hand of {who}: {cards}", who=who(), cards=counted(d["hand"]))
         if k == "round":
             name = round_title(ROUND_NAMES[d["round"]])
-            text = "[bold]══ " + tr("Round {n}: {name} — Outposts worth {vp} VP; First Player {who}", n=d["round"],
-                                    name=name, vp=ROUND_VP[d["round"]],
-                                    who=self.who(d["first_player"], viewer)) + " ══[/bold]"
+            text = (
+                "[bold]══ "
+                + tr(
+                    "Round {n}: {name} — Outposts worth {vp} VP; First Player {who}",
+                    n=d["round"],
+                    name=name,
+                    vp=ROUND_VP[d["round"]],
+                    who=self.who(d["first_player"], viewer),
+                )
+                + " ══[/bold]"
+            )
             if d.get("muster"):
                 groups = "; ".join(f"{self._group_name(g['group'])}: {counted(g['cards'])}" for g in d["muster"])
                 text += "\n  " + tr("Muster Groups: {groups}", groups=groups)
@@ -474,14 +601,22 @@ class RedNorthRenderer(Renderer):
             return tr("{who} has deployed {cards} face-down", who=who(), cards=cards(d["count"]))
         if k == "pass":
             if d.get("group"):
-                return tr("{who} passes and takes {group}: {cards}", who=who(), group=self._group_name(d["group"]),
-                          cards=counted(d["cards"]))
+                return tr(
+                    "{who} passes and takes {group}: {cards}",
+                    who=who(),
+                    group=self._group_name(d["group"]),
+                    cards=counted(d["cards"]),
+                )
             return tr("{who} passes", who=who())
         if k == "flip":
             return tr("{who} turns up slot {n}: {card}", who=who(), n=d["slot"], card=kind_markup(d["card"]))
         if k == "reinforce":
-            return tr("{who} adds {card} face-up at the {end} end", who=who(), card=kind_markup(d["card"]),
-                      end=esc(end_word(d["end"])))
+            return tr(
+                "{who} adds {card} face-up at the {end} end",
+                who=who(),
+                card=kind_markup(d["card"]),
+                end=esc(end_word(d["end"])),
+            )
         if k == "draw":
             return "  (" + tr("{who} drew {cards}", who=who(), cards=counted(d["cards"])) + ")"
         if k == "first-player":
@@ -497,40 +632,64 @@ class RedNorthRenderer(Renderer):
         if k == "withdraw":
             text = tr("{who} withdraws the face-down card in slot {n}", who=who(), n=d["slot"])
             if d.get("glory_lost"):
-                text += " (" + ntr("{n} Glory token back to the supply", "{n} Glory tokens back to the supply",
-                                   d["glory_lost"]) + ")"
+                text += (
+                    " ("
+                    + ntr("{n} Glory token back to the supply", "{n} Glory tokens back to the supply", d["glory_lost"])
+                    + ")"
+                )
             return text
         if k == "saga":
-            return tr("{who} (Saga) turns up slot {n} of the Party of {other}: {card}", who=who(), n=d["slot"],
-                      other=who("opponent"), card=kind_markup(d["card"]))
+            return tr(
+                "{who} (Saga) turns up slot {n} of the Party of {other}: {card}",
+                who=who(),
+                n=d["slot"],
+                other=who("opponent"),
+                card=kind_markup(d["card"]),
+            )
         if k == "promote":
             return tr("{who} places the Champion token on the Jarl in slot {n}", who=who(), n=d["slot"])
         if k == "sax":
             if d.get("card") is None:
                 return tr("{who} does not use Sax", who=who())
-            return tr("{who} (Sax) adds the discarded {card} at the {end} end", who=who(),
-                      card=kind_markup(d["card"]), end=esc(end_word(d["end"])))
+            return tr(
+                "{who} (Sax) adds the discarded {card} at the {end} end",
+                who=who(),
+                card=kind_markup(d["card"]),
+                end=esc(end_word(d["end"])),
+            )
         if k == "freya":
-            return tr("{who} (Freya) places the drawn card face-down at the {end} end", who=who(),
-                      end=esc(end_word(d["end"])))
+            return tr(
+                "{who} (Freya) places the drawn card face-down at the {end} end", who=who(), end=esc(end_word(d["end"]))
+            )
         if k == "tyr":
             return tr("{who} (Tyr) draws {cards}", who=who(), cards=cards(d["count"]))
         if k == "hel":
-            return tr("{who} (Hel) places the discarded {card} face-up at position {n}", who=who(),
-                      card=kind_markup(d["card"]), n=d["position"])
+            return tr(
+                "{who} (Hel) places the discarded {card} face-up at position {n}",
+                who=who(),
+                card=kind_markup(d["card"]),
+                n=d["position"],
+            )
         if k == "thor":
             return tr("{who} (Thor) takes {card} into their hand", who=who(), card=kind_markup(d["card"]))
         if k == "nornir":
-            return tr("{who} (Nornir) takes back {tokens}", who=who(),
-                      tokens=ntr("{n} Glory token", "{n} Glory tokens", d["glory"]))
+            return tr(
+                "{who} (Nornir) takes back {tokens}",
+                who=who(),
+                tokens=ntr("{n} Glory token", "{n} Glory tokens", d["glory"]),
+            )
         if k == "loki":
             return tr("{who} (Loki) places a Glory token on slot {n}", who=who(), n=d["slot"])
         if k == "resolution":
             return self._resolution(d, viewer)
         if k == "game-end":
             vp = ", ".join(f"{self.who(p, viewer)} {x}" for p, x in enumerate(d["vp"]))
-            return tr("[bold]Game over.[/bold] VP: {vp}. Winner {who} by {how}.", vp=vp, who=who("winner"),
-                      how=esc(tr(DECIDED_BY[d["decided_by"]]) if d["decided_by"] in DECIDED_BY else d["decided_by"]))
+            return tr(
+                "[bold]Game over.[/bold] VP: {vp}. Winner {who} by {how}.",
+                vp=vp,
+                who=who("winner"),
+                how=esc(tr(DECIDED_BY[d["decided_by"]]) if d["decided_by"] in DECIDED_BY else d["decided_by"]),
+            )
         parts = "; ".join(f"{key} {esc(val)}" for key, val in d.items())
         return f"{esc(k)}: {parts}"
 
@@ -545,38 +704,60 @@ class RedNorthRenderer(Renderer):
         name = round_title(ROUND_NAMES[d["round"]])
         lines = ["[bold]" + tr("Resolution of {name}", name=name) + "[/bold]"]
         for p, party in enumerate(d["parties"]):
-            lines.append("  " + tr("Party of {who}: {cards}", who=self.who(p, viewer),
-                                   cards=", ".join(kind_markup(s) for s in party)))
+            lines.append(
+                "  "
+                + tr("Party of {who}: {cards}", who=self.who(p, viewer), cards=", ".join(kind_markup(s) for s in party))
+            )
         for colour, pts in d["raid_points"].items():
             o = d["outposts"].get(colour, {})
             ctrl = self.who(o["controller"], viewer) if o.get("controller") is not None else tr("nobody")
             scores = ", ".join(f"{self.who(p, viewer)} {x}" for p, x in enumerate(pts))
             how = o.get("decided_by")
-            lines.append("  " + tr("{outpost}: Raid Points {scores} → {who} ({how})",
-                                   outpost=f"{colour_markup(colour)} {esc(OUTPOST_NAME[colour])}", scores=scores,
-                                   who=ctrl, how=esc(tr(OUTPOST_RESULT[how]) if how in OUTPOST_RESULT else how)))
-        lines.append("  " + tr("VP this round: {vp}",
-                               vp=", ".join(f"{self.who(p, viewer)} +{x}" for p, x in enumerate(d["vp"]))))
-        lines.append("  " + tr("Glory for lost battles: {glory}",
-                               glory=", ".join(f"{self.who(p, viewer)} +{x}" for p, x in enumerate(d["glory"]))))
+            lines.append(
+                "  "
+                + tr(
+                    "{outpost}: Raid Points {scores} → {who} ({how})",
+                    outpost=f"{colour_markup(colour)} {esc(OUTPOST_NAME[colour])}",
+                    scores=scores,
+                    who=ctrl,
+                    how=esc(tr(OUTPOST_RESULT[how]) if how in OUTPOST_RESULT else how),
+                )
+            )
+        lines.append(
+            "  " + tr("VP this round: {vp}", vp=", ".join(f"{self.who(p, viewer)} +{x}" for p, x in enumerate(d["vp"])))
+        )
+        lines.append(
+            "  "
+            + tr(
+                "Glory for lost battles: {glory}",
+                glory=", ".join(f"{self.who(p, viewer)} +{x}" for p, x in enumerate(d["glory"])),
+            )
+        )
         if d.get("frankenland_draw"):
             f = d["frankenland_draw"]
-            lines.append("  " + tr("Frankenland: {who} draws {cards}", who=self.who(f["player"], viewer),
-                                   cards=cards(f["count"])))
+            lines.append(
+                "  "
+                + tr("Frankenland: {who} draws {cards}", who=self.who(f["player"], viewer), cards=cards(f["count"]))
+            )
         return "\n".join(lines)
 
     def help_text(self) -> str:
-        return esc(tr(
-            "Three rounds (Spring 1 VP, Summer 2 VP, Ragnarok 3 VP per Outpost). Each round: deploy 3 cards "
-            "face-down, then take actions one at a time until everybody has passed; then all cards turn up "
-            "and the most Raid Points in a colour wins its Outpost. Raider 2, Hero 4, Jarl +1 to each "
-            "adjacent Raider or Hero (+2 with the Champion token), Glory +1, an Outpost adds its printed "
-            "points to its holder. Losing a colour you fought in earns 1 Glory."))
+        return esc(
+            tr(
+                "Three rounds (Spring 1 VP, Summer 2 VP, Ragnarok 3 VP per Outpost). Each round: deploy 3 cards "
+                "face-down, then take actions one at a time until everybody has passed; then all cards turn up "
+                "and the most Raid Points in a colour wins its Outpost. Raider 2, Hero 4, Jarl +1 to each "
+                "adjacent Raider or Hero (+2 with the Champion token), Glory +1, an Outpost adds its printed "
+                "points to its holder. Losing a colour you fought in earns 1 Glory."
+            )
+        )
 
     # ------------------------------------------------------------------ commands
     def commands(self) -> dict[str, Command]:
-        return {"gods": Command("gods", tr("every God's power"), self._gods),
-                "outposts": Command("outposts", tr("every Outpost's power in full"), self._outposts_text)}
+        return {
+            "gods": Command("gods", tr("every God's power"), self._gods),
+            "outposts": Command("outposts", tr("every Outpost's power in full"), self._outposts_text),
+        }
 
     def _outposts_text(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
         t = Table(title=tr("Outposts"), title_justify="left", show_lines=True)
@@ -587,8 +768,9 @@ class RedNorthRenderer(Renderer):
         return [t]
 
     def _gods(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
-        t = Table(title=tr("Gods (Summer Muster Groups; invoke once, in Ragnarok)"), title_justify="left",
-                  show_lines=True)
+        t = Table(
+            title=tr("Gods (Summer Muster Groups; invoke once, in Ragnarok)"), title_justify="left", show_lines=True
+        )
         t.add_column(tr("God"), no_wrap=True)
         t.add_column(tr("Power"))
         for g in GODS:
@@ -624,8 +806,12 @@ class RedNorthRenderer(Renderer):
         winner = res.get("winner")
         how = res.get("decided_by")
         if winner is not None:
-            text = tr("[bold]Winner: {who}[/bold] with {n} VP, by {how}.", who=self.who(winner), n=vp[winner],
-                      how=esc(tr(DECIDED_BY[how]) if how in DECIDED_BY else how))
+            text = tr(
+                "[bold]Winner: {who}[/bold] with {n} VP, by {how}.",
+                who=self.who(winner),
+                n=vp[winner],
+                how=esc(tr(DECIDED_BY[how]) if how in DECIDED_BY else how),
+            )
         else:
             text = tr("No winner.")
         return [t, Text.from_markup(text)]

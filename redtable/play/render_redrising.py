@@ -35,31 +35,73 @@ from ..redrising.gallery import card_entry
 from .common import Command, Part, Renderer, Seat, cards, esc, line, one_line
 
 CASTE_STYLE = {
-    "red": "red3", "brown": "orange4", "pink": "hot_pink", "violet": "medium_purple1",
-    "yellow": "yellow1", "green": "green3", "blue": "dodger_blue1", "orange": "dark_orange",
-    "gray": "grey62", "obsidian": "grey85 on grey23", "silver": "bold grey82",
-    "white": "bold bright_white", "copper": "light_salmon3", "gold": "bold gold1",
+    "red": "red3",
+    "brown": "orange4",
+    "pink": "hot_pink",
+    "violet": "medium_purple1",
+    "yellow": "yellow1",
+    "green": "green3",
+    "blue": "dodger_blue1",
+    "orange": "dark_orange",
+    "gray": "grey62",
+    "obsidian": "grey85 on grey23",
+    "silver": "bold grey82",
+    "white": "bold bright_white",
+    "copper": "light_salmon3",
+    "gold": "bold gold1",
 }
 HOUSE_STYLE = {
-    "apollo": "yellow1", "ceres": "green3", "diana": "medium_purple1", "jupiter": "dodger_blue1",
-    "mars": "red3", "minerva": "grey85",
+    "apollo": "yellow1",
+    "ceres": "green3",
+    "diana": "medium_purple1",
+    "jupiter": "dodger_blue1",
+    "mars": "red3",
+    "minerva": "grey85",
 }
 # Translated through the catalog (see MSGIDS): English words kept here as message ids.
 LOCATION_BONUS = {
-    "jupiter": "+1 Fleet", "mars": "+1 Helium", "luna": "the Sovereign token",
+    "jupiter": "+1 Fleet",
+    "mars": "+1 Helium",
+    "luna": "the Sovereign token",
     "institute": "+1 Influence",
 }
-TEXT_KEYS = (("deploy", "Deploy"), ("end_game_bonus", "End-game"), ("end_of_game", "End of game"),
-             ("block", "Block"))
-SCORE_ROWS = (("cards", "Cards in hand"), ("fleet", "Fleet Track"), ("helium", "Helium"),
-              ("sovereignty", "Sovereignty"), ("influence", "Influence"), ("excess_cards", "Excess cards"))
+TEXT_KEYS = (("deploy", "Deploy"), ("end_game_bonus", "End-game"), ("end_of_game", "End of game"), ("block", "Block"))
+SCORE_ROWS = (
+    ("cards", "Cards in hand"),
+    ("fleet", "Fleet Track"),
+    ("helium", "Helium"),
+    ("sovereignty", "Sovereignty"),
+    ("influence", "Influence"),
+    ("excess_cards", "Excess cards"),
+)
 # Decisions whose answer every player sees at the table (or learns at once from the log).
-PUBLIC_KINDS = frozenset({
-    "action", "deploy_location", "gain", "scout_location", "place_location", "banish_top",
-    "banish_from_location", "move_location", "choose_card", "choose_opponent", "choose_one",
-    "choose_color", "name_color", "may", "block", "block_sovereign", "loan_shark", "die_face",
-    "choose_banished", "order_under", "reveal", "banish_from_hand", "ceres_banish_hand",
-})
+PUBLIC_KINDS = frozenset(
+    {
+        "action",
+        "deploy_location",
+        "gain",
+        "scout_location",
+        "place_location",
+        "banish_top",
+        "banish_from_location",
+        "move_location",
+        "choose_card",
+        "choose_opponent",
+        "choose_one",
+        "choose_color",
+        "name_color",
+        "may",
+        "block",
+        "block_sovereign",
+        "loan_shark",
+        "die_face",
+        "choose_banished",
+        "order_under",
+        "reveal",
+        "banish_from_hand",
+        "ceres_banish_hand",
+    }
+)
 HIDDEN_MOVE = {
     "steal_choice": "chooses which card to give",
     "name_card": "names a card",
@@ -71,28 +113,65 @@ HIDDEN_MOVE = {
     "reveal_from_hand": "chooses a card to reveal",
 }
 LABEL = {
-    "action": "lead or scout", "deploy_location": "deploy on", "gain": "gain from",
-    "scout_location": "scout onto", "place_location": "place on", "banish_top": "banish the top of",
-    "banish_from_location": "banish", "move_location": "move to", "choose_one": "chooses",
-    "block": "block?", "block_sovereign": "block?", "loan_shark": "pay the Loan Shark?",
-    "die_face": "die bonus", "may": "may", "ceres_banish_hand": "banish from hand",
-    "choose_card": "choose a card", "choose_opponent": "choose an opponent", "choose_color": "colour",
-    "name_color": "names a colour", "choose_banished": "choose a banished card",
-    "order_under": "order", "reveal": "reveal", "banish_from_hand": "banish from hand",
-    "steal_choice": "gives a card", "name_card": "names a card", "facedown_card": "face-down card",
-    "choose_hand": "a card of their hand", "bottom_order": "order under the deck", "deck_end": "top or bottom",
-    "end_of_game_order": "end-of-game ability", "reveal_from_hand": "reveal from hand",
+    "action": "lead or scout",
+    "deploy_location": "deploy on",
+    "gain": "gain from",
+    "scout_location": "scout onto",
+    "place_location": "place on",
+    "banish_top": "banish the top of",
+    "banish_from_location": "banish",
+    "move_location": "move to",
+    "choose_one": "chooses",
+    "block": "block?",
+    "block_sovereign": "block?",
+    "loan_shark": "pay the Loan Shark?",
+    "die_face": "die bonus",
+    "may": "may",
+    "ceres_banish_hand": "banish from hand",
+    "choose_card": "choose a card",
+    "choose_opponent": "choose an opponent",
+    "choose_color": "colour",
+    "name_color": "names a colour",
+    "choose_banished": "choose a banished card",
+    "order_under": "order",
+    "reveal": "reveal",
+    "banish_from_hand": "banish from hand",
+    "steal_choice": "gives a card",
+    "name_card": "names a card",
+    "facedown_card": "face-down card",
+    "choose_hand": "a card of their hand",
+    "bottom_order": "order under the deck",
+    "deck_end": "top or bottom",
+    "end_of_game_order": "end-of-game ability",
+    "reveal_from_hand": "reveal from hand",
 }
 CHOICE_WORDS = {
-    "yes": "Yes", "no": "No", "none": "Skip", "top": "On top of the deck",
-    "bottom": "At the bottom of the deck", "helium": "Helium", "advance": "Advance on the Fleet Track",
-    "influence": "Influence on the Institute", "banish": DIE_TEXT["banish"], "place": DIE_TEXT["place"],
+    "yes": "Yes",
+    "no": "No",
+    "none": "Skip",
+    "top": "On top of the deck",
+    "bottom": "At the bottom of the deck",
+    "helium": "Helium",
+    "advance": "Advance on the Fleet Track",
+    "influence": "Influence on the Institute",
+    "banish": DIE_TEXT["banish"],
+    "place": DIE_TEXT["place"],
 }
 # Message ids used through variables, for the catalogs' completeness test.
 MSGIDS = (
-    *LOCATION_BONUS.values(), *(label for _, label in TEXT_KEYS), *(label for _, label in SCORE_ROWS),
-    *HIDDEN_MOVE.values(), *LABEL.values(), *CHOICE_WORDS.values(), *DIE_TEXT.values(), *HOUSE_TEXT,
-    *LOCATION_TITLES, *HOUSE_TITLES, *COLOR_NAMES, "banish", "place",
+    *LOCATION_BONUS.values(),
+    *(label for _, label in TEXT_KEYS),
+    *(label for _, label in SCORE_ROWS),
+    *HIDDEN_MOVE.values(),
+    *LABEL.values(),
+    *CHOICE_WORDS.values(),
+    *DIE_TEXT.values(),
+    *HOUSE_TEXT,
+    *LOCATION_TITLES,
+    *HOUSE_TITLES,
+    *COLOR_NAMES,
+    "banish",
+    "place",
 )
 
 
@@ -183,11 +262,27 @@ class RedRisingRenderer(Renderer):
         v = state.view(viewer)
         head = self._header(v, viewer)
         parts = [Part([[Text.from_markup(head)], [one_line(head, width)]], 100)]
-        parts.append(Part([[self._players(v, viewer, kinds=True)], [self._players(v, viewer, kinds=False)],
-                           self._players_packed(v, viewer, width)], 60))
+        parts.append(
+            Part(
+                [
+                    [self._players(v, viewer, kinds=True)],
+                    [self._players(v, viewer, kinds=False)],
+                    self._players_packed(v, viewer, width),
+                ],
+                60,
+            )
+        )
         parts.append(Part([[line(self._rules_line(v, viewer))], []], 20))
-        parts.append(Part([[self._locations_compact(v, bonus=True)], [self._locations_compact(v, bonus=False)],
-                           self._locations_packed(v, width)], 70))
+        parts.append(
+            Part(
+                [
+                    [self._locations_compact(v, bonus=True)],
+                    [self._locations_compact(v, bonus=False)],
+                    self._locations_packed(v, width),
+                ],
+                70,
+            )
+        )
         deck = self._deck_line(v)
         parts.append(Part([[line(deck)], [one_line(deck, width)], []], 30))
         if viewer is not None and not (decision is not None and decision.kind == "action"):
@@ -199,7 +294,11 @@ class RedRisingRenderer(Renderer):
         bits = [f"[bold]{esc(self.title)}[/bold]"]
         turn = v.get("current_turn")
         if turn is not None and v["phase"] == "play":
-            bits.append(tr("your turn, {who}", who=self.who(viewer)) if turn == viewer else tr("{who}'s turn", who=self.who(turn, viewer)))
+            bits.append(
+                tr("your turn, {who}", who=self.who(viewer))
+                if turn == viewer
+                else tr("{who}'s turn", who=self.who(turn, viewer))
+            )
         elif v["phase"] != "play":
             bits.append("[bold]" + tr("end of the game") + "[/bold]")
         if v["end_triggered"] and v["phase"] == "play":
@@ -211,8 +310,14 @@ class RedRisingRenderer(Renderer):
     def _players(self, v: dict, viewer: int | None, kinds: bool) -> Table:
         t = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
         columns: tuple[tuple[str, JustifyMethod], ...] = (
-            (tr("Player"), "left"), (tr("Hand"), "right"), (tr("Fleet"), "right"), (tr("Helium"), "right"),
-            (tr("Influence"), "right"), (tr("Sovereign"), "center"), (tr("Turns"), "right"))
+            (tr("Player"), "left"),
+            (tr("Hand"), "right"),
+            (tr("Fleet"), "right"),
+            (tr("Helium"), "right"),
+            (tr("Influence"), "right"),
+            (tr("Sovereign"), "center"),
+            (tr("Turns"), "right"),
+        )
         for col, just in columns:
             t.add_column(col, justify=just, no_wrap=True)
         for p in v["players"]:
@@ -220,8 +325,15 @@ class RedRisingRenderer(Renderer):
             name = self.who(seat, viewer)
             if kinds:
                 name += f" [dim]{esc(self.seats[seat].kind)}[/dim]"
-            t.add_row(name, str(p["hand_size"]), f"{p['fleet']}/{FLEET_MAX}", str(p["helium"]),
-                      str(p["influence"]), "★" if p["sovereign"] else "", str(p["turns"]))
+            t.add_row(
+                name,
+                str(p["hand_size"]),
+                f"{p['fleet']}/{FLEET_MAX}",
+                str(p["helium"]),
+                str(p["influence"]),
+                "★" if p["sovereign"] else "",
+                str(p["turns"]),
+            )
         return t
 
     def _players_packed(self, v: dict, viewer: int | None, width: int) -> list[RenderableType]:
@@ -230,16 +342,21 @@ class RedRisingRenderer(Renderer):
         heads = ("", tr("Hand"), tr("Fl."), tr("He"), tr("Inf"), "★")
         for half in range(2):
             for i, col in enumerate(heads):
-                t.add_column(col, justify="left" if i == 0 else "right", no_wrap=True,
-                             overflow="ellipsis")
+                t.add_column(col, justify="left" if i == 0 else "right", no_wrap=True, overflow="ellipsis")
             if half == 0:
                 t.add_column("│", no_wrap=True)
         ps = v["players"]
         for k in range(0, len(ps), 2):
             row: list[str] = []
-            for p in ps[k:k + 2]:
-                row += [self.who(p["seat"], viewer), str(p["hand_size"]), str(p["fleet"]), str(p["helium"]),
-                        str(p["influence"]), "★" if p["sovereign"] else ""]
+            for p in ps[k : k + 2]:
+                row += [
+                    self.who(p["seat"], viewer),
+                    str(p["hand_size"]),
+                    str(p["fleet"]),
+                    str(p["helium"]),
+                    str(p["influence"]),
+                    "★" if p["sovereign"] else "",
+                ]
                 if len(row) == 6:
                     row.append("│")
             t.add_row(*row)
@@ -279,8 +396,10 @@ class RedRisingRenderer(Renderer):
 
     def _deck_line(self, v: dict) -> str:
         banished = ", ".join(card_name(s) for s in reversed(v["banished"])) or tr("none")
-        return (f"[bold]{tr('Deck')}:[/bold] {cards(v['deck_size'])}    "
-                f"[bold]{tr('Banished')} ({len(v['banished'])}):[/bold] {banished}")
+        return (
+            f"[bold]{tr('Deck')}:[/bold] {cards(v['deck_size'])}    "
+            f"[bold]{tr('Banished')} ({len(v['banished'])}):[/bold] {banished}"
+        )
 
     def _hand_line(self, v: dict, viewer: int) -> str:
         me = v["players"][viewer]
@@ -291,11 +410,11 @@ class RedRisingRenderer(Renderer):
     # ------------------------------------------------------------------ full board
     def board(self, state: State, viewer: int | None, decision: Decision | None) -> list[RenderableType]:
         v = state.view(viewer)
-        out: list[RenderableType] = [line(self._header(v, viewer)), self._players_full(v, viewer),
-                                     self._locations(v)]
+        out: list[RenderableType] = [line(self._header(v, viewer)), self._players_full(v, viewer), self._locations(v)]
         banished = ", ".join(card_markup(s, value=False) for s in v["banished"]) or tr("none")
-        out.append(line(f"[bold]{tr('Deck')}:[/bold] {cards(v['deck_size'])}    "
-                        f"[bold]{tr('Banished')}:[/bold] {banished}"))
+        out.append(
+            line(f"[bold]{tr('Deck')}:[/bold] {cards(v['deck_size'])}    [bold]{tr('Banished')}:[/bold] {banished}")
+        )
         if viewer is not None:
             out.extend(self.hand(state, viewer))
         return out
@@ -309,8 +428,12 @@ class RedRisingRenderer(Renderer):
         return t
 
     def _locations(self, v: dict) -> Table:
-        t = Table(title=tr("Locations ('look mars' shows a location's top card in full)"),
-                  title_justify="left", show_lines=True, expand=False)
+        t = Table(
+            title=tr("Locations ('look mars' shows a location's top card in full)"),
+            title_justify="left",
+            show_lines=True,
+            expand=False,
+        )
         t.add_column(tr("Location"), no_wrap=True)
         t.add_column(tr("Bonus"))
         t.add_column(tr("Cards, bottom → top (▲ = top card)"))
@@ -320,8 +443,9 @@ class RedRisingRenderer(Renderer):
             for i, c in enumerate(pile):
                 mark = "▲ " if i == len(pile) - 1 else ""
                 items.append(f"{i + 1}. {mark}{json_card_markup(c)}")
-            t.add_row(f"[bold]{esc(loc_title(name))}[/bold]", esc(tr(LOCATION_BONUS[name])),
-                      "\n".join(items) or tr("(empty)"))
+            t.add_row(
+                f"[bold]{esc(loc_title(name))}[/bold]", esc(tr(LOCATION_BONUS[name])), "\n".join(items) or tr("(empty)")
+            )
         return t
 
     def hand(self, state: State, viewer: int) -> list[RenderableType]:
@@ -337,9 +461,11 @@ class RedRisingRenderer(Renderer):
             t.add_row(tr("(no cards)"), "")
         house_line = Text.from_markup(
             f"[italic]{tr('House {house}', house=esc(house_title(house)))}:[/italic] "
-            f"{esc(tr(HOUSE_TEXT[HOUSE_NAMES.index(house)]))}")
-        title = tr("Your hand — {seat} ({cards})", seat=esc(self.seat_name(viewer)),
-                   cards=cards(len(me.get("hand", []))))
+            f"{esc(tr(HOUSE_TEXT[HOUSE_NAMES.index(house)]))}"
+        )
+        title = tr(
+            "Your hand — {seat} ({cards})", seat=esc(self.seat_name(viewer)), cards=cards(len(me.get("hand", [])))
+        )
         return [Panel(Group(t, house_line), title=title, title_align="left")]
 
     # ------------------------------------------------------------------ decisions
@@ -351,28 +477,39 @@ class RedRisingRenderer(Renderer):
         who = lambda key: self.who(c.get(key))  # noqa: E731
         k = d.kind
         if k == "action":
-            return tr("Your turn. [bold]Lead[/bold]: deploy a card from your hand, then gain a top card; "
-                      "or [bold]Scout[/bold] (? for more).")
+            return tr(
+                "Your turn. [bold]Lead[/bold]: deploy a card from your hand, then gain a top card; "
+                "or [bold]Scout[/bold] (? for more)."
+            )
         if k == "deploy_location":
             if c.get("source") in (None, "hand"):
                 return tr("Deploy {card} on which location?", card=src)
             if c.get("source") == "deck":
                 return tr("Deploy {card} (the top card of the deck) on which location?", card=src)
-            return tr("Deploy {card} (from {location}) on which location?", card=src,
-                      location=esc(loc_title(c["source"])))
+            return tr(
+                "Deploy {card} (from {location}) on which location?", card=src, location=esc(loc_title(c["source"]))
+            )
         if k == "gain":
-            line = tr("Complete the Lead: gain the top card of a location and its bonus, or of the deck "
-                      "and roll the Rising die.")
+            line = tr(
+                "Complete the Lead: gain the top card of a location and its bonus, or of the deck "
+                "and roll the Rising die."
+            )
             if c.get("deployed"):
                 line += " " + tr("You deployed on {location} this turn.", location=esc(loc_title(c["deployed"])))
             return line
         if k == "scout_location":
-            return tr("Scout: the top card of the deck is {card}. Place it on which location? You gain "
-                      "that location's bonus.", card=src)
+            return tr(
+                "Scout: the top card of the deck is {card}. Place it on which location? You gain "
+                "that location's bonus.",
+                card=src,
+            )
         if k == "place_location":
             if c.get("placing"):
-                return tr("Place (not deploy) {card} ({source}) on which location?",
-                          card=card_markup(c["placing"]), source=src)
+                return tr(
+                    "Place (not deploy) {card} ({source}) on which location?",
+                    card=card_markup(c["placing"]),
+                    source=src,
+                )
             return tr("Place (not deploy) {card} on which location?", card=src)
         if k == "may":
             if words:
@@ -403,15 +540,22 @@ class RedRisingRenderer(Renderer):
             return tr("{card}: name a colour (named so far: {named}).", card=src, named=named)
         if k == "banish_from_hand":
             if "attacker" in c:
-                return tr("{who} played {card}: banish 1 card of your choice from your hand.",
-                          who=who("attacker"), card=src)
+                return tr(
+                    "{who} played {card}: banish 1 card of your choice from your hand.", who=who("attacker"), card=src
+                )
             return f"{src}: {text}"
         if k == "block":
-            return tr("{who} plays {card} to steal or banish your cards. Block it by revealing a card "
-                      "(it goes back to your hand)?", who=who("attacker"), card=src)
+            return tr(
+                "{who} plays {card} to steal or banish your cards. Block it by revealing a card "
+                "(it goes back to your hand)?",
+                who=who("attacker"),
+                card=src,
+            )
         if k == "block_sovereign":
-            return tr("{who} is taking the Sovereign token from you. Block by revealing and banishing a card?",
-                      who=who("attacker"))
+            return tr(
+                "{who} is taking the Sovereign token from you. Block by revealing and banishing a card?",
+                who=who("attacker"),
+            )
         if k == "choose_banished":
             return tr("{card}: {text} Choose from the banished pile.", card=src, text=text)
         if k == "ceres_banish_hand":
@@ -421,23 +565,40 @@ class RedRisingRenderer(Renderer):
         if k == "order_under":
             return tr("{card}: choose the card to place directly under it (the other goes below it).", card=src)
         if k == "bottom_order":
-            return tr("{card}: choose the next card to put at the bottom of the deck (the last one chosen "
-                      "ends at the bottom).", card=src)
+            return tr(
+                "{card}: choose the next card to put at the bottom of the deck (the last one chosen "
+                "ends at the bottom).",
+                card=src,
+            )
         if k == "loan_shark":
-            return tr("{who} played {card}: give them 2 Helium to take 1 turn out of order now? Otherwise you "
-                      "give them 1 Helium.", who=who("lender"), card=src)
+            return tr(
+                "{who} played {card}: give them 2 Helium to take 1 turn out of order now? Otherwise you "
+                "give them 1 Helium.",
+                who=who("lender"),
+                card=src,
+            )
         if k == "facedown_card":
-            return tr("{card}: choose the card to place face down on top of {location}.", card=src,
-                      location=esc(loc_title(c.get("location", ""))))
+            return tr(
+                "{card}: choose the card to place face down on top of {location}.",
+                card=src,
+                location=esc(loc_title(c.get("location", ""))),
+            )
         if k == "die_face":
             return tr("House Minerva rolled the Sovereign token: choose any other bonus of the die.")
         if k == "deck_end":
-            return tr("{card}: put {placing} on the top or at the bottom of the deck?", card=src,
-                      placing=card_markup(c.get("placing")))
+            return tr(
+                "{card}: put {placing} on the top or at the bottom of the deck?",
+                card=src,
+                placing=card_markup(c.get("placing")),
+            )
         if k == "reveal":
             if c.get("colors"):
-                return tr("{who} played {card}: reveal a {colors} from your hand.", who=who("by"), card=src,
-                          colors=tr(" or ").join(color_markup(x) for x in c["colors"]))
+                return tr(
+                    "{who} played {card}: reveal a {colors} from your hand.",
+                    who=who("by"),
+                    card=src,
+                    colors=tr(" or ").join(color_markup(x) for x in c["colors"]),
+                )
             return tr("{who} played {card}: reveal a card from your hand.", who=who("by"), card=src)
         if k == "steal_choice":
             return tr("{who} played {card}: choose the card from your hand they take.", who=who("thief"), card=src)
@@ -457,7 +618,9 @@ class RedRisingRenderer(Renderer):
         if k == "loan_shark" and o in ("yes", "no"):
             return esc(tr("Give 2 Helium and take a turn") if o == "yes" else tr("Decline (give 1 Helium)")), ""
         if k == "facedown_card" and o == "none":
-            return esc(tr("Place no card face down on {location}", location=loc_title(d.context.get("location", "")))), ""
+            return esc(
+                tr("Place no card face down on {location}", location=loc_title(d.context.get("location", "")))
+            ), ""
         if k in ("block", "block_sovereign") and o == "no":
             return esc(tr("Don't block")), ""
         if o in BY_SLUG:
@@ -483,9 +646,13 @@ class RedRisingRenderer(Renderer):
         if o == "deck":
             return tr("[bold]The deck[/bold]: take its top card"), tr("then roll the Rising die")
         if o == "scout":
-            return ("[bold]" + tr("Scout") + "[/bold]",
-                    tr("Reveal the top card of the deck and place (not deploy) it on any location; gain that "
-                       "location's bonus."))
+            return (
+                "[bold]" + tr("Scout") + "[/bold]",
+                tr(
+                    "Reveal the top card of the deck and place (not deploy) it on any location; gain that "
+                    "location's bonus."
+                ),
+            )
         if o == "lead":
             return tr("[bold]Lead[/bold] without deploying (your hand is empty)"), ""
         if ":" in o:
@@ -498,8 +665,10 @@ class RedRisingRenderer(Renderer):
                     where = tr("{location}, position {n} from the bottom", location=esc(loc_title(name)), n=i + 1)
                     if i == len(pile) - 1:
                         where += " " + tr("(top)")
-                    return (tr("{card} at {where}", card=json_card_markup(pile[i]), where=where),
-                            card_text_markup(slug) if slug else "")
+                    return (
+                        tr("{card} at {where}", card=json_card_markup(pile[i]), where=where),
+                        card_text_markup(slug) if slug else "",
+                    )
         if o[:1] == "p" and o[1:].isdigit():
             return self.who(int(o[1:])), ""
         if o in COLOR_NAMES:
@@ -568,8 +737,11 @@ class RedRisingRenderer(Renderer):
             houses = ", ".join(self.who(p, viewer) for p in range(len(d["houses"])))
             text = tr("Setup: houses {houses}; {first} plays first.", houses=houses, first=self.who(d["first"], viewer))
             if d.get("neutral_house"):
-                text += " " + tr("Neutral house {house}: {n} Influence on the Institute.",
-                                 house=esc(house_title(d["neutral_house"])), n=d["neutral_influence"])
+                text += " " + tr(
+                    "Neutral house {house}: {n} Influence on the Institute.",
+                    house=esc(house_title(d["neutral_house"])),
+                    n=d["neutral_influence"],
+                )
             return text
         if k == "hand":
             return tr("Starting hand of {who}: {cards}", who=who(), cards=", ".join(card_markup(c) for c in d["cards"]))
@@ -610,10 +782,12 @@ class RedRisingRenderer(Renderer):
             return tr("{who} loses {d} Helium (now {n})", who=who(), d=-d["delta"], n=d["helium"])
         if k == "influence":
             if d["delta"] > 0:
-                return tr("{who} places {d} Influence on the Institute (now {n})", who=who(), d=d["delta"],
-                          n=d["influence"])
-            return tr("{who} removes {d} Influence from the Institute (now {n})", who=who(), d=-d["delta"],
-                      n=d["influence"])
+                return tr(
+                    "{who} places {d} Influence on the Institute (now {n})", who=who(), d=d["delta"], n=d["influence"]
+                )
+            return tr(
+                "{who} removes {d} Influence from the Institute (now {n})", who=who(), d=-d["delta"], n=d["influence"]
+            )
         if k == "reveal":
             src = d.get("source")
             if src == "deck":
@@ -637,8 +811,13 @@ class RedRisingRenderer(Renderer):
             return text
         if k == "move":
             what = tr("a card face down") if d.get("card") is None else card()  # the object form
-            text = tr("{who} moves {card} from {source} to {location}", who=who(), card=what, source=loc("source"),
-                      location=loc())
+            text = tr(
+                "{who} moves {card} from {source} to {location}",
+                who=who(),
+                card=what,
+                source=loc("source"),
+                location=loc(),
+            )
             if d.get("under"):
                 text += " " + tr("under {card}", card=card("under"))
             if d.get("over"):
@@ -655,8 +834,12 @@ class RedRisingRenderer(Renderer):
             return tr("{who} banishes {card} {source}", who=who(), card=card(), source=frm).rstrip()
         if k == "block":
             if d.get("attempt") == "take_sovereign":
-                return tr("{who} keeps the Sovereign token: blocks {other} with {card}", who=who(),
-                          other=who("against"), card=card())
+                return tr(
+                    "{who} keeps the Sovereign token: blocks {other} with {card}",
+                    who=who(),
+                    other=who("against"),
+                    card=card(),
+                )
             return tr("{who} blocks {other} with {card}", who=who(), other=who("against"), card=card())
         if k == "sovereign":
             if d.get("taken_from") is not None:
@@ -668,9 +851,13 @@ class RedRisingRenderer(Renderer):
             face = loc_title(d["face"]) if d["face"] in LOCATION_OF_NAME else tr(d["face"])
             return tr("{who} rolls the Rising die: {face}", who=who(), face=esc(face))
         if k == "end_triggered":
-            return tr("[bold]The end of the game is triggered[/bold] (Helium {helium}, Influence {influence}, "
-                      "Fleet {fleet}): play on until everybody has had as many turns", helium=d["helium"],
-                      influence=d["influence"], fleet=d["fleet"])
+            return tr(
+                "[bold]The end of the game is triggered[/bold] (Helium {helium}, Influence {influence}, "
+                "Fleet {fleet}): play on until everybody has had as many turns",
+                helium=d["helium"],
+                influence=d["influence"],
+                fleet=d["fleet"],
+            )
         if k == "apollo_last_turn":
             return tr("House Apollo: {who} takes the last turn", who=who())
         if k == "game_end":
@@ -678,8 +865,10 @@ class RedRisingRenderer(Renderer):
         if k == "end_of_game_ability":
             return tr("{who} resolves the end-of-game ability of {card}", who=who(), card=card())
         if k == "scores":
-            return tr("Final scores: {scores}", scores=", ".join(f"{self.who(p, viewer)} {t}"
-                                                                 for p, t in enumerate(d["totals"])))
+            return tr(
+                "Final scores: {scores}",
+                scores=", ".join(f"{self.who(p, viewer)} {t}" for p, t in enumerate(d["totals"])),
+            )
         if k == "steal":
             return tr("{who} steals a card from {other} ({card})", who=who(), other=who("victim"), card=card("card_by"))
         if k == "steal_seen":
@@ -687,13 +876,26 @@ class RedRisingRenderer(Renderer):
         if k == "steal_helium":
             return tr("{who} steals Helium from {other} ({card})", who=who(), other=who("victim"), card=card())
         if k == "give":
-            return tr("{who} gives {card} from {location} to {other}", who=who(), card=card(),
-                      location=loc("source"), other=who("to_player"))
+            return tr(
+                "{who} gives {card} from {location} to {other}",
+                who=who(),
+                card=card(),
+                location=loc("source"),
+                other=who("to_player"),
+            )
         if k == "look_hand":
             return tr("{who} looks at the hand of {other}", who=who(), other=who("target"))
         if k == "hand_seen":
-            return "  (" + tr("{who} saw the hand of {other}: {cards}", who=who(), other=who("target"),
-                              cards=", ".join(card_markup(c) for c in d["cards"])) + ")"
+            return (
+                "  ("
+                + tr(
+                    "{who} saw the hand of {other}: {cards}",
+                    who=who(),
+                    other=who("target"),
+                    cards=", ".join(card_markup(c) for c in d["cards"]),
+                )
+                + ")"
+            )
         if k == "look":
             return tr("{who} looks at the top {cards} of the deck", who=who(), cards=cards(d["count"]))
         if k == "look_seen":
@@ -710,8 +912,12 @@ class RedRisingRenderer(Renderer):
             return tr("{who} scores {n} points ({card})", who=who(), n=d["points"], card=card())
         if k == "loan_shark":
             if d.get("out_of_order_turn"):
-                return tr("{who} pays {other} {n} Helium and takes a turn out of order", who=who(),
-                          other=who("lender"), n=d["paid"])
+                return tr(
+                    "{who} pays {other} {n} Helium and takes a turn out of order",
+                    who=who(),
+                    other=who("lender"),
+                    n=d["paid"],
+                )
             return tr("{who} pays {other} {n} Helium", who=who(), other=who("lender"), n=d["paid"])
         if k == "to_deck":
             if d.get("end") == "top":
@@ -726,13 +932,21 @@ class RedRisingRenderer(Renderer):
         if k == "name_color":
             return tr("{who} names {color} ({card})", who=who(), color=color_markup(d["color"]), card=card())
         if k == "chose":
-            return tr("{who} chooses {option} ({card})", who=who(),
-                      option=esc(tr(CHOICE_WORDS[d["option"]]) if d["option"] in CHOICE_WORDS else d["option"]),
-                      card=card())
+            return tr(
+                "{who} chooses {option} ({card})",
+                who=who(),
+                option=esc(tr(CHOICE_WORDS[d["option"]]) if d["option"] in CHOICE_WORDS else d["option"]),
+                card=card(),
+            )
         if k == "count":
             cols = tr(" or ").join(tr(x) for x in d.get("colors", []))
-            return tr("{who} counts the {colors} cards on {location}: {n}", who=who(), n=d["count"],
-                      colors=esc(cols), location=loc())
+            return tr(
+                "{who} counts the {colors} cards on {location}: {n}",
+                who=who(),
+                n=d["count"],
+                colors=esc(cols),
+                location=loc(),
+            )
         if k in ("cannot_reveal", "not_found"):
             cols = tr(" or ").join(tr(x) for x in d.get("colors", []))
             if k == "not_found":
@@ -745,8 +959,17 @@ class RedRisingRenderer(Renderer):
     def _generic(self, e: Event, viewer: int | None) -> str:
         parts = []
         for key, val in e.data.items():
-            if key in ("player", "target", "victim", "to_player", "attacker", "by", "against", "lender",
-                       "thief") and isinstance(val, int):
+            if key in (
+                "player",
+                "target",
+                "victim",
+                "to_player",
+                "attacker",
+                "by",
+                "against",
+                "lender",
+                "thief",
+            ) and isinstance(val, int):
                 parts.append(f"{key} {self.who(val, viewer)}")
             elif isinstance(val, str) and val in BY_SLUG:
                 parts.append(f"{key} {card_markup(val)}")
@@ -757,21 +980,26 @@ class RedRisingRenderer(Renderer):
         return f"{esc(e.kind.replace('_', ' '))}: " + "; ".join(parts)
 
     def help_text(self) -> str:
-        return esc(tr(
-            "Your turn: Lead (deploy a card from your hand on a location: its deploy ability triggers; then "
-            "gain the top card of another location and its bonus, or the top card of the deck and roll the "
-            "Rising die) or Scout (reveal the top card of the deck, place it on a location and gain that "
-            "location's bonus). The end is triggered when, among all players, someone has {n}+ Helium, "
-            "someone {n}+ Influence on the Institute and someone {n}+ on the Fleet Track, or when one player "
-            "reaches two of these. Scoring: cards in hand (value and end-game bonuses), Fleet Track, 3 per "
-            "Helium, 10 for the Sovereign token, Influence (4 each for the most, 2 for second, 1 for "
-            "others), -10 per card beyond the 7th.", n=THRESHOLD))
+        return esc(
+            tr(
+                "Your turn: Lead (deploy a card from your hand on a location: its deploy ability triggers; then "
+                "gain the top card of another location and its bonus, or the top card of the deck and roll the "
+                "Rising die) or Scout (reveal the top card of the deck, place it on a location and gain that "
+                "location's bonus). The end is triggered when, among all players, someone has {n}+ Helium, "
+                "someone {n}+ Influence on the Institute and someone {n}+ on the Fleet Track, or when one player "
+                "reaches two of these. Scoring: cards in hand (value and end-game bonuses), Fleet Track, 3 per "
+                "Helium, 10 for the Sovereign token, Influence (4 each for the most, 2 for second, 1 for "
+                "others), -10 per card beyond the 7th.",
+                n=THRESHOLD,
+            )
+        )
 
     # ------------------------------------------------------------------ commands
     def commands(self) -> dict[str, Command]:
         return {
-            "look": Command(tr("look LOCATION"), tr("every card at a location, with the top card's full text"),
-                            self._look),
+            "look": Command(
+                tr("look LOCATION"), tr("every card at a location, with the top card's full text"), self._look
+            ),
             "card": Command(tr("card NAME"), tr("a card's full rules text"), self._card),
         }
 
@@ -788,15 +1016,23 @@ class RedRisingRenderer(Renderer):
             return [Text(tr("Say which location: look {names}", names=names))]
         name = matches[0]
         pile = state.view(viewer)["locations"][name]
-        t = Table(title=tr("{location} (bonus: {bonus}), bottom → top", location=loc_title(name),
-                           bonus=tr(LOCATION_BONUS[name])), show_lines=True, title_justify="left")
+        t = Table(
+            title=tr(
+                "{location} (bonus: {bonus}), bottom → top", location=loc_title(name), bonus=tr(LOCATION_BONUS[name])
+            ),
+            show_lines=True,
+            title_justify="left",
+        )
         t.add_column("#", justify="right")
         t.add_column(tr("Card"), no_wrap=True)
         t.add_column(tr("Rules"))
         for i, c in enumerate(pile):
             top = i == len(pile) - 1
-            rules = card_text_markup(c["card"]) if top and "card" in c else (
-                "[dim]" + tr("(covered: only name, colour and value show)") + "[/dim]" if not top else "")
+            rules = (
+                card_text_markup(c["card"])
+                if top and "card" in c
+                else ("[dim]" + tr("(covered: only name, colour and value show)") + "[/dim]" if not top else "")
+            )
             t.add_row(str(i + 1), ("▲ " if top else "") + json_card_markup(c), rules)
         if not pile:
             t.add_row("", tr("(empty)"), "")
@@ -812,8 +1048,13 @@ class RedRisingRenderer(Renderer):
                 text += " " + tr("Did you mean: {names}?", names=", ".join(near))
             return [Text(text)]
         slug = CARDS[idx].slug
-        return [Panel(Text.from_markup(card_text_markup(slug) or tr("(no ability text)")),
-                      title=Text.from_markup(card_markup(slug)), title_align="left")]
+        return [
+            Panel(
+                Text.from_markup(card_text_markup(slug) or tr("(no ability text)")),
+                title=Text.from_markup(card_markup(slug)),
+                title_align="left",
+            )
+        ]
 
     # ------------------------------------------------------------------ end
     def end_screen(self, state: State, compact: bool = False) -> list[RenderableType]:
@@ -842,14 +1083,17 @@ class RedRisingRenderer(Renderer):
         for p, s in enumerate(scores):
             ch = s.get("choices") or {}
             for name, color in (ch.get("as_color") or {}).items():
-                notes.append(tr("{who}: {card} counted as {color}", who=self.who(p), card=esc(name),
-                                color=color_markup(color)))
+                notes.append(
+                    tr("{who}: {card} counted as {color}", who=self.who(p), card=esc(name), color=color_markup(color))
+                )
             for name, as_name in (ch.get("as_name") or {}).items():
-                notes.append(tr("{who}: {card} counted as {other}", who=self.who(p), card=esc(name),
-                                other=esc(as_name)))
+                notes.append(
+                    tr("{who}: {card} counted as {other}", who=self.who(p), card=esc(name), other=esc(as_name))
+                )
         if len(winners) == 1:
-            win = tr("[bold]Winner: {who}[/bold] with {n} points", who=self.who(winners[0]),
-                     n=scores[winners[0]]["total"])
+            win = tr(
+                "[bold]Winner: {who}[/bold] with {n} points", who=self.who(winners[0]), n=scores[winners[0]]["total"]
+            )
         else:
             win = tr("[bold]Shared victory: {who}[/bold]", who=", ".join(self.who(w) for w in winners))
         out: list[RenderableType] = [hands, t]

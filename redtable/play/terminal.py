@@ -61,11 +61,11 @@ class Quit(Exception):
 class Move:
     """A decision taken, for the log: where it happened among the events, and its texts."""
 
-    at: int               # len(state.events) before the move
+    at: int  # len(state.events) before the move
     seat: int
     kind: str
-    own: str              # what the mover sees (markup)
-    public: str           # what the others see (markup)
+    own: str  # what the mover sees (markup)
+    public: str  # what the others see (markup)
 
 
 @dataclass
@@ -73,7 +73,7 @@ class LogCursor:
     events: int = 0
     moves: int = 0
     lines: list[str] = field(default_factory=list)
-    shown: int = 0        # lines already put on this viewer's screen
+    shown: int = 0  # lines already put on this viewer's screen
 
 
 def make_renderer(state: State, seats: list[Seat]) -> Renderer:
@@ -87,6 +87,7 @@ def make_renderer(state: State, seats: list[Seat]) -> Renderer:
 
 
 # ====================================================================== saving
+
 
 def state_dir(environ=None) -> Path:
     """Where games are saved by default: ``$XDG_STATE_HOME/redtable`` or ``~/.local/state/redtable``."""
@@ -107,7 +108,7 @@ def shown_path(path: Path) -> str:
     text = str(path)
     home = os.path.expanduser("~")
     if home not in ("", "/") and text.startswith(home + os.sep) and " " not in text:
-        return "~" + text[len(home):]
+        return "~" + text[len(home) :]
     return text
 
 
@@ -128,8 +129,7 @@ def _write_atomically(path: Path, text: str) -> None:
 
 
 def seats_json(seats: list[Seat]) -> dict:
-    return {"format": SEATS_FORMAT,
-            "seats": [{"human": True} if s.human else {"bot": s.bot_spec} for s in seats]}
+    return {"format": SEATS_FORMAT, "seats": [{"human": True} if s.human else {"bot": s.bot_spec} for s in seats]}
 
 
 def load_seats(path: Path, players: int) -> list[str | None] | None:
@@ -143,10 +143,15 @@ def load_seats(path: Path, players: int) -> list[str | None] | None:
     except JsonFileError as e:
         raise RedtableError(str(e)) from None
     seats = data.get("seats") if isinstance(data, dict) else None
-    if (not isinstance(data, dict) or data.get("format") != SEATS_FORMAT or not isinstance(seats, list)
-            or len(seats) != players):
-        raise RedtableError(f"{shown}: expected the seats of a {players}-player game "
-                            f'({{"format": "{SEATS_FORMAT}", "seats": [...]}})')
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != SEATS_FORMAT
+        or not isinstance(seats, list)
+        or len(seats) != players
+    ):
+        raise RedtableError(
+            f'{shown}: expected the seats of a {players}-player game ({{"format": "{SEATS_FORMAT}", "seats": [...]}})'
+        )
     out: list[str | None] = []
     for i, s in enumerate(seats):
         if s == {"human": True}:
@@ -154,17 +159,25 @@ def load_seats(path: Path, players: int) -> list[str | None] | None:
         elif isinstance(s, dict) and set(s) == {"bot"} and isinstance(s["bot"], str) and 0 < len(s["bot"]) <= 100:
             out.append(s["bot"])
         else:
-            raise RedtableError(f"{shown}: seat {i} must be {{\"human\": true}} or {{\"bot\": SPEC}}")
+            raise RedtableError(f'{shown}: seat {i} must be {{"human": true}} or {{"bot": SPEC}}')
     return out
 
 
 # ====================================================================== the session
 
+
 class Session:
     """One game at the terminal."""
 
-    def __init__(self, state: State, seats: list[Seat], seed: int, console: Console,
-                 save: Path | None = None, resumed: bool = False) -> None:
+    def __init__(
+        self,
+        state: State,
+        seats: list[Seat],
+        seed: int,
+        console: Console,
+        save: Path | None = None,
+        resumed: bool = False,
+    ) -> None:
         self.state = state
         self.seats = seats
         self.seed = seed
@@ -174,11 +187,11 @@ class Session:
         self.r = make_renderer(state, seats)
         self.humans = [s.index for s in seats if s.human]
         self.hot_seat = len(self.humans) > 1
-        self.viewer: int | None = None          # whose private view is on the screen
+        self.viewer: int | None = None  # whose private view is on the screen
         self.moves: list[Move] = []
         self.cursors: dict[int | None, LogCursor] = {}
         self.spectator = not self.humans
-        self.reserve = 0                        # lines of the intro to keep on the first screen
+        self.reserve = 0  # lines of the intro to keep on the first screen
         self.save_failed = False
         self.saved_once = False
         if resumed:  # the log of the replayed part is there for `log`, not on the first screen
@@ -231,12 +244,17 @@ class Session:
         step = h - 2
         start = 0
         while start < len(lines):
-            chunk = lines[start:start + step]
+            chunk = lines[start : start + step]
             self._print_lines(chunk)
             start += step
             if start < len(lines):
-                answer = self.read(tr("-- more ({shown} of {total} lines): Enter, or q to stop -- ",
-                                      shown=start, total=len(lines))).strip().lower()
+                answer = (
+                    self.read(
+                        tr("-- more ({shown} of {total} lines): Enter, or q to stop -- ", shown=start, total=len(lines))
+                    )
+                    .strip()
+                    .lower()
+                )
                 if answer in ("q", "quit", "n", "no"):
                     return 1
         return len(chunk)
@@ -274,7 +292,7 @@ class Session:
     def pending_log(self, viewer: int | None) -> list[Text]:
         """The viewer's log lines since their last screen (now counted as shown)."""
         c = self._log(viewer)
-        lines = [Text.from_markup(x) for x in c.lines[c.shown:]]
+        lines = [Text.from_markup(x) for x in c.lines[c.shown :]]
         c.shown = len(c.lines)
         return lines
 
@@ -287,7 +305,7 @@ class Session:
         if sum(heights) <= budget:
             return list(lines)
         out: list[RenderableType] = []
-        used = 1                                # the note
+        used = 1  # the note
         for t, h in zip(reversed(lines), reversed(heights), strict=True):
             if used + h > budget:
                 break
@@ -295,8 +313,11 @@ class Session:
             used += h
         out.reverse()
         hidden = len(lines) - len(out)
-        note = ntr("… {n} earlier line: type 'log' to see the whole log",
-                   "… {n} earlier lines: type 'log' to see the whole log", hidden)
+        note = ntr(
+            "… {n} earlier line: type 'log' to see the whole log",
+            "… {n} earlier lines: type 'log' to see the whole log",
+            hidden,
+        )
         return [Text.from_markup(f"[dim]{note}[/dim]"), *out]
 
     def log_part(self, viewer: int | None, budget: int, width: int) -> list[RenderableType]:
@@ -305,7 +326,7 @@ class Session:
     def show_recent_log(self, viewer: int | None) -> None:
         """The spectator's and the end's log: everything new, paged."""
         c = self._log(viewer)
-        lines = c.lines[c.shown:]
+        lines = c.lines[c.shown :]
         c.shown = len(c.lines)
         for markup in lines:
             self.print(Text.from_markup(markup))
@@ -313,8 +334,10 @@ class Session:
     def show_full_log(self, viewer: int | None) -> int:
         c = self._log(viewer)
         c.shown = len(c.lines)
-        return self.page([Text.from_markup(tr("[bold]The whole log[/bold] (what you have seen)"))]
-                         + [Text.from_markup(x) for x in c.lines])
+        return self.page(
+            [Text.from_markup(tr("[bold]The whole log[/bold] (what you have seen)"))]
+            + [Text.from_markup(x) for x in c.lines]
+        )
 
     def record(self, d: Decision, action: str) -> None:
         own = self._own_text(d, action)
@@ -357,12 +380,20 @@ class Session:
     def intro_lines(self) -> list[RenderableType]:
         g = self.state.game
         who = ", ".join(f"{self.r.seat_name(s.index)} ({s.kind})" for s in self.seats)
-        out: list[RenderableType] = [Text.from_markup(
-            tr("[bold]{title}[/bold] — seed {seed} — {seats}", title=esc(self.r.title or g.title),
-               seed=self.seed, seats=esc(who)))]
+        out: list[RenderableType] = [
+            Text.from_markup(
+                tr(
+                    "[bold]{title}[/bold] — seed {seed} — {seats}",
+                    title=esc(self.r.title or g.title),
+                    seed=self.seed,
+                    seats=esc(who),
+                )
+            )
+        ]
         if self.resumed:
-            out.append(Text(ntr("Resumed after {n} decision.", "Resumed after {n} decisions.",
-                                len(self.state.history))))
+            out.append(
+                Text(ntr("Resumed after {n} decision.", "Resumed after {n} decisions.", len(self.state.history)))
+            )
         if self.save_path is not None:
             out.append(Text(tr("Saved as it goes to {path}", path=shown_path(self.save_path))))
         return out
@@ -372,8 +403,9 @@ class Session:
         if self.spectator:
             lines.append(Text(tr("No human seats: watching the bots play.")))
         elif self.hot_seat:
-            lines.append(Text(tr("Hot-seat: the screen and its scrollback are cleared whenever the keyboard "
-                                 "changes hands.")))
+            lines.append(
+                Text(tr("Hot-seat: the screen and its scrollback are cleared whenever the keyboard changes hands."))
+            )
         self.print(*lines)
         self.reserve = self.height_of(lines)
         if self.spectator and self.resumed:
@@ -382,19 +414,38 @@ class Session:
     def _bot_move(self, seat: Seat, d: Decision) -> str:
         try:
             if self.console.is_terminal and seat.bot_spec != "random":
-                with self.console.status(tr("{seat} ({bot}) is thinking…", seat=self.r.seat_name(seat.index),
-                                            bot=seat.bot_spec)):
+                with self.console.status(
+                    tr("{seat} ({bot}) is thinking…", seat=self.r.seat_name(seat.index), bot=seat.bot_spec)
+                ):
                     action = seat.bot.choose(self.state)
             else:
                 action = seat.bot.choose(self.state)
         except Exception as e:  # noqa: BLE001 - a broken bot must not end a human's game
-            self.print(Text(tr("warning: bot {bot} on seat {seat} failed ({error}); it plays the first "
-                               "option instead", bot=seat.bot_spec, seat=seat.index, error=repr(e)), style="bold"))
+            self.print(
+                Text(
+                    tr(
+                        "warning: bot {bot} on seat {seat} failed ({error}); it plays the first option instead",
+                        bot=seat.bot_spec,
+                        seat=seat.index,
+                        error=repr(e),
+                    ),
+                    style="bold",
+                )
+            )
             return d.options[0]
         if action not in d.options:
-            self.print(Text(tr("warning: bot {bot} on seat {seat} chose an illegal option {option}; it plays "
-                               "the first option instead", bot=seat.bot_spec, seat=seat.index,
-                               option=repr(action)), style="bold"))
+            self.print(
+                Text(
+                    tr(
+                        "warning: bot {bot} on seat {seat} chose an illegal option {option}; it plays "
+                        "the first option instead",
+                        bot=seat.bot_spec,
+                        seat=seat.index,
+                        option=repr(action),
+                    ),
+                    style="bold",
+                )
+            )
             return d.options[0]
         return action
 
@@ -403,9 +454,18 @@ class Session:
         if self.hot_seat and self.viewer != seat:
             self.clear()
             head = self.intro_lines()[0]
-            self.print(head, Text.from_markup(
-                "\n" + tr("[bold]Pass the keyboard to player {seat}[/bold] ({name}) — press Enter",
-                          seat=seat, name=esc(self.r.seat_name(seat))) + "\n"))
+            self.print(
+                head,
+                Text.from_markup(
+                    "\n"
+                    + tr(
+                        "[bold]Pass the keyboard to player {seat}[/bold] ({name}) — press Enter",
+                        seat=seat,
+                        name=esc(self.r.seat_name(seat)),
+                    )
+                    + "\n"
+                ),
+            )
             while True:
                 answer = self.read("").strip().lower()
                 if answer in ("q", "quit"):
@@ -477,8 +537,9 @@ class Session:
 
     def refuse(self, d: Decision, text: str) -> None:
         shown = f"'{esc(text)}'" if text else tr("An empty answer")
-        head = Text.from_markup(tr("[bold]{answer} is not a legal choice.[/bold] Nothing changed. "
-                                   "The legal choices are:", answer=shown))
+        head = Text.from_markup(
+            tr("[bold]{answer} is not a legal choice.[/bold] Nothing changed. The legal choices are:", answer=shown)
+        )
         w, h = self.size()
         tail = Text.from_markup("[dim]" + tr("Type a number from the list, or ? for help.") + "[/dim]")
         budget = h - 1 - self.height_of([head, tail], w)
@@ -515,11 +576,14 @@ class Session:
             for i, (label, detail) in enumerate(rows, 1):
                 t.add_row(f"{i})", label, detail)
             out.append([t])
-        numbered: list[RenderableType] = [Text.from_markup(f"[bold]{i:>{numw - 1}})[/bold] ") + Text.from_markup(label)
-                    for i, (label, _) in enumerate(rows, 1)]
+        numbered: list[RenderableType] = [
+            Text.from_markup(f"[bold]{i:>{numw - 1}})[/bold] ") + Text.from_markup(label)
+            for i, (label, _) in enumerate(rows, 1)
+        ]
         out.append(numbered)
-        shorts_t = [Text.from_markup(f"[bold]{i:>{numw - 1}})[/bold] ") + Text.from_markup(s)
-                    for i, s in enumerate(shorts, 1)]
+        shorts_t = [
+            Text.from_markup(f"[bold]{i:>{numw - 1}})[/bold] ") + Text.from_markup(s) for i, s in enumerate(shorts, 1)
+        ]
         truncated: list[RenderableType] = [_trunc(t, width) for t in shorts_t]
         out.append(truncated)
         for cols in (2, 3, 4):
@@ -558,7 +622,7 @@ class Session:
             total += heights[i][chosen[i] + 1] - heights[i][chosen[i]]
             chosen[i] += 1
         shown = [list(p.variants[chosen[i]]) for i, p in enumerate(parts)]
-        if chosen[nboard] and budget > total:   # the log was cut: give it whatever room is left
+        if chosen[nboard] and budget > total:  # the log was cut: give it whatever room is left
             shown[nboard] = self.log_tail(log, heights[nboard][chosen[nboard]] + budget - total, w)
         self.print(*(x for part in shown for x in part))
 
@@ -624,8 +688,9 @@ class Session:
             return []
         if self.state.is_terminal():
             return [Text(tr("Game saved to {path}", path=shown_path(self.save_path)))]
-        return [Text(tr("Game saved; continue it with: redtable play --resume {path}",
-                        path=shown_path(self.save_path)))]
+        return [
+            Text(tr("Game saved; continue it with: redtable play --resume {path}", path=shown_path(self.save_path)))
+        ]
 
     def _save(self, quiet: bool) -> None:
         if self.save_path is None or self.save_failed:
@@ -675,8 +740,9 @@ def grid(items: list[Text], cols: int, width: int) -> list[RenderableType]:
 # ====================================================================== the command
 
 
-def plan_seats(players: int | None, humans: int | None, bots: str | None,
-               max_players: int) -> tuple[int, int, list[str]]:
+def plan_seats(
+    players: int | None, humans: int | None, bots: str | None, max_players: int
+) -> tuple[int, int, list[str]]:
     """(players, humans, bot specs for the seats after the humans) from the command line."""
     bot_list = [b.strip() for b in bots.split(",")] if bots is not None else None
     if bot_list is not None and any(not b for b in bot_list):
@@ -692,8 +758,9 @@ def plan_seats(players: int | None, humans: int | None, bots: str | None,
             if humans < 0:
                 _fail(f"--players {players} leaves no seat for {len(bot_list)} bots")
         if humans + len(bot_list) != players:
-            _fail(f"{players} players with {humans} humans need {players - humans} bots, "
-                  f"but --bots lists {len(bot_list)}")
+            _fail(
+                f"{players} players with {humans} humans need {players - humans} bots, but --bots lists {len(bot_list)}"
+            )
         return players, humans, bot_list
     humans = 1 if humans is None else humans
     if players is None:
@@ -752,29 +819,44 @@ def _resume(path: Path, game: str | None, humans: int | None, bots: str | None) 
 def play_command(
     game: str | None = typer.Argument(None, help="red-rising or red-north (not needed with --resume)"),
     players: int | None = typer.Option(
-        None, "--players", "-p",
-        help="number of seats (default: humans + bots when --bots is given, else 4)"),
+        None, "--players", "-p", help="number of seats (default: humans + bots when --bots is given, else 4)"
+    ),
     bots: str | None = typer.Option(
-        None, "--bots", "-b",
+        None,
+        "--bots",
+        "-b",
         help="comma-separated bot specs for the seats after the humans, e.g. heuristic,random,ismcts:0.5s "
-             "(default: every seat that is not human plays random)"),
+        "(default: every seat that is not human plays random)",
+    ),
     humans: int | None = typer.Option(
-        None, "--humans", "-H",
+        None,
+        "--humans",
+        "-H",
         help="human seats, 0 first (default: players minus bots when both are given, else 1); "
-             "several humans play hot-seat; 0 watches the bots"),
+        "several humans play hot-seat; 0 watches the bots",
+    ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the game (default: random, printed)"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)"),
     save: Path | None = typer.Option(
-        None, "--save", help="save the game (seed and actions) to this JSON file as it goes, for "
-                             "`redtable replay` and --resume (default: a new file under "
-                             "$XDG_STATE_HOME/redtable/games, printed at the start)"),
-    autosave: bool = typer.Option(True, "--autosave/--no-autosave",
-                                  help="save the game as it goes (without --save: to the default place)"),
+        None,
+        "--save",
+        help="save the game (seed and actions) to this JSON file as it goes, for "
+        "`redtable replay` and --resume (default: a new file under "
+        "$XDG_STATE_HOME/redtable/games, printed at the start)",
+    ),
+    autosave: bool = typer.Option(
+        True, "--autosave/--no-autosave", help="save the game as it goes (without --save: to the default place)"
+    ),
     resume: Path | None = typer.Option(
-        None, "--resume", "-r", help="continue a saved game (any saved game: an autosave, --save, a server's "
-                                     "record), with its seats and bots; --humans/--bots change them"),
-    lang: str | None = typer.Option(None, "--lang", "-l",
-                                       help="language of the screens: en, uk or pl (default: from LANG)"),
+        None,
+        "--resume",
+        "-r",
+        help="continue a saved game (any saved game: an autosave, --save, a server's "
+        "record), with its seats and bots; --humans/--bots change them",
+    ),
+    lang: str | None = typer.Option(
+        None, "--lang", "-l", help="language of the screens: en, uk or pl (default: from LANG)"
+    ),
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with several humans.
 

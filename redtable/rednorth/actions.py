@@ -83,13 +83,11 @@ for _h, _s in PASS_GROUP.items():
 ACTION_TEXT = {
     "withdraw": "Return a face-down card from your Raiding Party to your hand; the gap closes.",
     "reinforce": "Turn one face-down card in your Raiding Party face-up, then add one card from "
-                 "your hand face-up to either end of your Party.",
-    "inspire": "Place 1 Glory token on a face-up Raider or Hero in your Party (+1 Raid Point "
-               "for its colour).",
+    "your hand face-up to either end of your Party.",
+    "inspire": "Place 1 Glory token on a face-up Raider or Hero in your Party (+1 Raid Point for its colour).",
     "promote": "Place the Champion token on a face-up Jarl in your Party: it adds +2 Raid Points "
-               "to each adjacent Raider or Hero.",
+    "to each adjacent Raider or Hero.",
     "invoke": "Use the special ability of your God (once per game, Ragnarok only), then discard it.",
-    "pass": "Take one of the remaining Muster Groups into your hand; you take no further "
-            "actions this round.",
+    "pass": "Take one of the remaining Muster Groups into your hand; you take no further actions this round.",
     "deploy": "Place this card face-down as the next card (left to right) of your Raiding Party.",
 }

@@ -24,12 +24,41 @@ class RedNorthBase(State):
     """Fields and card moves shared by the engine's parts (see the module docstring)."""
 
     __slots__ = (
-        "game", "P", "rng", "history", "events",
-        "round", "phase", "actor", "sub", "queue",
-        "in_play", "colours", "opts_pts",
-        "owner", "first", "tiebreaker", "champion", "champion_out",
-        "hands", "hand_n", "known", "parties", "glory", "vp", "god", "invoked", "passed",
-        "deck", "discard", "muster", "set_aside", "total", "reports", "result", "_dec",
+        "game",
+        "P",
+        "rng",
+        "history",
+        "events",
+        "round",
+        "phase",
+        "actor",
+        "sub",
+        "queue",
+        "in_play",
+        "colours",
+        "opts_pts",
+        "owner",
+        "first",
+        "tiebreaker",
+        "champion",
+        "champion_out",
+        "hands",
+        "hand_n",
+        "known",
+        "parties",
+        "glory",
+        "vp",
+        "god",
+        "invoked",
+        "passed",
+        "deck",
+        "discard",
+        "muster",
+        "set_aside",
+        "total",
+        "reports",
+        "result",
+        "_dec",
     )
 
     P: int
@@ -37,19 +66,19 @@ class RedNorthBase(State):
     round: int
     phase: int
     actor: int
-    sub: int                      # per phase: cards placed, Glory left, the drawn card, the flipped slot
-    queue: list[int]              # Saga: opponents still to be shown a card
-    in_play: tuple[bool, ...]     # per colour
-    colours: tuple[int, ...]      # the Outposts in play, sorted
-    opts_pts: tuple[int, ...]     # printed Raid Points per Outpost
-    owner: list[int]              # controller per colour, -1: the centre
+    sub: int  # per phase: cards placed, Glory left, the drawn card, the flipped slot
+    queue: list[int]  # Saga: opponents still to be shown a card
+    in_play: tuple[bool, ...]  # per colour
+    colours: tuple[int, ...]  # the Outposts in play, sorted
+    opts_pts: tuple[int, ...]  # printed Raid Points per Outpost
+    owner: list[int]  # controller per colour, -1: the centre
     first: int
     tiebreaker: int
     champion: int
     champion_out: bool
     hands: list[list[int]]
     hand_n: list[int]
-    known: list[list[int]]        # per seat: cards publicly known to be among its hidden ones
+    known: list[list[int]]  # per seat: cards publicly known to be among its hidden ones
     parties: list[list[int]]
     glory: list[int]
     vp: list[int]
@@ -59,7 +88,7 @@ class RedNorthBase(State):
     deck: list[int]
     discard: list[int]
     muster: list[tuple[int, tuple[int, ...]]]
-    set_aside: int                # the Spring Hero left unclaimed (for Thor), -1: none
+    set_aside: int  # the Spring Hero left unclaimed (for Thor), -1: none
     total: list[int]
     reports: list[dict[str, Any]]
     result: tuple[int, str] | None

@@ -28,13 +28,13 @@ JARLS = 10
 JARLS_REMOVED = {2: 4, 3: 2, 4: 0}  # "remove Jarl cards based on player count"
 RAIDER_POINTS = 2
 HERO_POINTS = 4
-JARL_BONUS = 1          # to each adjacent Raider or Hero
-CHAMPION_BONUS = 2      # a Jarl carrying the Champion token, instead of JARL_BONUS
-GLORY_POINTS = 1        # per Glory token on a card
+JARL_BONUS = 1  # to each adjacent Raider or Hero
+CHAMPION_BONUS = 2  # a Jarl carrying the Champion token, instead of JARL_BONUS
+GLORY_POINTS = 1  # per Glory token on a card
 STARTING_GLORY = 1
 STARTING_JARLS = 1
 HAND_DEAL = 6
-PARTY_SIZE = 3          # cards deployed face down each round
+PARTY_SIZE = 3  # cards deployed face down each round
 ROUND_VP = (0, 1, 2, 3)  # VP per Outpost by round number (1 Spring, 2 Summer, 3 Ragnarok)
 ROUND_NAMES = ("", "spring", "summer", "ragnarok")
 SPRING_MUSTER_CARDS = 2
@@ -58,10 +58,10 @@ class CardKind:
     kind: int
     slug: str
     name: str
-    type: str          # "raider", "hero" or "jarl"
-    colour: int        # -1 for the Jarl
-    points: int        # own Raid Points (0 for the Jarl)
-    copies: int        # in the box
+    type: str  # "raider", "hero" or "jarl"
+    colour: int  # -1 for the Jarl
+    points: int  # own Raid Points (0 for the Jarl)
+    copies: int  # in the box
 
     @property
     def colour_name(self) -> str | None:
@@ -71,19 +71,25 @@ class CardKind:
     def text(self) -> str:
         """The card's rules, rendered from the numbers above."""
         if self.type == JARL_TYPE:
-            return (f"Jarl: adds +{JARL_BONUS} Raid Point to each adjacent Raider or Hero in the "
-                    f"Raiding Party (+{CHAMPION_BONUS} with the Champion token); not to other Jarls.")
+            return (
+                f"Jarl: adds +{JARL_BONUS} Raid Point to each adjacent Raider or Hero in the "
+                f"Raiding Party (+{CHAMPION_BONUS} with the Champion token); not to other Jarls."
+            )
         return f"{self.name}: {self.points} Raid Points for {COLOURS[self.colour]}."
 
 
 def _build() -> tuple[CardKind, ...]:
     out = []
     for c, col in enumerate(COLOURS):
-        out.append(CardKind(raider(c), f"raider-{col}", f"{col.capitalize()} Raider", RAIDER, c,
-                            RAIDER_POINTS, RAIDERS_PER_COLOUR))
+        out.append(
+            CardKind(
+                raider(c), f"raider-{col}", f"{col.capitalize()} Raider", RAIDER, c, RAIDER_POINTS, RAIDERS_PER_COLOUR
+            )
+        )
     for c, col in enumerate(COLOURS):
-        out.append(CardKind(hero(c), f"hero-{col}", f"{col.capitalize()} Hero", HERO, c,
-                            HERO_POINTS, HEROES_PER_COLOUR))
+        out.append(
+            CardKind(hero(c), f"hero-{col}", f"{col.capitalize()} Hero", HERO, c, HERO_POINTS, HEROES_PER_COLOUR)
+        )
     out.append(CardKind(JARL, "jarl", "Jarl", JARL_TYPE, -1, 0, JARLS))
     return tuple(out)
 
@@ -112,22 +118,40 @@ def counts_to_slugs(counts: list[int]) -> list[str]:
 # numbers above in the form each number asks for.
 _COLOUR_WORDS = {
     # nominative (masculine), genitive (masculine)
-    "uk": (("Зелений", "зеленого"), ("Червоний", "червоного"), ("Синій", "синього"),
-           ("Фіолетовий", "фіолетового"), ("Жовтий", "жовтого")),
-    "pl": (("Zielony", "zielonego"), ("Czerwony", "czerwonego"), ("Niebieski", "niebieskiego"),
-           ("Fioletowy", "fioletowego"), ("Żółty", "żółtego")),
+    "uk": (
+        ("Зелений", "зеленого"),
+        ("Червоний", "червоного"),
+        ("Синій", "синього"),
+        ("Фіолетовий", "фіолетового"),
+        ("Жовтий", "жовтого"),
+    ),
+    "pl": (
+        ("Zielony", "zielonego"),
+        ("Czerwony", "czerwonego"),
+        ("Niebieski", "niebieskiego"),
+        ("Fioletowy", "fioletowego"),
+        ("Żółty", "żółtego"),
+    ),
 }
-_KIND_WORDS = {"uk": {RAIDER: "рейдер", HERO: "герой", JARL_TYPE: "Ярл"},
-               "pl": {RAIDER: "Najeźdźca", HERO: "Bohater", JARL_TYPE: "Jarl"}}
-_POINTS = {"uk": ("очко набігу", "очки набігу", "очок набігу"),
-           "pl": ("punkt najazdu", "punkty najazdu", "punktów najazdu")}
+_KIND_WORDS = {
+    "uk": {RAIDER: "рейдер", HERO: "герой", JARL_TYPE: "Ярл"},
+    "pl": {RAIDER: "Najeźdźca", HERO: "Bohater", JARL_TYPE: "Jarl"},
+}
+_POINTS = {
+    "uk": ("очко набігу", "очки набігу", "очок набігу"),
+    "pl": ("punkt najazdu", "punkty najazdu", "punktów najazdu"),
+}
 _KIND_TEXT = {
-    "uk": ("{name}: {n} {points} для {colour} кольору.",
-           "Ярл: +{n} {points} кожному сусідньому рейдеру чи герою в загоні (+{champion} з фішкою чемпіона); "
-           "іншим ярлам — нічого."),
-    "pl": ("{name}: {n} {points} dla koloru {colour}.",
-           "Jarl: +{n} {points} dla każdego sąsiedniego Najeźdźcy lub Bohatera w drużynie (+{champion} ze "
-           "znacznikiem Czempiona); innym Jarlom nic."),
+    "uk": (
+        "{name}: {n} {points} для {colour} кольору.",
+        "Ярл: +{n} {points} кожному сусідньому рейдеру чи герою в загоні (+{champion} з фішкою чемпіона); "
+        "іншим ярлам — нічого.",
+    ),
+    "pl": (
+        "{name}: {n} {points} dla koloru {colour}.",
+        "Jarl: +{n} {points} dla każdego sąsiedniego Najeźdźcy lub Bohatera w drużynie (+{champion} ze "
+        "znacznikiem Czempiona); innym Jarlom nic.",
+    ),
 }
 
 
@@ -157,5 +181,6 @@ def kind_text(kind: int | str, lang: str = "en") -> str:
     raider_text, jarl_text = _KIND_TEXT[lang]
     if k.type == JARL_TYPE:
         return jarl_text.format(n=JARL_BONUS, points=points(JARL_BONUS), champion=CHAMPION_BONUS)
-    return raider_text.format(name=kind_name(k.kind, lang), n=k.points, points=points(k.points),
-                              colour=_COLOUR_WORDS[lang][k.colour][1])
+    return raider_text.format(
+        name=kind_name(k.kind, lang), n=k.points, points=points(k.points), colour=_COLOUR_WORDS[lang][k.colour][1]
+    )

@@ -26,5 +26,3 @@ SKIP = "skip"
 KEEP = "keep"
 GIVE = tuple(f"give:{i}" for i in range(8))
 GIVE_OF = {s: i for i, s in enumerate(GIVE)}
-
-

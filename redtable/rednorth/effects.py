@@ -114,12 +114,18 @@ class RetrieveSetAsideHero(Effect):
 
     __slots__ = ()
     TEXT = {
-        "en": ("Retrieve the Hero card discarded as part of the leftover Muster Group at the end of "
-               "the Spring round, and add it to your hand.",),
-        "uk": ("Заберіть карту героя, відкладену разом із незатребуваною групою збору наприкінці весняного "
-               "раунду, і додайте її собі на руку.",),
-        "pl": ("Odzyskaj kartę Bohatera odrzuconą wraz z nieodebraną grupą werbunkową na koniec rundy Wiosny i "
-               "dodaj ją do ręki.",),
+        "en": (
+            "Retrieve the Hero card discarded as part of the leftover Muster Group at the end of "
+            "the Spring round, and add it to your hand.",
+        ),
+        "uk": (
+            "Заберіть карту героя, відкладену разом із незатребуваною групою збору наприкінці весняного "
+            "раунду, і додайте її собі на руку.",
+        ),
+        "pl": (
+            "Odzyskaj kartę Bohatera odrzuconą wraz z nieodebraną grupą werbunkową na koniec rundy Wiosny i "
+            "dodaj ją do ręki.",
+        ),
     }
 
     def can(self, st: RedNorthBase, p: int) -> bool:
@@ -141,22 +147,28 @@ class PlaceGlory(Effect):
     __slots__ = ()
     phase = LOKI_SLOT
     TEXT = {
-        "en": ("Take {n} Glory token from the supply and immediately place it on any card in your Party, "
-               "face-up or face-down. Glory tokens may not be placed on Jarls.",
-               "Take {n} Glory tokens from the supply and immediately place them on any cards in your Party, "
-               "face-up or face-down. Glory tokens may not be placed on Jarls."),
-        "uk": ("Візьміть {n} фішку слави із запасу й одразу покладіть її на будь-яку карту вашого загону, горілиць "
-               "чи долілиць. Фішки слави не можна класти на ярлів.",
-               "Візьміть {n} фішки слави із запасу й одразу покладіть їх на будь-які карти вашого загону, горілиць "
-               "чи долілиць. Фішки слави не можна класти на ярлів.",
-               "Візьміть {n} фішок слави із запасу й одразу покладіть їх на будь-які карти вашого загону, горілиць "
-               "чи долілиць. Фішки слави не можна класти на ярлів."),
-        "pl": ("Weź {n} znacznik Chwały z zasobów i od razu połóż go na dowolnej karcie swojej drużyny, odkrytej "
-               "lub zakrytej. Znaczników Chwały nie można kłaść na Jarlach.",
-               "Weź {n} znaczniki Chwały z zasobów i od razu połóż je na dowolnych kartach swojej drużyny, "
-               "odkrytych lub zakrytych. Znaczników Chwały nie można kłaść na Jarlach.",
-               "Weź {n} znaczników Chwały z zasobów i od razu połóż je na dowolnych kartach swojej drużyny, "
-               "odkrytych lub zakrytych. Znaczników Chwały nie można kłaść na Jarlach."),
+        "en": (
+            "Take {n} Glory token from the supply and immediately place it on any card in your Party, "
+            "face-up or face-down. Glory tokens may not be placed on Jarls.",
+            "Take {n} Glory tokens from the supply and immediately place them on any cards in your Party, "
+            "face-up or face-down. Glory tokens may not be placed on Jarls.",
+        ),
+        "uk": (
+            "Візьміть {n} фішку слави із запасу й одразу покладіть її на будь-яку карту вашого загону, горілиць "
+            "чи долілиць. Фішки слави не можна класти на ярлів.",
+            "Візьміть {n} фішки слави із запасу й одразу покладіть їх на будь-які карти вашого загону, горілиць "
+            "чи долілиць. Фішки слави не можна класти на ярлів.",
+            "Візьміть {n} фішок слави із запасу й одразу покладіть їх на будь-які карти вашого загону, горілиць "
+            "чи долілиць. Фішки слави не можна класти на ярлів.",
+        ),
+        "pl": (
+            "Weź {n} znacznik Chwały z zasobów i od razu połóż go na dowolnej karcie swojej drużyny, odkrytej "
+            "lub zakrytej. Znaczników Chwały nie można kłaść na Jarlach.",
+            "Weź {n} znaczniki Chwały z zasobów i od razu połóż je na dowolnych kartach swojej drużyny, "
+            "odkrytych lub zakrytych. Znaczników Chwały nie można kłaść na Jarlach.",
+            "Weź {n} znaczników Chwały z zasobów i od razu połóż je na dowolnych kartach swojej drużyny, "
+            "odkrytych lub zakrytych. Znaczników Chwały nie można kłaść na Jarlach.",
+        ),
     }
 
     def can(self, st: RedNorthBase, p: int) -> bool:
@@ -169,9 +181,12 @@ class PlaceGlory(Effect):
 
     def decision(self, st: RedNorthBase, p: int) -> Decision:
         party = st.parties[p]
-        return Decision(p, PHASE_NAMES[self.phase],
-                        tuple([SLOT[i] for i in range(len(party)) if party[i] & KIND_MASK != JARL]),
-                        {"glory_left": st.sub})
+        return Decision(
+            p,
+            PHASE_NAMES[self.phase],
+            tuple([SLOT[i] for i in range(len(party)) if party[i] & KIND_MASK != JARL]),
+            {"glory_left": st.sub},
+        )
 
     def choose(self, st: RedNorthBase, action: str, tag: str) -> bool:
         i = SLOT_OF[action]
@@ -201,22 +216,25 @@ class DrawFaceDown(Effect):
     __slots__ = ()
     phase = FREYA_END
     TEXT = {
-        "en": ("Draw {n} card from the deck, look at it secretly, and place it face-down at either end of "
-               "your Raiding Party.",
-               "Draw {n} cards from the deck, look at them secretly, and place them face-down at either end of "
-               "your Raiding Party."),
-        "uk": ("Візьміть {n} карту з колоди, таємно подивіться на неї й покладіть її долілиць на будь-який край "
-               "вашого загону.",
-               "Візьміть {n} карти з колоди, таємно подивіться на них і покладіть їх долілиць на будь-який край "
-               "вашого загону.",
-               "Візьміть {n} карт з колоди, таємно подивіться на них і покладіть їх долілиць на будь-який край "
-               "вашого загону."),
-        "pl": ("Dobierz {n} kartę z talii, obejrzyj ją w tajemnicy i połóż ją zakrytą na dowolnym końcu swojej "
-               "drużyny.",
-               "Dobierz {n} karty z talii, obejrzyj je w tajemnicy i połóż je zakryte na dowolnym końcu swojej "
-               "drużyny.",
-               "Dobierz {n} kart z talii, obejrzyj je w tajemnicy i połóż je zakryte na dowolnym końcu swojej "
-               "drużyny."),
+        "en": (
+            "Draw {n} card from the deck, look at it secretly, and place it face-down at either end of "
+            "your Raiding Party.",
+            "Draw {n} cards from the deck, look at them secretly, and place them face-down at either end of "
+            "your Raiding Party.",
+        ),
+        "uk": (
+            "Візьміть {n} карту з колоди, таємно подивіться на неї й покладіть її долілиць на будь-який край "
+            "вашого загону.",
+            "Візьміть {n} карти з колоди, таємно подивіться на них і покладіть їх долілиць на будь-який край "
+            "вашого загону.",
+            "Візьміть {n} карт з колоди, таємно подивіться на них і покладіть їх долілиць на будь-який край "
+            "вашого загону.",
+        ),
+        "pl": (
+            "Dobierz {n} kartę z talii, obejrzyj ją w tajemnicy i połóż ją zakrytą na dowolnym końcu swojej drużyny.",
+            "Dobierz {n} karty z talii, obejrzyj je w tajemnicy i połóż je zakryte na dowolnym końcu swojej drużyny.",
+            "Dobierz {n} kart z talii, obejrzyj je w tajemnicy i połóż je zakryte na dowolnym końcu swojej drużyny.",
+        ),
     }
 
     def __init__(self, n: int = 1) -> None:
@@ -253,12 +271,18 @@ class RetrieveGlory(Effect):
 
     __slots__ = ()
     TEXT = {
-        "en": ("Retrieve all Glory tokens from all cards in your Raiding Party. You may replay them later this "
-               "round individually, as regular actions.",),
-        "uk": ("Заберіть усі фішки слави з усіх карт вашого загону. Пізніше в цьому раунді ви можете знову "
-               "викладати їх по одній звичайними діями.",),
-        "pl": ("Zabierz wszystkie znaczniki Chwały ze wszystkich kart swojej drużyny. Później w tej rundzie możesz "
-               "je ponownie kłaść pojedynczo jako zwykłe akcje.",),
+        "en": (
+            "Retrieve all Glory tokens from all cards in your Raiding Party. You may replay them later this "
+            "round individually, as regular actions.",
+        ),
+        "uk": (
+            "Заберіть усі фішки слави з усіх карт вашого загону. Пізніше в цьому раунді ви можете знову "
+            "викладати їх по одній звичайними діями.",
+        ),
+        "pl": (
+            "Zabierz wszystkie znaczniki Chwały ze wszystkich kart swojej drużyny. Później w tej rundzie możesz "
+            "je ponownie kłaść pojedynczo jako zwykłe akcje.",
+        ),
     }
 
     def can(self, st: RedNorthBase, p: int) -> bool:
@@ -281,13 +305,20 @@ class DrawToHand(Effect):
 
     __slots__ = ()
     TEXT = {
-        "en": ("Draw {n} card from the deck and add it to your hand.",
-               "Draw {n} cards from the deck and add them to your hand."),
-        "uk": ("Візьміть {n} карту з колоди й додайте її собі на руку.",
-               "Візьміть {n} карти з колоди й додайте їх собі на руку.",
-               "Візьміть {n} карт з колоди й додайте їх собі на руку."),
-        "pl": ("Dobierz {n} kartę z talii na rękę.", "Dobierz {n} karty z talii na rękę.",
-               "Dobierz {n} kart z talii na rękę."),
+        "en": (
+            "Draw {n} card from the deck and add it to your hand.",
+            "Draw {n} cards from the deck and add them to your hand.",
+        ),
+        "uk": (
+            "Візьміть {n} карту з колоди й додайте її собі на руку.",
+            "Візьміть {n} карти з колоди й додайте їх собі на руку.",
+            "Візьміть {n} карт з колоди й додайте їх собі на руку.",
+        ),
+        "pl": (
+            "Dobierz {n} kartę z talii na rękę.",
+            "Dobierz {n} karty z talii na rękę.",
+            "Dobierz {n} kart z talii na rękę.",
+        ),
     }
 
     def can(self, st: RedNorthBase, p: int) -> bool:
@@ -307,12 +338,18 @@ class RevealOneEach(Effect):
     __slots__ = ()
     phase = SAGA_SLOT
     TEXT = {
-        "en": ("Turn 1 card of your choice in each opponent's Raiding Party face-up. Skip players who have no "
-               "face-down cards in their Party.",),
-        "uk": ("Переверніть горілиць по 1 карті на ваш вибір у загоні кожного суперника. Пропустіть гравців, у "
-               "загоні яких немає карт долілиць.",),
-        "pl": ("Odkryj po 1 wybranej karcie w drużynie każdego przeciwnika. Pomiń graczy, którzy nie mają w "
-               "drużynie zakrytych kart.",),
+        "en": (
+            "Turn 1 card of your choice in each opponent's Raiding Party face-up. Skip players who have no "
+            "face-down cards in their Party.",
+        ),
+        "uk": (
+            "Переверніть горілиць по 1 карті на ваш вибір у загоні кожного суперника. Пропустіть гравців, у "
+            "загоні яких немає карт долілиць.",
+        ),
+        "pl": (
+            "Odkryj po 1 wybranej karcie w drużynie każdego przeciwnika. Pomiń graczy, którzy nie mają w "
+            "drużynie zakrytych kart.",
+        ),
     }
 
     def can(self, st: RedNorthBase, p: int) -> bool:
@@ -335,8 +372,12 @@ class RevealOneEach(Effect):
     def decision(self, st: RedNorthBase, p: int) -> Decision:
         q = st.queue[0]
         party = st.parties[q]
-        return Decision(p, PHASE_NAMES[self.phase], tuple([SLOT[i] for i in range(len(party)) if not party[i] & UP]),
-                        {"opponent": q})
+        return Decision(
+            p,
+            PHASE_NAMES[self.phase],
+            tuple([SLOT[i] for i in range(len(party)) if not party[i] & UP]),
+            {"opponent": q},
+        )
 
     def choose(self, st: RedNorthBase, action: str, tag: str) -> bool:
         i = SLOT_OF[action]
@@ -355,12 +396,18 @@ class PlaceFromDiscard(Effect):
     __slots__ = ()
     phase = HEL_PLACE
     TEXT = {
-        "en": ("Search the discard pile for any 1 Jarl or Raider card and place it face-up anywhere in your "
-               "Raiding Party, even between other cards.",),
-        "uk": ("Знайдіть у скиді будь-яку 1 карту ярла чи рейдера й покладіть її горілиць будь-де у вашому "
-               "загоні, навіть між іншими картами.",),
-        "pl": ("Przeszukaj odrzucone karty, weź dowolnego 1 Jarla lub Najeźdźcę i połóż go odkrytego w dowolnym "
-               "miejscu swojej drużyny, nawet między innymi kartami.",),
+        "en": (
+            "Search the discard pile for any 1 Jarl or Raider card and place it face-up anywhere in your "
+            "Raiding Party, even between other cards.",
+        ),
+        "uk": (
+            "Знайдіть у скиді будь-яку 1 карту ярла чи рейдера й покладіть її горілиць будь-де у вашому "
+            "загоні, навіть між іншими картами.",
+        ),
+        "pl": (
+            "Przeszukaj odrzucone karty, weź dowolnego 1 Jarla lub Najeźdźcę i połóż go odkrytego w dowolnym "
+            "miejscu swojej drużyny, nawet między innymi kartami.",
+        ),
     }
 
     def can(self, st: RedNorthBase, p: int) -> bool:
@@ -394,12 +441,18 @@ class TakeTieBreaker(Effect):
     __slots__ = ()
     ragnarok = True
     TEXT = {
-        "en": ("take the Tie Breaker token. The Tie Breaker player wins all ties they are part of, including "
-               "final victory.",),
-        "uk": ("візьміть фішку тайбрейкера. Власник тайбрейкера виграє всі нічиї, в яких бере участь, "
-               "зокрема й фінальну перемогу.",),
-        "pl": ("weź znacznik Rozjemcy. Rozjemca wygrywa wszystkie remisy, w których bierze udział, także "
-               "o zwycięstwo w grze.",),
+        "en": (
+            "take the Tie Breaker token. The Tie Breaker player wins all ties they are part of, including "
+            "final victory.",
+        ),
+        "uk": (
+            "візьміть фішку тайбрейкера. Власник тайбрейкера виграє всі нічиї, в яких бере участь, "
+            "зокрема й фінальну перемогу.",
+        ),
+        "pl": (
+            "weź znacznik Rozjemcy. Rozjemca wygrywa wszystkie remisy, w których bierze udział, także "
+            "o zwycięstwo w grze.",
+        ),
     }
 
     def resolve(self, st: RedNorthBase, p: int, tag: str) -> dict[str, int] | None:
@@ -411,8 +464,11 @@ class TakeFirstPlayer(Effect):
     """Angleland: the First Player token."""
 
     __slots__ = ()
-    TEXT = {"en": ("take the First Player token.",), "uk": ("візьміть фішку першого гравця.",),
-            "pl": ("weź znacznik pierwszego gracza.",)}
+    TEXT = {
+        "en": ("take the First Player token.",),
+        "uk": ("візьміть фішку першого гравця.",),
+        "pl": ("weź znacznik pierwszego gracza.",),
+    }
 
     def resolve(self, st: RedNorthBase, p: int, tag: str) -> dict[str, int] | None:
         st.first = p
@@ -424,14 +480,20 @@ class TakeChampion(Effect):
 
     __slots__ = ()
     TEXT = {
-        "en": ("take the Champion token. During the Player Actions phase of the following round, as an action "
-               "(Promote), you may place it on a face-up Jarl: that Jarl adds +{bonus} to each adjacent Raider "
-               "or Hero.",),
-        "uk": ("візьміть фішку чемпіона. Під час дій гравців наступного раунду ви можете дією «Підвищити» "
-               "покласти її на ярла, що лежить горілиць: цей ярл додає +{bonus} кожному сусідньому рейдеру чи "
-               "герою.",),
-        "pl": ("weź znacznik Czempiona. W akcjach graczy następnej rundy możesz akcją Awansuj położyć go "
-               "na odkrytym Jarlu: ten Jarl dodaje +{bonus} każdemu sąsiedniemu Najeźdźcy lub Bohaterowi.",),
+        "en": (
+            "take the Champion token. During the Player Actions phase of the following round, as an action "
+            "(Promote), you may place it on a face-up Jarl: that Jarl adds +{bonus} to each adjacent Raider "
+            "or Hero.",
+        ),
+        "uk": (
+            "візьміть фішку чемпіона. Під час дій гравців наступного раунду ви можете дією «Підвищити» "
+            "покласти її на ярла, що лежить горілиць: цей ярл додає +{bonus} кожному сусідньому рейдеру чи "
+            "герою.",
+        ),
+        "pl": (
+            "weź znacznik Czempiona. W akcjach graczy następnej rundy możesz akcją Awansuj położyć go "
+            "na odkrytym Jarlu: ten Jarl dodaje +{bonus} każdemu sąsiedniemu Najeźdźcy lub Bohaterowi.",
+        ),
     }
 
     @property
@@ -448,14 +510,20 @@ class DrawExtra(Effect):
 
     __slots__ = ()
     TEXT = {
-        "en": ("draw {n} additional card from the deck to your hand.",
-               "draw {n} additional cards from the deck to your hand."),
-        "uk": ("візьміть {n} додаткову карту з колоди собі на руку.",
-               "візьміть {n} додаткові карти з колоди собі на руку.",
-               "візьміть {n} додаткових карт з колоди собі на руку."),
-        "pl": ("dobierz z talii {n} dodatkową kartę na rękę.",
-               "dobierz z talii {n} dodatkowe karty na rękę.",
-               "dobierz z talii {n} dodatkowych kart na rękę."),
+        "en": (
+            "draw {n} additional card from the deck to your hand.",
+            "draw {n} additional cards from the deck to your hand.",
+        ),
+        "uk": (
+            "візьміть {n} додаткову карту з колоди собі на руку.",
+            "візьміть {n} додаткові карти з колоди собі на руку.",
+            "візьміть {n} додаткових карт з колоди собі на руку.",
+        ),
+        "pl": (
+            "dobierz z talii {n} dodatkową kartę na rękę.",
+            "dobierz z talii {n} dodatkowe karty na rękę.",
+            "dobierz z talii {n} dodatkowych kart na rękę.",
+        ),
     }
 
     def resolve(self, st: RedNorthBase, p: int, tag: str) -> dict[str, int] | None:
@@ -477,8 +545,9 @@ class GiveFirstPlayer(Effect):
     }
 
     def decision(self, st: RedNorthBase, p: int) -> Decision:
-        return Decision(p, PHASE_NAMES[self.phase], (KEEP, *[GIVE[q] for q in range(st.P) if q != p]),
-                        {"first_player": st.first})
+        return Decision(
+            p, PHASE_NAMES[self.phase], (KEEP, *[GIVE[q] for q in range(st.P) if q != p]), {"first_player": st.first}
+        )
 
     def choose(self, st: RedNorthBase, action: str, tag: str) -> bool:
         q = st.actor if action == KEEP else GIVE_OF[action]
@@ -493,12 +562,18 @@ class RaiderFromDiscard(Effect):
     __slots__ = ()
     phase = SAX
     TEXT = {
-        "en": ("After Deployment, you may select 1 Raider card from the discard pile and add it face-up to "
-               "either side of your Raiding Party, before the First Player's first action.",),
-        "uk": ("Після розгортання можете взяти 1 карту рейдера зі скиду й додати її горілиць на будь-який край "
-               "вашого загону до першої дії першого гравця.",),
-        "pl": ("Po Rozstawieniu możesz wziąć 1 kartę Najeźdźcy spośród odrzuconych i dołożyć ją odkrytą na "
-               "dowolny koniec swojej drużyny przed pierwszą akcją pierwszego gracza.",),
+        "en": (
+            "After Deployment, you may select 1 Raider card from the discard pile and add it face-up to "
+            "either side of your Raiding Party, before the First Player's first action.",
+        ),
+        "uk": (
+            "Після розгортання можете взяти 1 карту рейдера зі скиду й додати її горілиць на будь-який край "
+            "вашого загону до першої дії першого гравця.",
+        ),
+        "pl": (
+            "Po Rozstawieniu możesz wziąć 1 kartę Najeźdźcy spośród odrzuconych i dołożyć ją odkrytą na "
+            "dowolny koniec swojej drużyny przed pierwszą akcją pierwszego gracza.",
+        ),
     }
 
     def can(self, st: RedNorthBase, p: int) -> bool:

@@ -19,9 +19,20 @@ def gallery(lang: str = "en") -> dict:
         raise ValueError(f"unknown language {lang!r}; choose one of: en, uk, pl")
     return {
         "colours": list(COLOURS),
-        "kinds": [{"card": k.slug, "name": kind_name(k.kind, lang), "type": k.type, "colour": k.colour_name,
-                   "points": k.points, "text": kind_text(k.kind, lang)} for k in KINDS],
+        "kinds": [
+            {
+                "card": k.slug,
+                "name": kind_name(k.kind, lang),
+                "type": k.type,
+                "colour": k.colour_name,
+                "points": k.points,
+                "text": kind_text(k.kind, lang),
+            }
+            for k in KINDS
+        ],
         "gods": [{"god": g.slug, "name": god_name(g.index, lang), "text": god_text(g.index, lang)} for g in GODS],
-        "outposts": [{"colour": COLOURS[i], "name": outpost_name(i, lang), "text": outpost_text(i, lang)}
-                     for i, o in enumerate(OUTPOSTS)],
+        "outposts": [
+            {"colour": COLOURS[i], "name": outpost_name(i, lang), "text": outpost_text(i, lang)}
+            for i, o in enumerate(OUTPOSTS)
+        ],
     }

@@ -77,8 +77,9 @@ def _outpost_points(value: Any) -> tuple[int, ...]:
     """Normalise the ``outpost_points`` option to one int per colour."""
     allowed = tuple(range(MAX_OUTPOST_POINTS + 1))
     if isinstance(value, bool):
-        raise InvalidOptions(f"option 'outpost_points' must be an int 0-{MAX_OUTPOST_POINTS} "
-                             f"or a {{colour: int}} mapping, got {value!r}")
+        raise InvalidOptions(
+            f"option 'outpost_points' must be an int 0-{MAX_OUTPOST_POINTS} or a {{colour: int}} mapping, got {value!r}"
+        )
     if isinstance(value, int):
         check_option("outpost_points", value, allowed)
         return (value,) * NCOLOURS
@@ -91,8 +92,9 @@ def _outpost_points(value: Any) -> tuple[int, ...]:
             check_option(f"outpost_points[{key}]", v, allowed)
             pts[COLOUR_OF_NAME[key]] = v
         return tuple(pts)
-    raise InvalidOptions(f"option 'outpost_points' must be an int 0-{MAX_OUTPOST_POINTS} "
-                         f"or a {{colour: int}} mapping, got {value!r}")
+    raise InvalidOptions(
+        f"option 'outpost_points' must be an int 0-{MAX_OUTPOST_POINTS} or a {{colour: int}} mapping, got {value!r}"
+    )
 
 
 class RedNorth(Game):
@@ -117,8 +119,6 @@ class RedNorth(Game):
 
     def summarize(self, summaries: list[dict]) -> dict[str, Any]:
         return summarize(self.players, summaries)
-
-
 
 
 class RedNorthState(Views, TurnFlow, Resolution):
@@ -184,16 +184,20 @@ class RedNorthState(Views, TurnFlow, Resolution):
         self.muster = [(hero(c), self._draw_pile(SPRING_MUSTER_CARDS)) for c in colours]
         self.round = 1
         self._dec = None
-        self.events.append(Event("setup", {
-            "outposts": [COLOURS[c] for c in colours],
-            "outpost_points": {COLOURS[c]: self.opts_pts[c] for c in colours},
-            "jarls_removed": JARLS_REMOVED[P],
-            "first_player": self.first,
-        }))
+        self.events.append(
+            Event(
+                "setup",
+                {
+                    "outposts": [COLOURS[c] for c in colours],
+                    "outpost_points": {COLOURS[c]: self.opts_pts[c] for c in colours},
+                    "jarls_removed": JARLS_REMOVED[P],
+                    "first_player": self.first,
+                },
+            )
+        )
         for p in range(P):
             self.events.append(Event("hand", {"player": p, "hand": counts_to_slugs(self.hands[p])}, (p,)))
         self._start_round()
-
 
     # --------------------------------------------------------------- protocol
     def decision(self) -> Decision | None:
@@ -319,7 +323,7 @@ class RedNorthState(Views, TurnFlow, Resolution):
                 continue
             kn = self.known[q]
             holding = [k for k in range(NKINDS) for _ in range(kn[k])]
-            holding += pool[pos:pos + unknown[q]]
+            holding += pool[pos : pos + unknown[q]]
             pos += unknown[q]
             rng.shuffle(holding)
             party = s.parties[q]
@@ -357,10 +361,11 @@ class RedNorthState(Views, TurnFlow, Resolution):
             return None
         trips: list[str] = []
         self.deck = HiddenList.arm(self.deck, trips, "deck")
-        self.hands = [h if q == player else HiddenList.arm(h, trips, f"hand of p{q}")
-                      for q, h in enumerate(self.hands)]
-        self.parties = [x if q == player else HiddenList.arm(x, trips, f"Party of p{q}", _face_down)
-                        for q, x in enumerate(self.parties)]
+        self.hands = [h if q == player else HiddenList.arm(h, trips, f"hand of p{q}") for q, h in enumerate(self.hands)]
+        self.parties = [
+            x if q == player else HiddenList.arm(x, trips, f"Party of p{q}", _face_down)
+            for q, x in enumerate(self.parties)
+        ]
         return trips
 
     # ---------------------------------------------------------------- invariants
@@ -385,8 +390,6 @@ class RedNorthState(Views, TurnFlow, Resolution):
         if self.phase == FREYA_END:
             out[self.sub] += 1
         return out
-
-
 
 
 def _face_down(slot: int) -> bool:

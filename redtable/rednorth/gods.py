@@ -38,7 +38,7 @@ TYR_DRAW = 4
 class God:
     index: int
     slug: str
-    names: tuple[str, str, str]   # en, uk, pl
+    names: tuple[str, str, str]  # en, uk, pl
     effect: Effect
 
     @property

@@ -36,8 +36,8 @@ MAX_OUTPOST_POINTS = 9
 PURPLE_DRAW = 2
 
 # When an Outpost's power acts.
-AFTER_DEPLOYMENT = "after-deployment"   # red, yellow: "Activate Outpost Powers"
-RESOLUTION_D = "resolution-d"           # green, blue, red token, purple cards
+AFTER_DEPLOYMENT = "after-deployment"  # red, yellow: "Activate Outpost Powers"
+RESOLUTION_D = "resolution-d"  # green, blue, red token, purple cards
 
 #: What precedes a Resolution power's clause in its text.
 RESOLUTION_TIMING = {
@@ -50,7 +50,7 @@ RESOLUTION_TIMING = {
 @dataclass(slots=True, frozen=True)
 class Outpost:
     colour: int
-    names: tuple[str, str, str]   # en, uk, pl
+    names: tuple[str, str, str]  # en, uk, pl
     resolution: Effect | None = None
     after_deployment: Effect | None = None
 
@@ -69,8 +69,9 @@ class Outpost:
 
     @property
     def timing(self) -> tuple[str, ...]:
-        return tuple(t for t, e in ((RESOLUTION_D, self.resolution), (AFTER_DEPLOYMENT, self.after_deployment))
-                     if e is not None)
+        return tuple(
+            t for t, e in ((RESOLUTION_D, self.resolution), (AFTER_DEPLOYMENT, self.after_deployment)) if e is not None
+        )
 
     def render(self, lang: str = "en") -> str:
         """Its powers' text in "en", "uk" or "pl", rendered from the effects."""
@@ -88,8 +89,9 @@ class Outpost:
 
 OUTPOSTS: tuple[Outpost, ...] = (
     Outpost(GREEN, ("Vinland", "Вінланд", "Winlandia"), resolution=TakeTieBreaker()),
-    Outpost(RED, ("Angleland", "Англеланд", "Anglia"), resolution=TakeFirstPlayer(),
-            after_deployment=GiveFirstPlayer()),
+    Outpost(
+        RED, ("Angleland", "Англеланд", "Anglia"), resolution=TakeFirstPlayer(), after_deployment=GiveFirstPlayer()
+    ),
     Outpost(BLUE, ("Rus", "Русь", "Ruś"), resolution=TakeChampion()),
     Outpost(PURPLE, ("Frankenland", "Франкенланд", "Frankia"), resolution=DrawExtra(PURPLE_DRAW)),
     Outpost(YELLOW, ("Sax", "Сакс", "Saksonia"), after_deployment=RaiderFromDiscard()),

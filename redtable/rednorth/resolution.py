@@ -9,10 +9,10 @@ from __future__ import annotations
 from .cards import CHAMPION_BONUS, GLORY_POINTS, JARL, JARL_BONUS, KIND_COLOUR, KIND_POINTS, NCOLOURS
 from .party import CHAMP, GLORY_SHIFT, KIND_MASK
 
-NO_BATTLE = "no-battle"      # nobody had a Raid Point in the colour: the Outpost stays put
-WON = "won"                  # a single player had the most
+NO_BATTLE = "no-battle"  # nobody had a Raid Point in the colour: the Outpost stays put
+WON = "won"  # a single player had the most
 TIE_BREAKER = "tie-breaker"  # tied for most; the Tie Breaker holder was among them
-RETURNED = "returned"        # tied for most without the Tie Breaker holder: back to the centre
+RETURNED = "returned"  # tied for most without the Tie Breaker holder: back to the centre
 
 
 def party_points(party: list[int], out: list[int]) -> None:
@@ -39,8 +39,9 @@ def party_points(party: list[int], out: list[int]) -> None:
             out[KIND_COLOUR[k]] += KIND_POINTS[k] + (s >> GLORY_SHIFT) * GLORY_POINTS
 
 
-def raid_points(parties: list[list[int]], owners: list[int], outpost_points: tuple[int, ...],
-                in_play: tuple[bool, ...]) -> list[list[int]]:
+def raid_points(
+    parties: list[list[int]], owners: list[int], outpost_points: tuple[int, ...], in_play: tuple[bool, ...]
+) -> list[list[int]]:
     """Raid Points as ``points[colour][player]`` (step A). Colours not in play stay 0."""
     players = len(parties)
     per_player = []
@@ -109,8 +110,9 @@ def most_vp_first_player(vp: list[int], first: int, green_owner: int) -> int:
 FINAL_STEPS = ("vp", "tie-breaker", "glory", "hand", "turn-order")
 
 
-def final_winner(vp: list[int], tie_breaker: int, glory: list[int], hand_sizes: list[int],
-                 first: int) -> tuple[int, str]:
+def final_winner(
+    vp: list[int], tie_breaker: int, glory: list[int], hand_sizes: list[int], first: int
+) -> tuple[int, str]:
     """The single winner and the step that decided it, in the rulebook's order.
 
     Most VP; among tied players the Tie Breaker holder; then most unused Glory; then most

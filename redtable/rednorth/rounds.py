@@ -20,7 +20,8 @@ from .resolution import award, final_winner, glory_compensation, most_vp_first_p
 
 #: The Outposts' Resolution effects by colour (None: no such power), with their slugs.
 RESOLUTION_POWERS: tuple[tuple[Effect, str] | None, ...] = tuple(
-    (o.resolution, o.slug) if o.resolution is not None else None for o in OUTPOSTS)
+    (o.resolution, o.slug) if o.resolution is not None else None for o in OUTPOSTS
+)
 
 
 def seat_or_none(x: int) -> int | None:
@@ -77,8 +78,14 @@ class Resolution(RedNorthBase):
             "round": r,
             "parties": [[KIND_SLUG[s & KIND_MASK] for s in parties[p]] for p in range(P)],
             "raid_points": {COLOURS[c]: points[c] for c in self.colours},
-            "outposts": {COLOURS[c]: {"before": seat_or_none(before[c]), "controller": seat_or_none(self.owner[c]),
-                                      "decided_by": how[c]} for c in self.colours},
+            "outposts": {
+                COLOURS[c]: {
+                    "before": seat_or_none(before[c]),
+                    "controller": seat_or_none(self.owner[c]),
+                    "decided_by": how[c],
+                }
+                for c in self.colours
+            },
             "vp": vp_gain,
             "glory": glory_gain,
             "first_player": self.first,
@@ -93,8 +100,16 @@ class Resolution(RedNorthBase):
             self.actor = -1
             winner, step = final_winner(self.vp, self.tiebreaker, self.glory, self.hand_n, self.first)
             self.result = (winner, step)
-            self._log("game-end", {"vp": list(self.vp), "glory": list(self.glory), "hand_sizes": list(self.hand_n),
-                                   "winner": winner, "decided_by": step})
+            self._log(
+                "game-end",
+                {
+                    "vp": list(self.vp),
+                    "glory": list(self.glory),
+                    "hand_sizes": list(self.hand_n),
+                    "winner": winner,
+                    "decided_by": step,
+                },
+            )
             return
         self._next_round()
 
@@ -120,6 +135,6 @@ class Resolution(RedNorthBase):
         if r == 1:
             gods = list(range(NGODS))
             self.rng.shuffle(gods)
-            self.muster = [(GOD_HEAD + g, self._draw_pile(SUMMER_MUSTER_CARDS)) for g in sorted(gods[:self.P + 1])]
+            self.muster = [(GOD_HEAD + g, self._draw_pile(SUMMER_MUSTER_CARDS)) for g in sorted(gods[: self.P + 1])]
         self.round = r + 1
         self._start_round()

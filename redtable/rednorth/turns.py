@@ -61,10 +61,17 @@ class TurnFlow(RedNorthBase):
 
     def _start_round(self) -> None:
         self.passed = [False] * self.P
-        self._log("round", {
-            "round": self.round, "name": ROUND_NAMES[self.round], "first_player": self.first,
-            "muster": [{"group": group_slug(h), "cards": [KIND_SLUG[k] for k in cards]} for h, cards in self.muster],
-        })
+        self._log(
+            "round",
+            {
+                "round": self.round,
+                "name": ROUND_NAMES[self.round],
+                "first_player": self.first,
+                "muster": [
+                    {"group": group_slug(h), "cards": [KIND_SLUG[k] for k in cards]} for h, cards in self.muster
+                ],
+            },
+        )
         self.phase = DEPLOY
         self.sub = 0
         self.actor = -1
@@ -74,8 +81,12 @@ class TurnFlow(RedNorthBase):
     def _deploy_decision(self) -> Decision:
         p = self.actor
         h = self.hands[p]
-        return Decision(p, "deploy", tuple([KIND_SLUG[k] for k in range(NKINDS) if h[k]]),
-                        {"placed": self.sub, "party_size": PARTY_SIZE})
+        return Decision(
+            p,
+            "deploy",
+            tuple([KIND_SLUG[k] for k in range(NKINDS) if h[k]]),
+            {"placed": self.sub, "party_size": PARTY_SIZE},
+        )
 
     def _apply_deploy(self, action: str) -> None:
         p = self.actor
@@ -248,4 +259,3 @@ class TurnFlow(RedNorthBase):
                 self.phase = TURN
                 return
         self._resolve()
-

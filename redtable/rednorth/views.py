@@ -79,8 +79,16 @@ class Views(RedNorthBase):
             "first_player": self.first,
             "tie_breaker": _seat(self.tiebreaker),
             "champion": {"holder": _seat(self.champion), "placed": self.champion_out},
-            "outposts": [{"colour": COLOURS[c], "name": OUTPOSTS[c].name, "points": self.opts_pts[c],
-                          "controller": _seat(self.owner[c]), "text": OUTPOSTS[c].text} for c in self.colours],
+            "outposts": [
+                {
+                    "colour": COLOURS[c],
+                    "name": OUTPOSTS[c].name,
+                    "points": self.opts_pts[c],
+                    "controller": _seat(self.owner[c]),
+                    "text": OUTPOSTS[c].text,
+                }
+                for c in self.colours
+            ],
             "deck_size": len(self.deck),
             "discard": counts_to_slugs(self.discard),
             "set_aside_hero": KIND_SLUG[self.set_aside] if self.set_aside >= 0 else None,
@@ -103,8 +111,11 @@ class Views(RedNorthBase):
         if ph == LOKI_SLOT:
             return {"action": "loki", "player": self.actor, "glory_left": self.sub}
         if ph == FREYA_END:
-            return {"action": "freya", "player": self.actor,
-                    "card": KIND_SLUG[self.sub] if player == self.actor else None}
+            return {
+                "action": "freya",
+                "player": self.actor,
+                "card": KIND_SLUG[self.sub] if player == self.actor else None,
+            }
         if ph == SAGA_SLOT:
             return {"action": "saga", "player": self.actor, "opponents": list(self.queue)}
         if ph == HEL_PLACE:
@@ -129,23 +140,25 @@ class Views(RedNorthBase):
 
     def summary(self) -> dict[str, Any]:
         out = super().summary()
-        out.update({
-            "vp": list(self.vp),
-            "glory": list(self.glory),
-            "hand_sizes": list(self.hand_n),
-            "winner": self.result[0] if self.result else None,
-            "decided_by": self.result[1] if self.result else None,
-            "outposts": [COLOURS[c] for c in self.colours],
-            "controllers": [{c: rep["outposts"][c]["controller"] for c in rep["outposts"]} for rep in self.reports],
-            "gods": [GODS[g].slug if g >= 0 else None for g in self.god],
-            "invoked": list(self.invoked),
-            "first_player": self.first,
-            "tie_breaker": _seat(self.tiebreaker),
-            # per round, from the Resolution reports: VP and Glory compensation gained per seat
-            "vp_by_round": [list(rep["vp"]) for rep in self.reports],
-            "glory_by_round": [list(rep["glory"]) for rep in self.reports],
-            "first_player_by_round": [e.data["first_player"] for e in self.events if e.kind == "round"],
-        })
+        out.update(
+            {
+                "vp": list(self.vp),
+                "glory": list(self.glory),
+                "hand_sizes": list(self.hand_n),
+                "winner": self.result[0] if self.result else None,
+                "decided_by": self.result[1] if self.result else None,
+                "outposts": [COLOURS[c] for c in self.colours],
+                "controllers": [{c: rep["outposts"][c]["controller"] for c in rep["outposts"]} for rep in self.reports],
+                "gods": [GODS[g].slug if g >= 0 else None for g in self.god],
+                "invoked": list(self.invoked),
+                "first_player": self.first,
+                "tie_breaker": _seat(self.tiebreaker),
+                # per round, from the Resolution reports: VP and Glory compensation gained per seat
+                "vp_by_round": [list(rep["vp"]) for rep in self.reports],
+                "glory_by_round": [list(rep["glory"]) for rep in self.reports],
+                "first_player_by_round": [e.data["first_player"] for e in self.events if e.kind == "round"],
+            }
+        )
         return out
 
 
@@ -215,7 +228,6 @@ def describe_action(state: RedNorthBase, kind: str, action: str) -> str:
     return action
 
 
-
 def summarize(players: int, summaries: list[dict]) -> dict[str, Any]:
     """Red North statistics over finished games' summaries (the simulate JSON extras)."""
     n = len(summaries)
@@ -243,8 +255,12 @@ def summarize(players: int, summaries: list[dict]) -> dict[str, Any]:
                     seats[who] += 1
             by_round.append({"controlled_by_seat": seats, "uncontrolled": none})
         won = sum(1 for s in games for r in range(ROUNDS) if s["controllers"][r][c] is not None)
-        outposts[c] = {"games": len(games), "rounds_controlled": won,
-                       "control_rate": round(won / (ROUNDS * len(games)), 3), "by_round": by_round}
+        outposts[c] = {
+            "games": len(games),
+            "rounds_controlled": won,
+            "control_rate": round(won / (ROUNDS * len(games)), 3),
+            "by_round": by_round,
+        }
     god_games = Counter(g for s in summaries for g in s["gods"] if g)
     god_wins = Counter(s["gods"][s["winner"]] for s in summaries if s["gods"][s["winner"]])
     invoked = Counter(s["gods"][p] for s in summaries for p in range(players) if s["invoked"][p])
@@ -259,7 +275,12 @@ def summarize(players: int, summaries: list[dict]) -> dict[str, Any]:
         "decided_by": dict(Counter(s["decided_by"] for s in summaries)),
         "outposts_won": {c: o["rounds_controlled"] for c, o in outposts.items()},
         "outposts": outposts,
-        "gods": {g.slug: {"held": god_games[g.slug], "invoked": invoked[g.slug],
-                          "win_rate": round(god_wins[g.slug] / god_games[g.slug], 3) if god_games[g.slug] else None}
-                 for g in GODS},
+        "gods": {
+            g.slug: {
+                "held": god_games[g.slug],
+                "invoked": invoked[g.slug],
+                "win_rate": round(god_wins[g.slug] / god_games[g.slug], 3) if god_games[g.slug] else None,
+            }
+            for g in GODS
+        },
     }

@@ -49,14 +49,25 @@ deploy("deanna", ("helium", 1))
 deploy("uncle-narol", ("helium", 2))
 # A deploy ability that cannot be used is ignored whole (rulebook note): with nothing to
 # gain, Darrow stays where he was deployed.
-deploy("darrow", ("note_under",
-    ("choose_card", "this", (("other", True), ("not_color", (GOLD,))),
-     ("seq", ("gain_c",), ("unless", ("src_on_color", (GOLD,)), ("banish_self",))), False)))
+deploy(
+    "darrow",
+    (
+        "note_under",
+        (
+            "choose_card",
+            "this",
+            (("other", True), ("not_color", (GOLD,))),
+            ("seq", ("gain_c",), ("unless", ("src_on_color", (GOLD,)), ("banish_self",))),
+            False,
+        ),
+    ),
+)
 
 # Golds that take the Sovereign token.
 deploy("boneriders", ("sovereign",))
 deploy("the-jackal", ("sovereign",))
 deploy("cassius", ("under", ("seq", ("gain_c",), ("unless", ("c_color", (GOLD,)), ("banish_self",)))))
+
 
 # Oranges: you may gain a card of some colours from this location; if you do, end your turn.
 def _orange(slug: str, filt: tuple) -> None:
@@ -70,5 +81,9 @@ deploy("lawyer", ("influence", 1))
 
 # The shared blocks first, then each family (which may override them where it says so).
 FAMILIES: tuple[AbilityTable, ...] = (
-    SHARED, abilities_gold.ABILITIES, abilities_highcaste.ABILITIES, abilities_lowcaste.ABILITIES)
+    SHARED,
+    abilities_gold.ABILITIES,
+    abilities_highcaste.ABILITIES,
+    abilities_lowcaste.ABILITIES,
+)
 install(*FAMILIES)

@@ -75,9 +75,11 @@ def _c_color(st: RRState, ctx: dict) -> int:
 
 
 cond("gold_c_color", lambda c: f"that card is {filter_text((('color', c[1]),))}")(
-    lambda st, c, ctx: "c" in ctx and _c_color(st, ctx) in c[1])
+    lambda st, c, ctx: "c" in ctx and _c_color(st, ctx) in c[1]
+)
 cond("gold_c_not_color", lambda c: f"that card is not {filter_text((('color', c[1]),))}")(
-    lambda st, c, ctx: "c" in ctx and _c_color(st, ctx) not in c[1])
+    lambda st, c, ctx: "c" in ctx and _c_color(st, ctx) not in c[1]
+)
 
 
 @op("gold_bottom_of")
@@ -92,7 +94,8 @@ def _gold_bottom_of(st: RRState, node, ctx, answer):
 
 
 TEXT["gold_bottom_of"] = lambda node: render(node[2]).replace(
-    "that card", f"the bottom card on {LOCATION_TITLES[node[1]]} (if it's not this card)", 1)
+    "that card", f"the bottom card on {LOCATION_TITLES[node[1]]} (if it's not this card)", 1
+)
 
 
 @op("gold_draw")
@@ -130,8 +133,7 @@ def _gold_gain_banished(st: RRState, node, ctx, answer):
     return None
 
 
-TEXT["gold_gain_banished"] = lambda node: (
-    f"Gain 1 banished {filter_text(node[1], article=False)}. " + render(node[2]))
+TEXT["gold_gain_banished"] = lambda node: f"Gain 1 banished {filter_text(node[1], article=False)}. " + render(node[2])
 
 
 @op("gold_banish_all")
@@ -157,7 +159,8 @@ def _banish_all_text(node):
 TEXT["gold_banish_all"] = _banish_all_text
 
 cond("gold_count_at_least", lambda c: f"this banishes {c[1]} or more {_plural(c[2])}")(
-    lambda st, c, ctx: ctx.get("gold_count", 0) >= c[1])
+    lambda st, c, ctx: ctx.get("gold_count", 0) >= c[1]
+)
 
 
 @op("gold_helium_per")
@@ -172,7 +175,9 @@ def _gold_helium_per(st: RRState, node, ctx, answer):
 
 TEXT["gold_helium_per"] = lambda node: (
     f"Gain 1 Helium for each {filter_text(node[2], article=False)} "
-    + {"this": "at this location", "any": "on all locations"}.get(node[1], node[1]) + ".")
+    + {"this": "at this location", "any": "on all locations"}.get(node[1], node[1])
+    + "."
+)
 
 
 @op("gold_move_under_all")
@@ -197,13 +202,19 @@ def _gold_move_under_all(st: RRState, node, ctx, answer):
     del st.locs[cur][:idx]
     for card in moving:
         st.locs[dest].append(card)
-        st.log("move", player=ctx["p"], card=SLUG[card] if card not in st.facedown else None,
-               source=LOCATION_NAMES[cur], location=answer)
+        st.log(
+            "move",
+            player=ctx["p"],
+            card=SLUG[card] if card not in st.facedown else None,
+            source=LOCATION_NAMES[cur],
+            location=answer,
+        )
     return None
 
 
 TEXT["gold_move_under_all"] = lambda node: (
-    "Move all cards under this card from this location to the top of another location in the same order.")
+    "Move all cards under this card from this location to the top of another location in the same order."
+)
 
 
 # ---------------------------------------------------------------------------- opponents' hands
@@ -217,7 +228,8 @@ def _target_has_cards(st: RRState, ctx: dict) -> bool:
 
 cond("gold_can_target", lambda c: "an opponent can be chosen")(lambda st, c, ctx: _can_target(st, ctx))
 cond("gold_target_has_cards", lambda c: "an opponent you may choose holds a card")(
-    lambda st, c, ctx: _target_has_cards(st, ctx))
+    lambda st, c, ctx: _target_has_cards(st, ctx)
+)
 
 
 @op("gold_opp_banish")
@@ -228,8 +240,7 @@ def _gold_opp_banish(st: RRState, node, ctx, answer):
     if answer is None:
         if not hand:
             return None
-        return Decision(q, "banish_from_hand", tuple(SLUG[c] for c in hand),
-                        {"card": SLUG[ctx["src"]], "attacker": p})
+        return Decision(q, "banish_from_hand", tuple(SLUG[c] for c in hand), {"card": SLUG[ctx["src"]], "attacker": p})
     card = BY_SLUG[answer]
     hand.remove(card)
     st.banish(card, q, "hand")
@@ -250,8 +261,7 @@ def _gold_steal(st: RRState, node, ctx, answer):
     if answer is None:
         if not hand:
             return None
-        return Decision(q, "steal_choice", tuple(SLUG[c] for c in hand),
-                        {"card": SLUG[ctx["src"]], "thief": p})
+        return Decision(q, "steal_choice", tuple(SLUG[c] for c in hand), {"card": SLUG[ctx["src"]], "thief": p})
     card = BY_SLUG[answer]
     hand.remove(card)
     st.hands[p].append(card)
@@ -265,7 +275,8 @@ def _gold_steal(st: RRState, node, ctx, answer):
 
 TEXT["gold_steal"] = lambda node: (
     "Steal 1 card from them (they choose the card)."
-    + (" If you do, " + _lower(render(node[1])) if len(node) > 1 and node[1] is not None else ""))
+    + (" If you do, " + _lower(render(node[1])) if len(node) > 1 and node[1] is not None else "")
+)
 
 
 @op("gold_look_hand")
@@ -322,7 +333,8 @@ def _gold_random_pick(st: RRState, node, ctx, answer):
 TEXT["gold_random_pick"] = lambda node: "then randomly select a card from their hand. " + render(node[1])
 
 cond("gold_picked_named", lambda c: "you select the named card")(
-    lambda st, c, ctx: "c" in ctx and ctx["c"] == ctx.get("named"))
+    lambda st, c, ctx: "c" in ctx and ctx["c"] == ctx.get("named")
+)
 
 
 @op("gold_reveal_instead")
@@ -350,7 +362,9 @@ def _gold_reveal_instead(st: RRState, node, ctx, answer):
 
 
 TEXT["gold_reveal_instead"] = lambda node: (
-    render(node[3]) + f" You may reveal {names_text(node[1])} to instead " + _lower(render(node[2])))
+    render(node[3]) + f" You may reveal {names_text(node[1])} to instead " + _lower(render(node[2]))
+)
+
 
 @op("gold_and")
 def _gold_and(st: RRState, node, ctx, answer):
@@ -361,14 +375,15 @@ def _gold_and(st: RRState, node, ctx, answer):
 
 
 TEXT["gold_and"] = lambda node: (
-    render(node[1]).rstrip(".") + "".join(" and " + _lower(render(n)).rstrip(".") for n in node[2:]) + ".")
+    render(node[1]).rstrip(".") + "".join(" and " + _lower(render(n)).rstrip(".") for n in node[2:]) + "."
+)
 
 # The shared ``attempt`` step (engine) has no text of its own: it reads as what it attempts.
 TEXT.setdefault("attempt", lambda node: render(node[2]))
 
 
 # ============================================================================ the cards
-ABILITIES = AbilityTable("abilities_gold")   # installed by abilities.py
+ABILITIES = AbilityTable("abilities_gold")  # installed by abilities.py
 deploy = ABILITIES.deploy
 
 
@@ -385,8 +400,15 @@ deploy("aja", _AJA)
 deploy("antonia", _AJA)
 
 # Banish all Blues from this location. If this banishes 2 or more Blues, regain Ash Lord.
-deploy("ash-lord", ("gold_banish_all", "this", (("color", (BLUE,)),),
-                    ("if", ("gold_count_at_least", 2, (("color", (BLUE,)),)), ("regain_self",))))
+deploy(
+    "ash-lord",
+    (
+        "gold_banish_all",
+        "this",
+        (("color", (BLUE,)),),
+        ("if", ("gold_count_at_least", 2, (("color", (BLUE,)),)), ("regain_self",)),
+    ),
+)
 
 # Boneriders and The Jackal: "Gain the Sovereign token." (abilities.py, unchanged).
 deploy("boneriders", ("sovereign",))
@@ -394,18 +416,32 @@ deploy("the-jackal", ("sovereign",))
 
 # Gain the card directly under this one. Banish Cassius unless that card is a Gold.
 # (Overrides abilities.py: the colour is read as the card lay, so a face-down card is no Gold.)
-deploy("cassius", ("under", ("gold_note_c", ("seq", ("gain_c",),
-                                             ("unless", ("gold_c_color", (GOLD,)), ("banish_self",))))),
-       override=True)
+deploy(
+    "cassius",
+    ("under", ("gold_note_c", ("seq", ("gain_c",), ("unless", ("gold_c_color", (GOLD,)), ("banish_self",))))),
+    override=True,
+)
 
 # If deployed to the Institute, place 1 Influence there.
 deploy("fitchner", ("if", ("deployed_on", (INSTITUTE,)), ("influence", 1)))
 
 # Banish the card directly under this one. If the banished card is Mustang, The Jackal or
 # Nero, you may also choose an opponent. If you do, they banish 1 of their cards.
-deploy("karnus", ("under", ("seq", ("banish_c",), (
-    "if", ("c_name", (_c("mustang"), _c("the-jackal"), _c("nero"))),
-    ("may", ("choose_opponent", ("attempt", "q", ("gold_opp_banish",)), True), ("gold_can_target",))))))
+deploy(
+    "karnus",
+    (
+        "under",
+        (
+            "seq",
+            ("banish_c",),
+            (
+                "if",
+                ("c_name", (_c("mustang"), _c("the-jackal"), _c("nero"))),
+                ("may", ("choose_opponent", ("attempt", "q", ("gold_opp_banish",)), True), ("gold_can_target",)),
+            ),
+        ),
+    ),
+)
 
 # If the card directly under this one is a Gold, banish that card.
 deploy("lorn", ("under", ("if", ("gold_c_color", (GOLD,)), ("banish_c",))))
@@ -421,37 +457,99 @@ deploy("nero", ("gold_helium_per", "this", (("color", (RED,)),)))
 
 # If you have the Sovereign token, gain the bottom card on Luna (if it's not this card);
 # banish Octavia unless that card is a Gold.
-deploy("octavia", ("if", ("has_sovereign",), ("gold_bottom_of", LUNA, ("gold_note_c", (
-    "seq", ("gain_c",), ("unless", ("gold_c_color", (GOLD,)), ("banish_self",)))))))
+deploy(
+    "octavia",
+    (
+        "if",
+        ("has_sovereign",),
+        (
+            "gold_bottom_of",
+            LUNA,
+            ("gold_note_c", ("seq", ("gain_c",), ("unless", ("gold_c_color", (GOLD,)), ("banish_self",)))),
+        ),
+    ),
+)
 
 # Gain 1 Blue from this location. Banish Romulus unless you deployed him directly on top of a Gold.
-deploy("romulus", ("note_under", ("choose_card", "this", (("color", (BLUE,)),), (
-    "seq", ("gain_c",), ("unless", ("src_on_color", (GOLD,)), ("banish_self",))), False)))
+deploy(
+    "romulus",
+    (
+        "note_under",
+        (
+            "choose_card",
+            "this",
+            (("color", (BLUE,)),),
+            ("seq", ("gain_c",), ("unless", ("src_on_color", (GOLD,)), ("banish_self",))),
+            False,
+        ),
+    ),
+)
 
 # Look at an opponent's hand, name a card, then randomly select a card from their hand.
 # If you select the named card, banish it and banish Roque.
-deploy("roque", ("choose_opponent", ("gold_look_hand", ("gold_name_card", ("gold_random_pick", (
-    "if", ("gold_picked_named",), ("gold_and", ("attempt", "q", ("banish_c",)), ("banish_self",)))))), True))
+deploy(
+    "roque",
+    (
+        "choose_opponent",
+        (
+            "gold_look_hand",
+            (
+                "gold_name_card",
+                (
+                    "gold_random_pick",
+                    ("if", ("gold_picked_named",), ("gold_and", ("attempt", "q", ("banish_c",)), ("banish_self",))),
+                ),
+            ),
+        ),
+        True,
+    ),
+)
 
 # Banish the card directly under this one. You may reveal The Howlers to instead gain that card.
 deploy("sevro", ("under", ("gold_reveal_instead", (_c("the-howlers"),), ("gain_c",), ("banish_c",))))
 
 # You may steal 1 card from an opponent (they choose the card). If you do, banish Tactus
 # and end your turn.
-deploy("tactus", ("may", ("choose_opponent", ("attempt", "q", ("gold_steal", ("gold_and", ("banish_self",), ("end_turn",)))), True),
-                  ("gold_target_has_cards",)))
+deploy(
+    "tactus",
+    (
+        "may",
+        ("choose_opponent", ("attempt", "q", ("gold_steal", ("gold_and", ("banish_self",), ("end_turn",)))), True),
+        ("gold_target_has_cards",),
+    ),
+)
 
 # Move all cards under this card from this location to the top of another location in the same order.
 deploy("the-telemanuses", ("gold_move_under_all",))
 
 # Gain the bottom card of this location (if it's not this card). Banish Victra unless you
 # deployed her on a Gold.
-deploy("victra", ("note_under", ("bottom", ("seq", ("gain_c",), ("unless", ("src_on_color", (GOLD,)), ("banish_self",))))))
+deploy(
+    "victra", ("note_under", ("bottom", ("seq", ("gain_c",), ("unless", ("src_on_color", (GOLD,)), ("banish_self",)))))
+)
 
 GOLD_SLUGS = (
-    "aja", "antonia", "ash-lord", "boneriders", "cassius", "fitchner", "karnus", "lorn", "lysander",
-    "mustang", "nero", "octavia", "pax-au-telemanus", "romulus", "roque", "sevro", "tactus",
-    "the-howlers", "the-jackal", "the-telemanuses", "victra",
+    "aja",
+    "antonia",
+    "ash-lord",
+    "boneriders",
+    "cassius",
+    "fitchner",
+    "karnus",
+    "lorn",
+    "lysander",
+    "mustang",
+    "nero",
+    "octavia",
+    "pax-au-telemanus",
+    "romulus",
+    "roque",
+    "sevro",
+    "tactus",
+    "the-howlers",
+    "the-jackal",
+    "the-telemanuses",
+    "victra",
 )
 
 __all__ = ["GOLD_SLUGS"]

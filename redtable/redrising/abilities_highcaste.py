@@ -55,8 +55,6 @@ def _turn(st: RRState):
     return st.turn_stack[-1] if st.turn_stack else None
 
 
-
-
 def _remove_card(st: RRState, c: int) -> str | None:
     """Take ``c`` from wherever it is (location, hand, deck, banished pile); return where it was."""
     for i, loc in enumerate(st.locs):
@@ -106,29 +104,44 @@ def _plural(filt: tuple) -> str:
 
 # ---------------------------------------------------------------------------- conditions
 cond(H + "all", lambda c: " and ".join(render_cond(x) for x in c[1:]))(
-    lambda st, c, ctx: all(holds(st, x, ctx) for x in c[1:]))
+    lambda st, c, ctx: all(holds(st, x, ctx) for x in c[1:])
+)
 cond(H + "can_trade", lambda c: "you have not traded this turn")(
-    lambda st, c, ctx: _turn(st) is None or not _turn(st).traded)
-_RESOURCE_TEXT = {"helium": "{n} Helium", "influence": "{n} Influence on the Institute",
-                  "fleet": "reached space {n} of the Fleet Track"}
+    lambda st, c, ctx: _turn(st) is None or not _turn(st).traded
+)
+_RESOURCE_TEXT = {
+    "helium": "{n} Helium",
+    "influence": "{n} Influence on the Institute",
+    "fleet": "reached space {n} of the Fleet Track",
+}
 cond(H + "at_least", lambda c: "you have " + _RESOURCE_TEXT[c[1]].format(n=c[2]))(
-    lambda st, c, ctx: getattr(st, c[1])[ctx["p"]] >= c[2])
+    lambda st, c, ctx: getattr(st, c[1])[ctx["p"]] >= c[2]
+)
 cond(H + "can_place_influence", lambda c: "you have Influence left to place")(
-    lambda st, c, ctx: st.influence[ctx["p"]] < INFLUENCE_TOKENS)
+    lambda st, c, ctx: st.influence[ctx["p"]] < INFLUENCE_TOKENS
+)
 cond(H + "hand_has", lambda c: f"you have {c[2]} {_plural(c[1]) if c[2] > 1 else _filt_text(c[1])} in hand")(
-    lambda st, c, ctx: sum(matches(st, x, c[1], ctx) for x in st.hands[ctx["p"]]) >= c[2])
+    lambda st, c, ctx: sum(matches(st, x, c[1], ctx) for x in st.hands[ctx["p"]]) >= c[2]
+)
 cond(H + "banished_has", lambda c: f"there is a banished {_filt_text(c[1], article=False)}")(
-    lambda st, c, ctx: any(matches(st, x, c[1], ctx) for x in st.banished))
+    lambda st, c, ctx: any(matches(st, x, c[1], ctx) for x in st.banished)
+)
 cond(H + "deck_nonempty", lambda c: "the deck is not empty")(lambda st, c, ctx: bool(st.deck))
 cond(H + "can_swap", lambda c: "you have a card to banish and the deck is not empty")(
-    lambda st, c, ctx: bool(st.deck) and any(matches(st, x, c[1], ctx) for x in st.hands[ctx["p"]]))
+    lambda st, c, ctx: bool(st.deck) and any(matches(st, x, c[1], ctx) for x in st.hands[ctx["p"]])
+)
 cond(H + "fewest_cards", lambda c: "you have the fewest cards in hand (ties count)")(
-    lambda st, c, ctx: len(st.hands[ctx["p"]]) <= min(len(h) for h in st.hands))
+    lambda st, c, ctx: len(st.hands[ctx["p"]]) <= min(len(h) for h in st.hands)
+)
 cond(H + "c_named", lambda c: "it matches a color you named")(
-    lambda st, c, ctx: "c" in ctx and st.color(ctx["c"]) in ctx.get("colors", ()))
+    lambda st, c, ctx: "c" in ctx and st.color(ctx["c"]) in ctx.get("colors", ())
+)
 cond(H + "any_card", lambda c: f"there is {_filt_text(c[2])} {effects.SCOPES[c[1]]} you may gain")(
-    lambda st, c, ctx: any(matches(st, st.locs[loc][i], c[2], ctx) and gainable(st, st.locs[loc][i])
-                           for loc, i in scope_positions(st, c[1], ctx)))
+    lambda st, c, ctx: any(
+        matches(st, st.locs[loc][i], c[2], ctx) and gainable(st, st.locs[loc][i])
+        for loc, i in scope_positions(st, c[1], ctx)
+    )
+)
 
 
 # ---------------------------------------------------------------------------- structure
@@ -209,9 +222,14 @@ def _split(st: RRState, node, ctx, answer):
     themselves; the acting player gets all the others (Auctioneer)."""
     q = ctx["q"]
     if answer is None:
-        return Decision(q, "choose_one", tuple(lbl for lbl, _ in node[1:]),
-                        prompt_context(st, node, ctx, "one", **{"for": ctx["p"],
-                                                                "hint": "you gain this one; they gain the others"}))
+        return Decision(
+            q,
+            "choose_one",
+            tuple(lbl for lbl, _ in node[1:]),
+            prompt_context(
+                st, node, ctx, "one", **{"for": ctx["p"], "hint": "you gain this one; they gain the others"}
+            ),
+        )
     st.log("chose", player=q, option=answer, card=SLUG[ctx["src"]])
     frames = [(e, dict(ctx, p=q)) for lbl, e in node[1:] if lbl == answer]
     frames += [(e, ctx) for lbl, e in node[1:] if lbl != answer]
@@ -220,8 +238,11 @@ def _split(st: RRState, node, ctx, answer):
     return None
 
 
-TEXT[H + "split"] = lambda node: ("That opponent chooses one: " + _options_text(node[1:]).replace("either ", "", 1)
-                                  + f". You gain {'both' if len(node) == 4 else 'all'} other options.")
+TEXT[H + "split"] = lambda node: (
+    "That opponent chooses one: "
+    + _options_text(node[1:]).replace("either ", "", 1)
+    + f". You gain {'both' if len(node) == 4 else 'all'} other options."
+)
 
 
 # ---------------------------------------------------------------------------- trades
@@ -299,16 +320,18 @@ def _steal_helium_most(st: RRState, node, ctx, answer):
     if most <= 0:
         return None
     if answer is None:
-        return Decision(p, "choose_opponent", tuple(seat_id(q) for q in opps if st.helium[q] == most),
-                        {"card": SLUG[ctx["src"]]})
+        return Decision(
+            p, "choose_opponent", tuple(seat_id(q) for q in opps if st.helium[q] == most), {"card": SLUG[ctx["src"]]}
+        )
     q = seat_of(answer)
     st.log("steal_helium", player=p, victim=q, card=SLUG[ctx["src"]])
     st.gain_helium(p, st.lose_helium(q, 1))
     return None
 
 
-TEXT[H + "steal_helium_most"] = lambda node: ("Steal 1 Helium from the opponent with the most Helium "
-                                              "(if tied, you choose which of those opponents).")
+TEXT[H + "steal_helium_most"] = lambda node: (
+    "Steal 1 Helium from the opponent with the most Helium (if tied, you choose which of those opponents)."
+)
 
 
 # ---------------------------------------------------------------------------- board cards
@@ -321,14 +344,21 @@ def _reveal_under(st: RRState, node, ctx, answer):
     loc = st.location_of(src)
     if loc < 0 or not st.deck:
         return None
-    cards = st.deck[::-1][:node[1]]
+    cards = st.deck[::-1][: node[1]]
     if answer is None:
         for c in cards:
             _reveal(st, c, "deck", p)
         if len(cards) > 1:
-            return Decision(p, "order_under", tuple(SLUG[c] for c in cards),
-                            {"card": SLUG[src], "revealed": [SLUG[c] for c in cards],
-                             "hint": "the card to place directly under this card (the other goes below it)"})
+            return Decision(
+                p,
+                "order_under",
+                tuple(SLUG[c] for c in cards),
+                {
+                    "card": SLUG[src],
+                    "revealed": [SLUG[c] for c in cards],
+                    "hint": "the card to place directly under this card (the other goes below it)",
+                },
+            )
         answer = SLUG[cards[0]]
     first = BY_SLUG[answer]
     for c in [c for c in cards if c != first] + [first]:
@@ -339,8 +369,9 @@ def _reveal_under(st: RRState, node, ctx, answer):
     return None
 
 
-TEXT[H + "reveal_under"] = lambda node: (f"Reveal the top {node[1]} cards of the deck and place them under "
-                                         "this card in any order.")
+TEXT[H + "reveal_under"] = lambda node: (
+    f"Reveal the top {node[1]} cards of the deck and place them under this card in any order."
+)
 
 
 @op(H + "place_c")
@@ -374,12 +405,15 @@ def _place_c(st: RRState, node, ctx, answer):
     return None
 
 
-TEXT[H + "place_c"] = lambda node: {
-    "bottom_here": "Place (not deploy) that card at the bottom of this location.",
-    "another": "Place (not deploy) that card on top of another location.",
-    "any": "Place (not deploy) that card on top of any location.",
-    "dest": "Place (not deploy) that card on top of that same location.",
-}[node[1]] + (" " + render(node[2]) if len(node) > 2 and node[2] is not None else "")
+TEXT[H + "place_c"] = lambda node: (
+    {
+        "bottom_here": "Place (not deploy) that card at the bottom of this location.",
+        "another": "Place (not deploy) that card on top of another location.",
+        "any": "Place (not deploy) that card on top of any location.",
+        "dest": "Place (not deploy) that card on top of that same location.",
+    }[node[1]]
+    + (" " + render(node[2]) if len(node) > 2 and node[2] is not None else "")
+)
 
 
 @op(H + "facedown_others")
@@ -388,7 +422,7 @@ def _facedown_others(st: RRState, node, ctx, answer):
     top of each location other than this one (Firewall Expert, with the official errata)."""
     p, here = ctx["p"], ctx.get("loc", -1)
     targets = [loc for loc in range(4) if loc != here]
-    looked = tuple(st.deck[::-1][:node[1]])
+    looked = tuple(st.deck[::-1][: node[1]])
     if not looked:
         return None
     st.log("look", player=p, source="deck", count=len(looked))
@@ -421,7 +455,8 @@ def _facedown_on(st: RRState, node, ctx, answer):
 
 TEXT[H + "facedown_others"] = lambda node: (
     f"Look at the top {node[1]} cards of the deck. Place 1 of them face down at the top of each other "
-    "location. These cards are considered colorless while they are face down.")
+    "location. These cards are considered colorless while they are face down."
+)
 
 
 # ---------------------------------------------------------------------------- the deck
@@ -485,7 +520,9 @@ def _name_color_step(st: RRState, node, ctx, answer):
     named = ctx["colors"]
     if answer is None:
         opts = tuple(COLOR_NAMES[i] for i in range(len(COLOR_NAMES)) if i not in excluded and i not in named)
-        return Decision(ctx["p"], "name_color", opts, {"card": SLUG[ctx["src"]], "named": [COLOR_NAMES[i] for i in named]})
+        return Decision(
+            ctx["p"], "name_color", opts, {"card": SLUG[ctx["src"]], "named": [COLOR_NAMES[i] for i in named]}
+        )
     named = named + (COLOR_OF_NAME[answer],)
     st.log("name_color", player=ctx["p"], color=answer, card=SLUG[ctx["src"]])
     st.push(then if len(named) >= n else node, dict(ctx, colors=named))
@@ -494,7 +531,9 @@ def _name_color_step(st: RRState, node, ctx, answer):
 
 def _name_colors_text(node):
     _, n, excluded, then = node
-    what = f"{n} colors" if n > 1 else "1 " + ("non-" + effects.colors_text(excluded) + " " if excluded else "") + "color"
+    what = (
+        f"{n} colors" if n > 1 else "1 " + ("non-" + effects.colors_text(excluded) + " " if excluded else "") + "color"
+    )
     return f"Name {what}, then " + _lc(render(then))
 
 
@@ -527,7 +566,8 @@ def _reveal_gain_colors(st: RRState, node, ctx, answer):
 
 TEXT[H + "reveal_gain_colors"] = lambda node: (
     f"Reveal {node[1]} cards from the top of the deck and gain all cards of that color. "
-    "Shuffle and return the other cards to the top of the deck.")
+    "Shuffle and return the other cards to the top of the deck."
+)
 
 
 # ---------------------------------------------------------------------------- banished cards
@@ -543,8 +583,12 @@ def _choose_banished(st: RRState, node, ctx, answer):
             return None
         if optional:
             opts += ("none",)
-        return Decision(ctx["p"], "choose_banished", opts,
-                        prompt_context(st, node, ctx, ("stop" if times != 1 else "none") if optional else ""))
+        return Decision(
+            ctx["p"],
+            "choose_banished",
+            opts,
+            prompt_context(st, node, ctx, ("stop" if times != 1 else "none") if optional else ""),
+        )
     if answer == "none":
         return None
     nodes = [then]
@@ -557,12 +601,21 @@ def _choose_banished(st: RRState, node, ctx, answer):
 def _choose_banished_text(node):
     _, filt, then, optional, times = node
     if times is not None and times > 1:
-        return f"Choose up to {times} banished {_plural(filt)} and " + _lc(render(then).replace("that card", "each of them"))
+        return f"Choose up to {times} banished {_plural(filt)} and " + _lc(
+            render(then).replace("that card", "each of them")
+        )
     if times is None:
-        what = (f"any number of these banished cards: {_filt_text(filt)}" if any(k == "either" for k, _ in filt)
-                else f"any number of banished {_plural(filt)}")
+        what = (
+            f"any number of these banished cards: {_filt_text(filt)}"
+            if any(k == "either" for k, _ in filt)
+            else f"any number of banished {_plural(filt)}"
+        )
     else:
-        what = f"a banished {_filt_text(filt, article=False)}" if optional else f"any 1 banished {_filt_text(filt, article=False)}"
+        what = (
+            f"a banished {_filt_text(filt, article=False)}"
+            if optional
+            else f"any 1 banished {_filt_text(filt, article=False)}"
+        )
     body = render(then).replace("that card", what, 1)
     return "You may " + _lc(body) if optional else body
 
@@ -606,8 +659,12 @@ def _choose_hand(st: RRState, node, ctx, answer):
     if not opts:
         return None
     if answer is None:
-        return Decision(p, "choose_hand", opts + (("none",) if optional else ()),
-                        prompt_context(st, node, ctx, "none" if optional else ""))
+        return Decision(
+            p,
+            "choose_hand",
+            opts + (("none",) if optional else ()),
+            prompt_context(st, node, ctx, "none" if optional else ""),
+        )
     if answer == "none":
         return None
     st.push(then, dict(ctx, c=BY_SLUG[answer]))
@@ -640,8 +697,10 @@ def _swap(st: RRState, node, ctx, answer):
     return None
 
 
-TEXT[H + "swap"] = lambda node: (f"Banish 1 {'other ' if any(k == 'other' for k, _ in node[1]) else ''}card from your "
-                                 "hand and gain the top card of the deck.")
+TEXT[H + "swap"] = lambda node: (
+    f"Banish 1 {'other ' if any(k == 'other' for k, _ in node[1]) else ''}card from your "
+    "hand and gain the top card of the deck."
+)
 
 
 @op(H + "reveal_hand")
@@ -678,8 +737,12 @@ def _loan_shark(st: RRState, node, ctx, answer):
     (before your turn goes on); otherwise they give you 1 Helium. A trade: once per turn."""
     p, q = ctx["p"], ctx["q"]
     if answer is None and st.helium[q] >= 2:
-        return Decision(q, "loan_shark", YES_NO, {"card": SLUG[ctx["src"]], "lender": p,
-                                                  "text": "Give 2 Helium to take 1 turn out of order now?"})
+        return Decision(
+            q,
+            "loan_shark",
+            YES_NO,
+            {"card": SLUG[ctx["src"]], "lender": p, "text": "Give 2 Helium to take 1 turn out of order now?"},
+        )
     t = _turn(st)
     if t is not None:
         t.traded = True
@@ -695,69 +758,118 @@ def _loan_shark(st: RRState, node, ctx, answer):
 
 TEXT[H + "loan_shark"] = lambda node: (
     "They may give you 2 Helium to immediately take 1 turn out of order (but may not gain this card) "
-    "before you finish your turn. Otherwise they must give you 1 Helium.")
+    "before you finish your turn. Otherwise they must give you 1 Helium."
+)
 
 
 # ====================================================================== the cards
-ABILITIES = AbilityTable("abilities_highcaste")   # installed by abilities.py
+ABILITIES = AbilityTable("abilities_highcaste")  # installed by abilities.py
 deploy = ABILITIES.deploy
 end_of_game = ABILITIES.end_of_game
 
 # --- Yellows
 REVEAL_UNDER = (H + "reveal_under", 2)
 deploy("dr-virany", ("if", ("deployed_on", (MARS,)), REVEAL_UNDER))
-end_of_game("dr-virany", (H + "choose_banished",
-                          (("either", ((("name", (card("victra"), card("sevro"), card("fitchner"))),),
-                                       (("color", (RED,)),))),),
-                          (H + "gain_c",), True, None))
+end_of_game(
+    "dr-virany",
+    (
+        H + "choose_banished",
+        (("either", ((("name", (card("victra"), card("sevro"), card("fitchner"))),), (("color", (RED,)),))),),
+        (H + "gain_c",),
+        True,
+        None,
+    ),
+)
 deploy("group-counselor", (H + "choose_banished", (), (H + "to_deck",), True, 3))
 SWAP_ANY = (H + "swap", ())
 deploy("hypnotist", (H + "each_player", SWAP_ANY, True, (H + "can_swap", ())))
 end_of_game("hypnotist", (H + "swap", (("other", True),)))
 deploy("pathologist", ("bottom", ("banish_c",)))
-deploy("psychologist", (H + "choose_banished", (), (H + "place_c", "any",
-                        (H + "choose_banished", (), (H + "place_c", "dest"), True, 1)), True, 1))
+deploy(
+    "psychologist",
+    (
+        H + "choose_banished",
+        (),
+        (H + "place_c", "any", (H + "choose_banished", (), (H + "place_c", "dest"), True, 1)),
+        True,
+        1,
+    ),
+)
 end_of_game("psychologist", ("if", (H + "fewest_cards",), (H + "random_banished", (H + "gain_c",))))
 deploy("researcher", (H + "random_banished", (H + "place_c", "bottom_here")))
 NON_GOLD = (("not_color", (GOLD,)),)
 IS_GOLD = (("color", (GOLD,)),)
-deploy("surgeon", ("may", (H + "choose_hand", NON_GOLD, ("banish_c",), False),
-                   (H + "all", (H + "hand_has", NON_GOLD, 1), (H + "banished_has", IS_GOLD)),
-                   (H + "choose_banished", IS_GOLD, (H + "gain_c",), False, 1)))
+deploy(
+    "surgeon",
+    (
+        "may",
+        (H + "choose_hand", NON_GOLD, ("banish_c",), False),
+        (H + "all", (H + "hand_has", NON_GOLD, 1), (H + "banished_has", IS_GOLD)),
+        (H + "choose_banished", IS_GOLD, (H + "gain_c",), False, 1),
+    ),
+)
 end_of_game("surgeon", (H + "choose_banished", IS_GOLD, (H + "gain_c",), False, 1))
 
 # --- Greens
-deploy("codebreaker", ("note_under", ("seq",
-    (H + "deck_bottom", ("unless", ("c_color", (GOLD, SILVER)), ("gain_c",))),
-    ("unless", ("src_on_color", (GOLD, SILVER)), ("banish_self",)))))
+deploy(
+    "codebreaker",
+    (
+        "note_under",
+        (
+            "seq",
+            (H + "deck_bottom", ("unless", ("c_color", (GOLD, SILVER)), ("gain_c",))),
+            ("unless", ("src_on_color", (GOLD, SILVER)), ("banish_self",)),
+        ),
+    ),
+)
 deploy("dataport-specialist", ("if", ("deployed_on", (JUPITER,)), REVEAL_UNDER))
 deploy("developer", ("choose_card", "this", (("other", True),), ("seq", ("gain_c",), ("end_turn",)), True))
 deploy("firewall-expert", (H + "facedown_others", 3))
 deploy("hacker", ("top_of_deck", (H + "choose_one", ("banish", ("banish_c",)), ("place", (H + "place_c", "another")))))
 end_of_game("hacker", ("top_of_deck", (H + "bind_value", ("points", "value"))))
 deploy("holo-designer", ("if", ("deployed_on", (LUNA,)), REVEAL_UNDER))
-deploy("online-gambler", (H + "name_colors", 3, (), ("top_of_deck",
-    ("if", (H + "c_named",), ("seq", ("gain_c",), ("banish_self",)), ("banish_c",)))))
+deploy(
+    "online-gambler",
+    (
+        H + "name_colors",
+        3,
+        (),
+        ("top_of_deck", ("if", (H + "c_named",), ("seq", ("gain_c",), ("banish_self",)), ("banish_c",))),
+    ),
+)
 end_of_game("online-gambler", (H + "name_colors", 1, (GOLD,), (H + "reveal_gain_colors", 7)))
+
 
 # --- Silvers (trades: at most once per turn)
 def _may_trade(effect: tuple, possible: tuple, then: tuple | None = None) -> tuple:
     return ("may", (H + "trade", effect), (H + "all", (H + "can_trade",)) + possible, then)
 
 
-deploy("banker", _may_trade(
-    (H + "pay", 3, ("choose_card", "this", (("other", True),), ("gain_c",), False)),
-    ((H + "at_least", "helium", 3), (H + "any_card", "this", (("other", True),))),
-    ("banish_self",)))
-end_of_game("banker", ("may", (H + "pay", 3, ("choose_card", "any_top", (), ("gain_c",), False)),
-                       (H + "all", (H + "at_least", "helium", 3), (H + "any_card", "any_top", ()))))
+deploy(
+    "banker",
+    _may_trade(
+        (H + "pay", 3, ("choose_card", "this", (("other", True),), ("gain_c",), False)),
+        ((H + "at_least", "helium", 3), (H + "any_card", "this", (("other", True),))),
+        ("banish_self",),
+    ),
+)
+end_of_game(
+    "banker",
+    (
+        "may",
+        (H + "pay", 3, ("choose_card", "any_top", (), ("gain_c",), False)),
+        (H + "all", (H + "at_least", "helium", 3), (H + "any_card", "any_top", ())),
+    ),
+)
 deploy("ceo", _may_trade(("regress", 1), ((H + "at_least", "fleet", 1),), ("helium", 2)))
 deploy("investor", ("choose_color", (SILVER,), (H + "count_gain", "here", "bound", "helium")))
 end_of_game("investor", ("choose_color", (SILVER,), (H + "count_gain", MARS, "bound", "helium")))
 deploy("loan-shark", (H + "trade_once", ("choose_opponent", (H + "loan_shark",), False)))
 deploy("quicksilver", (H + "steal_helium_most",))
-deploy("sponsor", _may_trade((H + "pay", 1, ("influence", 2)),
-                             ((H + "at_least", "helium", 1), (H + "can_place_influence",))))
+deploy(
+    "sponsor",
+    _may_trade((H + "pay", 1, ("influence", 2)), ((H + "at_least", "helium", 1), (H + "can_place_influence",))),
+)
 deploy("stock-broker", _may_trade(("lose_influence", 1), ((H + "at_least", "influence", 1),), ("helium", 2)))
 
 # --- Whites (Judge, Justice and Martyr's blocks are wired in abilities.py)
@@ -773,20 +885,41 @@ deploy("administrator", ("if", ("deployed_on", (INSTITUTE,)), REVEAL_UNDER))
 AUCTION = (("helium", ("helium", 1)), ("advance", ("advance", 1)), ("influence", ("influence", 1)))
 deploy("auctioneer", ("choose_opponent", (H + "split",) + AUCTION, False))
 end_of_game("auctioneer", (H + "choose_one",) + AUCTION)
-deploy("bondilus", ("if", ("deployed_on", (MARS,)),
-                    ("choose_card", "this", (("other", True), ("not_color", (GOLD,))), ("banish_c",), False)))
+deploy(
+    "bondilus",
+    (
+        "if",
+        ("deployed_on", (MARS,)),
+        ("choose_card", "this", (("other", True), ("not_color", (GOLD,))), ("banish_c",), False),
+    ),
+)
 _CAN_INFLUENCE = (H + "can_place_influence",)
-deploy("diplomat", ("choose_opponent", ("seq", ("may", ("influence", 1), _CAN_INFLUENCE),
-                                        (H + "as_q", ("may", ("influence", 1), _CAN_INFLUENCE))), False))
+deploy(
+    "diplomat",
+    (
+        "choose_opponent",
+        ("seq", ("may", ("influence", 1), _CAN_INFLUENCE), (H + "as_q", ("may", ("influence", 1), _CAN_INFLUENCE))),
+        False,
+    ),
+)
 deploy("lawyer", ("influence", 1))
 deploy("politician", ("may", (H + "reveal_hand", (GOLD,), 2), (H + "hand_has", IS_GOLD, 2), ("influence", 2)))
 deploy("timony", (H + "count_gain", INSTITUTE, (GOLD,), "influence"))
 
+
 # --- Grays: move a card of their colours under this card; you may gain it, then end your turn.
 def _gray(slug: str, colors: tuple, other: bool = False) -> None:
     filt = (("color", colors),) + ((("other", True),) if other else ())
-    deploy(slug, ("choose_card", "any", filt, ("seq", ("move_c", "under_src"),
-                                                ("may", ("gain_c",), None, ("end_turn",))), False))
+    deploy(
+        slug,
+        (
+            "choose_card",
+            "any",
+            filt,
+            ("seq", ("move_c", "under_src"), ("may", ("gain_c",), None, ("end_turn",))),
+            False,
+        ),
+    )
 
 
 _gray("bridge", (PINK, VIOLET))

@@ -129,15 +129,24 @@ def _q_reveals(st: RRState, node, ctx, answer):
         st.push(otherwise, ctx)
         return None
     if answer is None:
-        return Decision(q, "reveal", tuple(SLUG[c] for c in fits),
-                        {"card": SLUG[ctx["src"]], "by": ctx["p"], "colors": [COLOR_NAMES[c] for c in colors],
-                         "hint": f"reveal a {colors_text(colors)} from your hand"})
+        return Decision(
+            q,
+            "reveal",
+            tuple(SLUG[c] for c in fits),
+            {
+                "card": SLUG[ctx["src"]],
+                "by": ctx["p"],
+                "colors": [COLOR_NAMES[c] for c in colors],
+                "hint": f"reveal a {colors_text(colors)} from your hand",
+            },
+        )
     _reveal_from_hand(st, q, [BY_SLUG[answer]], "must_reveal")
     return None
 
 
 TEXT["lowcaste_q_reveals"] = lambda node: (
-    f"must reveal {filter_text((('color', node[1]),))}. If they can't, {_low(render(node[2]))}")
+    f"must reveal {filter_text((('color', node[1]),))}. If they can't, {_low(render(node[2]))}"
+)
 
 
 @op("lowcaste_q_loses_helium")
@@ -171,7 +180,8 @@ def _choose_opponent_with(st: RRState, node, ctx, answer):
 
 
 TEXT["lowcaste_choose_opponent_with"] = lambda node: (
-    f"Choose an opponent who has {RESOURCES[node[1]]}. {render(node[2])}")
+    f"Choose an opponent who has {RESOURCES[node[1]]}. {render(node[2])}"
+)
 
 
 # ============================================================================ your hand
@@ -190,7 +200,8 @@ def _reveal_hand(st: RRState, node, ctx, answer):
 
 
 TEXT["lowcaste_reveal_hand"] = lambda node: (
-    f"If you have {node[2]} or more other {colors_text(node[1])}s, reveal them to {_low(render(node[3]))}")
+    f"If you have {node[2]} or more other {colors_text(node[1])}s, reveal them to {_low(render(node[3]))}"
+)
 
 
 @op("lowcaste_may_banish_from_hand")
@@ -203,8 +214,9 @@ def _may_banish_from_hand(st: RRState, node, ctx, answer):
     if not fits:
         return None
     if answer is None:
-        return Decision(p, "banish_from_hand", tuple(SLUG[c] for c in fits) + ("none",),
-                        prompt_context(st, node, ctx, "none"))
+        return Decision(
+            p, "banish_from_hand", tuple(SLUG[c] for c in fits) + ("none",), prompt_context(st, node, ctx, "none")
+        )
     if answer == "none":
         return None
     c = BY_SLUG[answer]
@@ -215,7 +227,8 @@ def _may_banish_from_hand(st: RRState, node, ctx, answer):
 
 
 TEXT["lowcaste_may_banish_from_hand"] = lambda node: (
-    f"You may banish {filter_text((('color', node[1]),))} from your hand. If you do, {_low(render(node[2]))}")
+    f"You may banish {filter_text((('color', node[1]),))} from your hand. If you do, {_low(render(node[2]))}"
+)
 
 
 # ============================================================================ the deck
@@ -248,7 +261,8 @@ def _dig(st: RRState, node, ctx, answer):
 
 TEXT["lowcaste_dig"] = lambda node: (
     f"Reveal cards from the deck until you find {filter_text((('color', node[1]),))}. "
-    "Gain it and place the revealed cards at the bottom of the deck in any order.")
+    "Gain it and place the revealed cards at the bottom of the deck in any order."
+)
 
 
 @op("lowcaste_to_bottom")
@@ -261,9 +275,15 @@ def _to_bottom(st: RRState, node, ctx, answer):
         return None
     if answer is None:
         if len(cards) > 1:
-            return Decision(p, "bottom_order", tuple(SLUG[c] for c in cards),
-                            {"card": SLUG[ctx["src"]],
-                             "hint": "choose the next card to put under the deck (the last one chosen ends at the bottom)"})
+            return Decision(
+                p,
+                "bottom_order",
+                tuple(SLUG[c] for c in cards),
+                {
+                    "card": SLUG[ctx["src"]],
+                    "hint": "choose the next card to put under the deck (the last one chosen ends at the bottom)",
+                },
+            )
         answer = SLUG[cards[0]]
     c = BY_SLUG[answer]
     st.deck.remove(c)
@@ -321,12 +341,14 @@ _MORE_TEXT = {
     "fleet": "you're further on the Fleet Track than the player to your right",
 }
 cond("lowcaste_more_than_right", lambda c: _MORE_TEXT[c[1]])(
-    lambda st, c, ctx: _resource(st, c[1], ctx["p"]) > _resource(st, c[1], st.right_of(ctx["p"])))
+    lambda st, c, ctx: _resource(st, c[1], ctx["p"]) > _resource(st, c[1], st.right_of(ctx["p"]))
+)
 
 
 # ============================================================================ locations
 cond("lowcaste_src_alone", lambda c: "it was the only other card on this location")(
-    lambda st, c, ctx: any(loc == [ctx["src"]] for loc in st.locs))
+    lambda st, c, ctx: any(loc == [ctx["src"]] for loc in st.locs)
+)
 
 
 @op("lowcaste_banish_here")
@@ -354,7 +376,8 @@ def _banish_here(st: RRState, node, ctx, answer):
 
 TEXT["lowcaste_banish_here"] = lambda node: (
     f"Banish this card and all cards at this location. For each {colors_text(node[1])} banished, "
-    f"{_low(render(node[2])).rstrip('.')} (max {node[3]}).")
+    f"{_low(render(node[2])).rstrip('.')} (max {node[3]})."
+)
 
 
 @op("lowcaste_note_origin")
@@ -390,8 +413,14 @@ def _move_c_onto_src(st: RRState, node, ctx, answer):
     st.locs[cur].remove(c)
     pile = st.locs[dest]
     pile.insert(pile.index(src) + 1, c)
-    st.log("move", player=ctx["p"], card=SLUG[c] if c not in st.facedown else None,
-           source=LOCATION_NAMES[cur], location=LOCATION_NAMES[dest], over=SLUG[src])
+    st.log(
+        "move",
+        player=ctx["p"],
+        card=SLUG[c] if c not in st.facedown else None,
+        source=LOCATION_NAMES[cur],
+        location=LOCATION_NAMES[dest],
+        over=SLUG[src],
+    )
     return None
 
 
@@ -430,8 +459,11 @@ def _move_card(st: RRState, node, ctx, answer):
     filter as in choose_card) that has somewhere to go under ``dest``, then move it."""
     _, scope, filt, dest, then = node
     if answer is None:
-        opts = tuple(pos_id(loc, i) for loc, i in scope_positions(st, scope, ctx)
-                     if matches(st, st.locs[loc][i], filt, ctx) and destinations(st, st.locs[loc][i], dest, ctx))
+        opts = tuple(
+            pos_id(loc, i)
+            for loc, i in scope_positions(st, scope, ctx)
+            if matches(st, st.locs[loc][i], filt, ctx) and destinations(st, st.locs[loc][i], dest, ctx)
+        )
         if not opts:
             return None
         return Decision(ctx["p"], "choose_card", opts, prompt_context(st, node, ctx))
@@ -442,7 +474,8 @@ def _move_card(st: RRState, node, ctx, answer):
 
 TEXT["lowcaste_move_card"] = lambda node: (
     f"Move {filter_text(node[2])} {effects.SCOPES[node[1]]} to the top of {DESTINATIONS[node[3]]}."
-    + (" " + render(node[4]) if node[4] is not None else ""))
+    + (" " + render(node[4]) if node[4] is not None else "")
+)
 
 
 @op("lowcaste_move_c")
@@ -458,20 +491,27 @@ def _move_c(st: RRState, node, ctx, answer):
         opts = tuple(LOCATION_NAMES[loc] for loc in destinations(st, c, dest, ctx))
         if not opts:
             return None
-        return Decision(ctx["p"], "move_location", opts,
-                        {"card": SLUG[ctx["src"]], "moving": pos_id(cur, st.locs[cur].index(c))})
+        return Decision(
+            ctx["p"], "move_location", opts, {"card": SLUG[ctx["src"]], "moving": pos_id(cur, st.locs[cur].index(c))}
+        )
     to = LOCATION_OF_NAME[answer]
     st.locs[cur].remove(c)
     st.locs[to].append(c)
-    st.log("move", player=ctx["p"], card=SLUG[c] if c not in st.facedown else None,
-           source=LOCATION_NAMES[cur], location=answer)
+    st.log(
+        "move",
+        player=ctx["p"],
+        card=SLUG[c] if c not in st.facedown else None,
+        source=LOCATION_NAMES[cur],
+        location=answer,
+    )
     if then is not None:
         st.push(then, ctx)
     return None
 
 
-TEXT["lowcaste_move_c"] = lambda node: (f"Move that card to the top of {DESTINATIONS[node[1]]}."
-                                        + (" " + render(node[2]) if node[2] is not None else ""))
+TEXT["lowcaste_move_c"] = lambda node: (
+    f"Move that card to the top of {DESTINATIONS[node[1]]}." + (" " + render(node[2]) if node[2] is not None else "")
+)
 
 TOPMOST_SCOPES = {"other": "any other location", "any": "any location"}
 
@@ -501,16 +541,17 @@ def _choose_topmost(st: RRState, node, ctx, answer):
 
 
 TEXT["lowcaste_choose_topmost"] = lambda node: render(node[3]).replace(
-    "that card", f"the top {filter_text(node[2], article=False)} card from {TOPMOST_SCOPES[node[1]]}", 1)
+    "that card", f"the top {filter_text(node[2], article=False)} card from {TOPMOST_SCOPES[node[1]]}", 1
+)
 
 
 # ============================================================================ the cards
-ABILITIES = AbilityTable("abilities_lowcaste")   # installed by abilities.py
+ABILITIES = AbilityTable("abilities_lowcaste")  # installed by abilities.py
 deploy = ABILITIES.deploy
 
 
 def _if_on(colors: tuple[int, ...], effect: tuple) -> tuple:
-    """"If deployed directly on top of a <colors>, <effect on that card>" (the Browns)."""
+    """ "If deployed directly on top of a <colors>, <effect on that card>" (the Browns)."""
     return ("note_under", ("if", ("src_on_color", colors), ("under", effect)))
 
 
@@ -519,9 +560,22 @@ def _then(*effects_: tuple) -> tuple:
 
 
 # ---------------------------------------------------------------- Reds
-deploy("arlus", ("lowcaste_each", "neighbours", ("lowcaste_q_reveals_random", ("seq",
-    ("if", ("c_color", (GOLD,)), ("lowcaste_against_q", ("banish_c",))),
-    ("if", ("c_color", (RED,)), ("banish_self",)))), True))
+deploy(
+    "arlus",
+    (
+        "lowcaste_each",
+        "neighbours",
+        (
+            "lowcaste_q_reveals_random",
+            (
+                "seq",
+                ("if", ("c_color", (GOLD,)), ("lowcaste_against_q", ("banish_c",))),
+                ("if", ("c_color", (RED,)), ("banish_self",)),
+            ),
+        ),
+        True,
+    ),
+)
 deploy("dancer", ("seq", ("helium", 1), ("lowcaste_reveal_hand", (RED,), 2, ("helium", 2))))
 # Darrow, Deanna and Uncle Narol are encoded in abilities.py and read as printed:
 #   Darrow: gain any other non-Gold from this location; banish him unless deployed on a Gold.
@@ -539,23 +593,62 @@ deploy("assassin", ("under", ("seq", ("banish_c",), ("if", ("c_color", (GOLD,)),
 
 # ---------------------------------------------------------------- Pinks
 deploy("calliope", ("top_of_deck", ("lowcaste_deploy_c",)))
-deploy("conversationalist", ("choose_card", "other_top", (), ("seq",
-    ("move_c", "under_src"), ("if", ("c_color", (WHITE,)), ("gain_c",))), False))
+deploy(
+    "conversationalist",
+    (
+        "choose_card",
+        "other_top",
+        (),
+        ("seq", ("move_c", "under_src"), ("if", ("c_color", (WHITE,)), ("gain_c",))),
+        False,
+    ),
+)
 deploy("evey", ("lowcaste_banish_here", (GOLD,), ("influence", 1), 3))
-deploy("garden-trained-rose", ("under", ("seq",
-    ("move_c", "another"), ("if", ("c_color", (SILVER,)), ("helium", 1)))))
-deploy("masseuse", ("choose_card", "other_top", (), ("lowcaste_note_origin", ("seq",
-    ("move_c", "other_than_its"), ("lowcaste_origin_bonus",))), False))
-deploy("matteo", ("choose_card", "this", (("other", True),), ("seq",
-    ("move_c", "another"), ("if", ("c_color", (PINK,)), ("influence", 1))), False))
-deploy("theodora", ("bottom", ("may", ("lowcaste_move_c_onto_src",), None,
-    ("if", ("c_color", (GOLD, RED)), ("seq", ("gain_c",), ("end_turn",))))))
+deploy("garden-trained-rose", ("under", ("seq", ("move_c", "another"), ("if", ("c_color", (SILVER,)), ("helium", 1)))))
+deploy(
+    "masseuse",
+    (
+        "choose_card",
+        "other_top",
+        (),
+        ("lowcaste_note_origin", ("seq", ("move_c", "other_than_its"), ("lowcaste_origin_bonus",))),
+        False,
+    ),
+)
+deploy(
+    "matteo",
+    (
+        "choose_card",
+        "this",
+        (("other", True),),
+        ("seq", ("move_c", "another"), ("if", ("c_color", (PINK,)), ("influence", 1))),
+        False,
+    ),
+)
+deploy(
+    "theodora",
+    (
+        "bottom",
+        (
+            "may",
+            ("lowcaste_move_c_onto_src",),
+            None,
+            ("if", ("c_color", (GOLD, RED)), ("seq", ("gain_c",), ("end_turn",))),
+        ),
+    ),
+)
 
 # ---------------------------------------------------------------- Violets
 deploy("4d-painter", ("lowcaste_move_card", "this", (), "another_no_same_color", None))
 for _slug, _what in (("holo-host", "influence"), ("reporter", "helium"), ("vlogger", "fleet")):
-    deploy(_slug, ("if", ("lowcaste_more_than_right", _what),
-                   ("seq", ("lowcaste_give_self_right",), ("draw_to_hand", 2), ("end_turn",))))
+    deploy(
+        _slug,
+        (
+            "if",
+            ("lowcaste_more_than_right", _what),
+            ("seq", ("lowcaste_give_self_right",), ("draw_to_hand", 2), ("end_turn",)),
+        ),
+    )
 deploy("mickey-the-carver", ("lowcaste_may_banish_from_hand", (RED,), ("lowcaste_dig", (GOLD,))))
 deploy("musician", ("choose_card", "this", (("parity", 0),), ("move_c", "another"), False))
 deploy("zanzibar", ("choose_card", "this", (("parity", 1),), ("move_c", "another"), False))
@@ -563,28 +656,112 @@ deploy("zanzibar", ("choose_card", "this", (("parity", 1),), ("move_c", "another
 # ---------------------------------------------------------------- Blues
 # Invictus, Morning Star, Quietus, The Pax, Pelus and Virga are encoded in abilities.py and
 # read as printed.
-deploy("orion", ("if", ("deployed_on", (MARS, LUNA, INSTITUTE)), ("choose_card", "this",
-    (("other", True), ("color", (BLUE,))), ("deploy_c", JUPITER), False)))
+deploy(
+    "orion",
+    (
+        "if",
+        ("deployed_on", (MARS, LUNA, INSTITUTE)),
+        ("choose_card", "this", (("other", True), ("color", (BLUE,))), ("deploy_c", JUPITER), False),
+    ),
+)
 
 # ---------------------------------------------------------------- Obsidians
-deploy("alfrun", ("choose_card", "this", (("name", (card("nero"), card("jopho"))),),
-                  ("seq", ("gain_c",), ("regain_self",), ("end_turn",)), True))
-deploy("jopho", ("choose_card", "this", (("name", (card("alfrun"), card("nero"))),),
-                 ("seq", ("gain_c",), ("regain_self",), ("end_turn",)), True))
-deploy("alia-snowsparrow", ("lowcaste_choose_topmost", "other", (("not_color", (GOLD,)),), ("seq",
-    ("banish_c",), ("if", ("c_not_color", (GRAY, OBSIDIAN)), ("helium", 1)))))
+deploy(
+    "alfrun",
+    (
+        "choose_card",
+        "this",
+        (("name", (card("nero"), card("jopho"))),),
+        ("seq", ("gain_c",), ("regain_self",), ("end_turn",)),
+        True,
+    ),
+)
+deploy(
+    "jopho",
+    (
+        "choose_card",
+        "this",
+        (("name", (card("alfrun"), card("nero"))),),
+        ("seq", ("gain_c",), ("regain_self",), ("end_turn",)),
+        True,
+    ),
+)
+deploy(
+    "alia-snowsparrow",
+    (
+        "lowcaste_choose_topmost",
+        "other",
+        (("not_color", (GOLD,)),),
+        ("seq", ("banish_c",), ("if", ("c_not_color", (GRAY, OBSIDIAN)), ("helium", 1))),
+    ),
+)
 deploy("helga", ("under", ("seq", ("banish_c",), ("if", ("lowcaste_src_alone",), ("helium", 1)))))
-deploy("ragnar", ("choose_card", "other_top", (), ("seq",
-    ("banish_c",), ("if", ("c_color", (GOLD, GRAY)), ("influence", 1))), False))
+deploy(
+    "ragnar",
+    (
+        "choose_card",
+        "other_top",
+        (),
+        ("seq", ("banish_c",), ("if", ("c_color", (GOLD, GRAY)), ("influence", 1))),
+        False,
+    ),
+)
 deploy("sefi", ("choose_card", "this", (("other", True), ("color", (OBSIDIAN,))), ("gain_c",), False))
-deploy("stained", ("choose_card", "this", (("other", True),), ("seq",
-    ("banish_c",), ("if", ("c_color", (OBSIDIAN,)), ("influence", 1))), False))
+deploy(
+    "stained",
+    (
+        "choose_card",
+        "this",
+        (("other", True),),
+        ("seq", ("banish_c",), ("if", ("c_color", (OBSIDIAN,)), ("influence", 1))),
+        False,
+    ),
+)
 
-LOWCASTE = tuple(BY_SLUG[s] for s in (
-    "arlus", "dancer", "darrow", "deanna", "eo", "harmony", "uncle-narol",
-    "artisan-chef", "assassin", "gardener", "janitor", "mess-hall-cook", "modjob", "nanny",
-    "calliope", "conversationalist", "evey", "garden-trained-rose", "masseuse", "matteo", "theodora",
-    "4d-painter", "holo-host", "mickey-the-carver", "musician", "reporter", "vlogger", "zanzibar",
-    "invictus", "morning-star", "orion", "pelus", "quietus", "the-pax", "virga",
-    "alfrun", "alia-snowsparrow", "helga", "jopho", "ragnar", "sefi", "stained",
-))
+LOWCASTE = tuple(
+    BY_SLUG[s]
+    for s in (
+        "arlus",
+        "dancer",
+        "darrow",
+        "deanna",
+        "eo",
+        "harmony",
+        "uncle-narol",
+        "artisan-chef",
+        "assassin",
+        "gardener",
+        "janitor",
+        "mess-hall-cook",
+        "modjob",
+        "nanny",
+        "calliope",
+        "conversationalist",
+        "evey",
+        "garden-trained-rose",
+        "masseuse",
+        "matteo",
+        "theodora",
+        "4d-painter",
+        "holo-host",
+        "mickey-the-carver",
+        "musician",
+        "reporter",
+        "vlogger",
+        "zanzibar",
+        "invictus",
+        "morning-star",
+        "orion",
+        "pelus",
+        "quietus",
+        "the-pax",
+        "virga",
+        "alfrun",
+        "alia-snowsparrow",
+        "helga",
+        "jopho",
+        "ragnar",
+        "sefi",
+        "stained",
+    )
+)

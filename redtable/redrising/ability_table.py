@@ -61,16 +61,21 @@ class AbilityTable:
 
     def _put(self, kind: str, table: dict[int, tuple], slug: str, effect: tuple, override: bool) -> None:
         if not isinstance(effect, tuple) or not effect:
-            raise TypeError(f"{self.family}: the {kind} ability of {slug!r} must be an effect node "
-                            f"(a non-empty tuple), got {effect!r}")
+            raise TypeError(
+                f"{self.family}: the {kind} ability of {slug!r} must be an effect node "
+                f"(a non-empty tuple), got {effect!r}"
+            )
         c = card(slug)
         table[c] = effect
         if override:
             self.overrides.add((kind, c))
 
 
-_KINDS = (("deploy", "deploys", DEPLOY), ("end_of_game", "end_of_games", END_OF_GAME),
-          ("block_sovereign", "sovereign_blockers", BLOCK_SOVEREIGN))
+_KINDS = (
+    ("deploy", "deploys", DEPLOY),
+    ("end_of_game", "end_of_games", END_OF_GAME),
+    ("block_sovereign", "sovereign_blockers", BLOCK_SOVEREIGN),
+)
 
 
 def merge(*tables: AbilityTable) -> dict[str, dict[int, tuple]]:
@@ -83,8 +88,10 @@ def merge(*tables: AbilityTable) -> dict[str, dict[int, tuple]]:
             merged = out[kind]
             for c, effect in getattr(t, attr).items():
                 if c in merged and merged[c] != effect and (kind, c) not in t.overrides:
-                    raise ValueError(f"{t.family}: the {kind} ability of {_slug(c)!r} differs from the one in "
-                                     f"{source[kind, c]}; pass override=True if it replaces it")
+                    raise ValueError(
+                        f"{t.family}: the {kind} ability of {_slug(c)!r} differs from the one in "
+                        f"{source[kind, c]}; pass override=True if it replaces it"
+                    )
                 merged[c] = effect
                 source[kind, c] = t.family
     return out

@@ -66,8 +66,22 @@ from typing import TypeVar, overload
 from .cards import BROWN, CARDS, COLOR, COLOR_NAMES, GOLD, GRAY, NAME, NUM_CARDS, OBSIDIAN, PINK, RED, VALUE, card_index
 
 __all__ = [
-    "Board", "Hand", "Refs", "FRESH", "ENCODING", "BONUSES", "bonus", "bonus_text",
-    "bonus_clauses_text", "has_bonus", "refs", "hand_bonuses", "initial", "mask_of", "BONUS_FNS", "CLAUSE_FNS",
+    "Board",
+    "Hand",
+    "Refs",
+    "FRESH",
+    "ENCODING",
+    "BONUSES",
+    "bonus",
+    "bonus_text",
+    "bonus_clauses_text",
+    "has_bonus",
+    "refs",
+    "hand_bonuses",
+    "initial",
+    "mask_of",
+    "BONUS_FNS",
+    "CLAUSE_FNS",
     "reference_hand_bonuses",
 ]
 
@@ -121,7 +135,7 @@ class Board:
     opp_helium: tuple[int, ...] = ()
     opp_influence: tuple[int, ...] = ()
     neutral_influence: int = 0
-    location_masks: tuple[int, ...] = ()            # every card on every location (0 = face down)
+    location_masks: tuple[int, ...] = ()  # every card on every location (0 = face down)
     tops: tuple[tuple[int, bool] | None, ...] = (None, None, None, None)  # (core value, face down)
     banished_masks: tuple[int, ...] = ()
 
@@ -131,16 +145,22 @@ class Refs:
     """What a primitive reads in the hand, so the scorer knows which Gray colours and
     Orange names can change a score."""
 
-    colors: int = 0                      # colours it looks for in the hand
+    colors: int = 0  # colours it looks for in the hand
     names: frozenset[int] = frozenset()  # characters it looks for in the hand
-    all_colors: bool = False             # reads every card's colours (all different…)
-    distinct: bool = False               # counts different colours: any new colour helps
-    initials: bool = False               # reads first letters of names
-    negative: bool = False               # may lose points
+    all_colors: bool = False  # reads every card's colours (all different…)
+    distinct: bool = False  # counts different colours: any new colour helps
+    initials: bool = False  # reads first letters of names
+    negative: bool = False  # may lose points
 
     def __or__(self, o: Refs) -> Refs:
-        return Refs(self.colors | o.colors, self.names | o.names, self.all_colors or o.all_colors,
-                    self.distinct or o.distinct, self.initials or o.initials, self.negative or o.negative)
+        return Refs(
+            self.colors | o.colors,
+            self.names | o.names,
+            self.all_colors or o.all_colors,
+            self.distinct or o.distinct,
+            self.initials or o.initials,
+            self.negative or o.negative,
+        )
 
 
 NO_REFS = Refs()
@@ -223,10 +243,10 @@ class Sel:
         return Form(pred=self.match)
 
     # text
-    def a(self, me: int) -> str:       # "a Silver", "another Red", "Darrow"
+    def a(self, me: int) -> str:  # "a Silver", "another Red", "Darrow"
         raise NotImplementedError
 
-    def each(self, me: int) -> str:    # "Green, Yellow and Blue", "other Red"
+    def each(self, me: int) -> str:  # "Green, Yellow and Blue", "other Red"
         raise NotImplementedError
 
     def plural(self, me: int) -> str:  # "Golds", "other Golds", "Obsidians"
@@ -420,7 +440,8 @@ class Except(Sel):
 
 
 Red, Brown, Pink, Violet, Yellow, Green, Blue, Orange, Gray, Obsidian, Silver, White, Copper, Gold = (
-    C(c) for c in range(14))
+    C(c) for c in range(14)
+)
 
 
 def _sel(x: Sel | str) -> Sel:
@@ -473,6 +494,7 @@ def _find_other(form: Form, yes: _T, no: _T) -> Callable[[Hand, int, Board], _T]
     """``yes`` if another card of the hand (not card ``i``) matches ``form``, else ``no``."""
     m, names, excl, pred = form.mask, form.names, form.exclude, form.pred
     if pred is not None:
+
         def find(h: Hand, i: int, b: Board) -> _T:
             masks, ns = h.masks, h.names
             for j in range(len(masks)):
@@ -480,6 +502,7 @@ def _find_other(form: Form, yes: _T, no: _T) -> Callable[[Hand, int, Board], _T]
                     return yes
             return no
     elif excl:
+
         def find(h: Hand, i: int, b: Board) -> _T:
             ns = h.names
             for j, x in enumerate(h.masks):
@@ -487,24 +510,28 @@ def _find_other(form: Form, yes: _T, no: _T) -> Callable[[Hand, int, Board], _T]
                     return yes
             return no
     elif not names:
+
         def find(h: Hand, i: int, b: Board) -> _T:
             for j, x in enumerate(h.masks):
                 if x & m and j != i:
                     return yes
             return no
     elif not m:
+
         def find(h: Hand, i: int, b: Board) -> _T:
             for j, n in enumerate(h.names):
                 if n in names and j != i:
                     return yes
             return no
     else:
+
         def find(h: Hand, i: int, b: Board) -> _T:
             ns = h.names
             for j, x in enumerate(h.masks):
                 if (x & m or ns[j] in names) and j != i:
                     return yes
             return no
+
     return find
 
 
@@ -560,13 +587,13 @@ class Qty:
     def refs(self) -> Refs:
         return NO_REFS
 
-    def each(self, me: int) -> str:          # the words after "N VP"
+    def each(self, me: int) -> str:  # the words after "N VP"
         raise NotImplementedError
 
-    def amount(self, me: int, lo: int | None, hi: int | None) -> str:   # "you have at least 5 Helium"
+    def amount(self, me: int, lo: int | None, hi: int | None) -> str:  # "you have at least 5 Helium"
         raise NotImplementedError
 
-    def gain(self, me: int) -> str:          # "Gain points equal to …"
+    def gain(self, me: int) -> str:  # "Gain points equal to …"
         raise NotImplementedError
 
 
@@ -1005,13 +1032,21 @@ class ValueTest:
             return v >= self.n
         return v % 2 == (0 if self.kind == "even" else 1)
 
-    def plural(self) -> str:   # "cards having core values …"
-        return {"max": f"of {self.n} points or less", "min": f"of at least {self.n} points",
-                "even": "that are even numbers", "odd": "that are odd numbers"}[self.kind]
+    def plural(self) -> str:  # "cards having core values …"
+        return {
+            "max": f"of {self.n} points or less",
+            "min": f"of at least {self.n} points",
+            "even": "that are even numbers",
+            "odd": "that are odd numbers",
+        }[self.kind]
 
     def singular(self) -> str:  # "the core value of each of your cards …"
-        return {"max": f"is {self.n} points or less", "min": f"is at least {self.n} points",
-                "even": "is an even number", "odd": "is an odd number"}[self.kind]
+        return {
+            "max": f"is {self.n} points or less",
+            "min": f"is at least {self.n} points",
+            "even": "is an even number",
+            "odd": "is an odd number",
+        }[self.kind]
 
 
 def at_most(n: int) -> ValueTest:
@@ -1238,7 +1273,7 @@ def _merge_with(parts: list[str], word: str) -> str:
     for p in parts[1:]:
         for lead in ("with ", "you have "):
             if p.startswith(lead) and parts[0].startswith(lead):
-                p = p[len(lead):]
+                p = p[len(lead) :]
                 break
         out.append(p)
     return _join_no_oxford(out, word)
@@ -1537,8 +1572,10 @@ ENCODING: dict[str, tuple[Clause, ...]] = {
     "Nero": (Points(10, Have(SOVEREIGN)), Each(-5, InHand("Cassius", "Karnus", "Octavia"))),
     "Octavia": (Points(-30, HaveNone(SOVEREIGN, "Lysander")),),
     "Pax au Telemanus": (Points(20, With(Obsidian, "Mustang")),),
-    "Romulus": (Points(15, Have(SOVEREIGN)),
-                Points(-25, AnyOf(With("Roque", "Octavia"), WithNo(Blue, style="without")))),
+    "Romulus": (
+        Points(15, Have(SOVEREIGN)),
+        Points(-25, AnyOf(With("Roque", "Octavia"), WithNo(Blue, style="without"))),
+    ),
     "Roque": (Each(5, InHand(Blue)),),
     "Sevro": (Points(20, With("Victra", "The Howlers", Red)),),
     "Tactus": (Points(20, With("Octavia", "Darrow", Pink)),),
@@ -1564,7 +1601,8 @@ def _card_refs(card: int) -> Refs:
 
 REFS: tuple[Refs, ...] = tuple(_card_refs(c) for c in range(NUM_CARDS))
 IGNORES: tuple[int, ...] = tuple(
-    sum(cl.sel.mask() for cl in BONUSES[c] if isinstance(cl, IgnoreLosses)) for c in range(NUM_CARDS))
+    sum(cl.sel.mask() for cl in BONUSES[c] if isinstance(cl, IgnoreLosses)) for c in range(NUM_CARDS)
+)
 """Per card, the colours whose lost points it cancels (bit mask)."""
 
 
@@ -1605,8 +1643,10 @@ def bonus_clauses_text(card: int, lang: str = "en") -> list[str]:
     which reads this encoding: this module does not import it back.
     """
     if lang != "en":
-        raise ValueError(f"bonuses renders English only, not {lang!r}: "
-                         "use redtable.redrising.lang.bonus_text(card, lang) for 'uk' or 'pl'")
+        raise ValueError(
+            f"bonuses renders English only, not {lang!r}: "
+            "use redtable.redrising.lang.bonus_text(card, lang) for 'uk' or 'pl'"
+        )
     return [cl.text(card) for cl in BONUSES[card]]
 
 
@@ -1630,8 +1670,10 @@ def hand_bonuses(h: Hand, b: Board) -> list[int]:
     if not ignore:
         return [BONUS_FNS[c](h, i, b) for i, c in enumerate(cards)]
     masks = h.masks
-    return [sum([max(f(h, i, b), 0) for f in CLAUSE_FNS[c]]) if ignore & masks[i] else BONUS_FNS[c](h, i, b)
-            for i, c in enumerate(cards)]
+    return [
+        sum([max(f(h, i, b), 0) for f in CLAUSE_FNS[c]]) if ignore & masks[i] else BONUS_FNS[c](h, i, b)
+        for i, c in enumerate(cards)
+    ]
 
 
 def reference_hand_bonuses(h: Hand, b: Board) -> list[int]:

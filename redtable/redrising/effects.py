@@ -38,6 +38,7 @@ def text_for(name: str):
     def deco(fn):
         TEXT[name] = fn
         return fn
+
     return deco
 
 
@@ -46,6 +47,7 @@ def cond(name: str, render: Callable[[tuple], str]):
         COND[name] = fn
         COND_TEXT[name] = render
         return fn
+
     return deco
 
 
@@ -55,6 +57,7 @@ def render(node: tuple, lang: str = "en") -> str:
     if lang == "en":
         return TEXT[node[0]](node)
     from .lang import render as render_in
+
     return render_in(node, lang)
 
 
@@ -376,7 +379,9 @@ def _bottom(st: RRState, node, ctx, answer):
         _bind_card(st, ctx, loc[0], node[1])
 
 
-TEXT["bottom"] = lambda node: render(node[1]).replace("that card", "the bottom card of this location (if it's not this card)", 1)
+TEXT["bottom"] = lambda node: render(node[1]).replace(
+    "that card", "the bottom card of this location (if it's not this card)", 1
+)
 
 
 @op("top_of_deck")
@@ -423,8 +428,13 @@ def _choose_card(st: RRState, node, ctx, answer):
     _, scope, filt, then, optional = node
     if answer is None:
         locs = st.locs
-        opts = tuple([pos_id(loc, i) for loc, i in scope_positions(st, scope, ctx)
-                      if matches(st, locs[loc][i], filt, ctx) and (gainable(st, locs[loc][i]) or not gains_c(then))])
+        opts = tuple(
+            [
+                pos_id(loc, i)
+                for loc, i in scope_positions(st, scope, ctx)
+                if matches(st, locs[loc][i], filt, ctx) and (gainable(st, locs[loc][i]) or not gains_c(then))
+            ]
+        )
         if not opts:
             return None
         if optional:
@@ -444,7 +454,9 @@ def _choose_card_text(node):
     body = render(then).replace("that card", what, 1)
     if optional:
         first, dot, rest = body.partition(". ")
-        body = "You may " + first[0].lower() + first[1:] + (". If you do, " + rest[0].lower() + rest[1:] if rest else ".")
+        body = (
+            "You may " + first[0].lower() + first[1:] + (". If you do, " + rest[0].lower() + rest[1:] if rest else ".")
+        )
     return body
 
 
@@ -492,20 +504,33 @@ def _move_c(st: RRState, node, ctx, answer):
         st.locs[cur].remove(card)
         dest = st.locs[src_loc]
         dest.insert(dest.index(ctx["src"]), card)
-        st.log("move", player=ctx["p"], card=SLUG[card] if card not in st.facedown else None,
-               source=LOCATION_NAMES[cur], location=LOCATION_NAMES[src_loc], under=SLUG[ctx["src"]])
+        st.log(
+            "move",
+            player=ctx["p"],
+            card=SLUG[card] if card not in st.facedown else None,
+            source=LOCATION_NAMES[cur],
+            location=LOCATION_NAMES[src_loc],
+            under=SLUG[ctx["src"]],
+        )
         return None
     exclude = {"another": ctx.get("loc", -1), "other_than_its": cur, "any": -1}[where]
     if answer is None:
         opts = tuple(LOCATION_NAMES[loc] for loc in range(4) if loc != exclude and loc != cur)
         if not opts:
             return None
-        return Decision(ctx["p"], "move_location", opts, {"card": SLUG[ctx["src"]], "moving": pos_id(cur, st.locs[cur].index(card))})
+        return Decision(
+            ctx["p"], "move_location", opts, {"card": SLUG[ctx["src"]], "moving": pos_id(cur, st.locs[cur].index(card))}
+        )
     st.locs[cur].remove(card)
     to = LOCATION_OF_NAME[answer]
     st.locs[to].append(card)
-    st.log("move", player=ctx["p"], card=SLUG[card] if card not in st.facedown else None,
-           source=LOCATION_NAMES[cur], location=answer)
+    st.log(
+        "move",
+        player=ctx["p"],
+        card=SLUG[card] if card not in st.facedown else None,
+        source=LOCATION_NAMES[cur],
+        location=answer,
+    )
     return None
 
 
@@ -530,29 +555,37 @@ def _deploy_c(st: RRState, node, ctx, answer):
             st.note_deploy(ctx["p"], dest)
             st.log("deploy", player=ctx["p"], card=SLUG[card], location=LOCATION_NAMES[dest], bottom=False)
             from .engine import DEPLOY
+
             if card in DEPLOY:
                 st.push(("ability", card, DEPLOY[card]), {"p": ctx["p"], "src": card, "loc": dest})
         else:
             st.push(("deploy", card, LOCATION_NAMES[cur], ctx.get("loc", -1)), {"p": ctx["p"]})
 
 
-TEXT["deploy_c"] = lambda node: (f"Deploy that card to {LOCATION_TITLES[node[1]]}." if len(node) > 1 and node[1] >= 0
-                                 else "Deploy that card to the top of another location.")
+TEXT["deploy_c"] = lambda node: (
+    f"Deploy that card to {LOCATION_TITLES[node[1]]}."
+    if len(node) > 1 and node[1] >= 0
+    else "Deploy that card to the top of another location."
+)
 
 
 # ---------------------------------------------------------------------------- conditions
 cond("deployed_on", lambda c: f"deployed on {' or '.join(LOCATION_TITLES[loc] for loc in c[1])}")(
-    lambda st, c, ctx: ctx.get("loc", -1) in c[1])
-cond("has_sovereign", lambda c: "you have the Sovereign token")(
-    lambda st, c, ctx: st.sovereign == ctx["p"])
+    lambda st, c, ctx: ctx.get("loc", -1) in c[1]
+)
+cond("has_sovereign", lambda c: "you have the Sovereign token")(lambda st, c, ctx: st.sovereign == ctx["p"])
 cond("c_color", lambda c: f"it's {filter_text((('color', c[1]),))}")(
-    lambda st, c, ctx: "c" in ctx and st.color(ctx["c"]) in c[1])
+    lambda st, c, ctx: "c" in ctx and st.color(ctx["c"]) in c[1]
+)
 cond("c_not_color", lambda c: f"it's not {filter_text((('color', c[1]),))}")(
-    lambda st, c, ctx: "c" in ctx and st.color(ctx["c"]) not in c[1])
+    lambda st, c, ctx: "c" in ctx and st.color(ctx["c"]) not in c[1]
+)
 cond("c_name", lambda c: f"it's {names_text(c[1])}")(
-    lambda st, c, ctx: "c" in ctx and ctx["c"] not in st.facedown and ctx["c"] in c[1])
+    lambda st, c, ctx: "c" in ctx and ctx["c"] not in st.facedown and ctx["c"] in c[1]
+)
 cond("src_on_color", lambda c: f"you deployed this directly on top of {filter_text((('color', c[1]),))}")(
-    lambda st, c, ctx: ctx.get("under_color", -2) in c[1])
+    lambda st, c, ctx: ctx.get("under_color", -2) in c[1]
+)
 cond("not", lambda c: "not " + render_cond(c[1]))(lambda st, c, ctx: not holds(st, c[1], ctx))
 
 
@@ -601,7 +634,9 @@ def _choose_color(st: RRState, node, ctx, answer):
     return None
 
 
-TEXT["choose_color"] = lambda node: (f"Choose a color other than {colors_text(node[1])}. " if node[1] else "Choose a color. ") + render(node[2])
+TEXT["choose_color"] = lambda node: (
+    (f"Choose a color other than {colors_text(node[1])}. " if node[1] else "Choose a color. ") + render(node[2])
+)
 
 
 __all__ = ["TEXT", "COND", "render", "render_cond", "holds", "matches", "OPS", "GOLD", "BY_SLUG"]
@@ -615,5 +650,6 @@ def _draw_to_hand(st: RRState, node, ctx, answer):
             st.take_to_hand(ctx["p"], st.deck.pop(), "deck")
 
 
-TEXT["draw_to_hand"] = lambda node: ("Gain the top card of the deck." if len(node) < 2 or node[1] == 1
-                                     else f"Gain the top {node[1]} cards of the deck.")
+TEXT["draw_to_hand"] = lambda node: (
+    "Gain the top card of the deck." if len(node) < 2 or node[1] == 1 else f"Gain the top {node[1]} cards of the deck."
+)

@@ -51,7 +51,7 @@ OPS: dict[str, Handler] = {}
 # Ability tables, filled by abilities.py: card index -> effect node.
 DEPLOY: dict[int, tuple] = {}
 END_OF_GAME: dict[int, tuple] = {}
-BLOCK_STEAL_BANISH: set[int] = set()   # Judge, Pax au Telemanus, The Howlers
+BLOCK_STEAL_BANISH: set[int] = set()  # Judge, Pax au Telemanus, The Howlers
 BLOCK_SOVEREIGN: dict[int, tuple] = {}  # Martyr, Justice -> what happens after blocking
 
 #: Decisions where a seat may reveal a blocker. With the ``block_windows`` option a seat
@@ -112,16 +112,48 @@ class Turn:
     def copy(self) -> Turn:
         t = Turn.__new__(Turn)
         t.player, t.deployed, t.deployed_mask, t.ended, t.traded, t.counted = (
-            self.player, self.deployed, self.deployed_mask, self.ended, self.traded, self.counted)
+            self.player,
+            self.deployed,
+            self.deployed_mask,
+            self.ended,
+            self.traded,
+            self.counted,
+        )
         return t
 
 
 class RRState(State):
     __slots__ = (
-        "game", "n", "rng", "houses", "first", "hands", "locs", "deck", "banished", "fleet",
-        "helium", "influence", "neutral", "sovereign", "facedown", "turns", "end_triggered",
-        "apollo_extra", "turn_stack", "stack", "dec", "history", "events", "eog_done",
-        "final", "final_winners", "variant", "start_hand", "known", "phase",
+        "game",
+        "n",
+        "rng",
+        "houses",
+        "first",
+        "hands",
+        "locs",
+        "deck",
+        "banished",
+        "fleet",
+        "helium",
+        "influence",
+        "neutral",
+        "sovereign",
+        "facedown",
+        "turns",
+        "end_triggered",
+        "apollo_extra",
+        "turn_stack",
+        "stack",
+        "dec",
+        "history",
+        "events",
+        "eog_done",
+        "final",
+        "final_winners",
+        "variant",
+        "start_hand",
+        "known",
+        "phase",
     )
     game: RedRising
     n: int
@@ -137,7 +169,7 @@ class RRState(State):
     influence: list[int]
     neutral: int
     sovereign: int
-    facedown: dict[int, int]        # face-down card -> the seat that knows it
+    facedown: dict[int, int]  # face-down card -> the seat that knows it
     turns: list[int]
     end_triggered: bool
     apollo_extra: bool
@@ -195,10 +227,15 @@ class RRState(State):
         st.final_winners = None
         st.phase = "play"
         st.first = st.houses.index(APOLLO) if APOLLO in st.houses else st.rng.below(n)
-        st.log("setup", players=n, houses=[HOUSE_NAMES[h] for h in st.houses], first=st.first,
-               neutral_house=HOUSE_NAMES[neutral_house] if neutral_house >= 0 else None,
-               neutral_influence=st.neutral,
-               locations={LOCATION_NAMES[i]: [SLUG[c] for c in st.locs[i]] for i in range(4)})
+        st.log(
+            "setup",
+            players=n,
+            houses=[HOUSE_NAMES[h] for h in st.houses],
+            first=st.first,
+            neutral_house=HOUSE_NAMES[neutral_house] if neutral_house >= 0 else None,
+            neutral_influence=st.neutral,
+            locations={LOCATION_NAMES[i]: [SLUG[c] for c in st.locs[i]] for i in range(4)},
+        )
         on_board = {c for loc in st.locs for c in loc}
         for p in range(n):
             st.known[p] = set(st.hands[p]) | on_board
@@ -265,8 +302,9 @@ class RRState(State):
         """:meth:`State.apply` (same checks), inlined: it is the search's hottest call."""
         d = self.dec
         if d is None or action not in d[2]:
-            raise IllegalAction(action, () if d is None else d.options,
-                                None if d is None else d.player, "" if d is None else d.kind)
+            raise IllegalAction(
+                action, () if d is None else d.options, None if d is None else d.player, "" if d is None else d.kind
+            )
         self.history.append(action)
         self._apply(action)
 
@@ -369,8 +407,13 @@ class RRState(State):
                     break
         if (helium and influence and fleet) or two:
             self.end_triggered = True
-            self.log("end_triggered", player=self.turn_stack[-1].player if self.turn_stack else None,
-                     helium=self.helium[:], influence=self.influence[:], fleet=self.fleet[:])
+            self.log(
+                "end_triggered",
+                player=self.turn_stack[-1].player if self.turn_stack else None,
+                helium=self.helium[:],
+                influence=self.influence[:],
+                fleet=self.fleet[:],
+            )
 
     def advance(self, p: int, steps: int = 1) -> int:
         moved = min(steps, FLEET_MAX - self.fleet[p])
@@ -538,8 +581,10 @@ class RRState(State):
         if facedown:
             st.facedown = {moved.get(c, c): q for c, q in facedown.items()}
         # known sets: {moved.get(c, c) for c in k}, with set operations
-        st.known = [k.difference(moved) | {moved[c] for c in k.intersection(moved)} if not k.isdisjoint(moved)
-                    else k for k in st.known]
+        st.known = [
+            k.difference(moved) | {moved[c] for c in k.intersection(moved)} if not k.isdisjoint(moved) else k
+            for k in st.known
+        ]
         st.rng = Rng(rng.next64())
         return st
 
@@ -575,14 +620,20 @@ class RRState(State):
 
         _arm_frames(self.stack, player, sure, trips)
         self.facedown = fd
-        self.hands = [h if q == player else HiddenList.arm(h, trips, f"hand of p{q}", None, not_sure, False)
-                      for q, h in enumerate(self.hands)]
+        self.hands = [
+            h if q == player else HiddenList.arm(h, trips, f"hand of p{q}", None, not_sure, False)
+            for q, h in enumerate(self.hands)
+        ]
         self.deck = HiddenList.arm(self.deck, trips, "deck", not_sure, not_sure, True)
-        self.locs = [HiddenList.arm(loc, trips, LOCATION_NAMES[i], hidden_on_board, not_sure, True)
-                     for i, loc in enumerate(self.locs)]
+        self.locs = [
+            HiddenList.arm(loc, trips, LOCATION_NAMES[i], hidden_on_board, not_sure, True)
+            for i, loc in enumerate(self.locs)
+        ]
         # a HiddenSet stands for the set it guards (every read of it trips)
-        self.known = [k if q == player else cast("set[int]", HiddenSet(k, trips, f"what p{q} knows"))
-                      for q, k in enumerate(self.known)]
+        self.known = [
+            k if q == player else cast("set[int]", HiddenSet(k, trips, f"what p{q} knows"))
+            for q, k in enumerate(self.known)
+        ]
         return trips
 
     # ------------------------------------------------------------------ protocol
@@ -597,15 +648,25 @@ class RRState(State):
 
         extra = self.extra_points
         players = [
-            FinalPlayer(hand=list(self.hands[p]), fleet=self.fleet[p], helium=self.helium[p],
-                        influence=self.influence[p], sovereign=self.sovereign == p,
-                        extra_points=extra[p], name=f"p{p} {HOUSE_NAMES[self.houses[p]]}")
+            FinalPlayer(
+                hand=list(self.hands[p]),
+                fleet=self.fleet[p],
+                helium=self.helium[p],
+                influence=self.influence[p],
+                sovereign=self.sovereign == p,
+                extra_points=extra[p],
+                name=f"p{p} {HOUSE_NAMES[self.houses[p]]}",
+            )
             for p in range(self.n)
         ]
         jupiter, mars, luna, institute = (list(loc) for loc in self.locs)
-        return FinalPosition(players=players, locations=(jupiter, mars, luna, institute),
-                             banished=list(self.banished), neutral_influence=self.neutral,
-                             face_down_on_locations=frozenset(self.facedown))
+        return FinalPosition(
+            players=players,
+            locations=(jupiter, mars, luna, institute),
+            banished=list(self.banished),
+            neutral_influence=self.neutral,
+            face_down_on_locations=frozenset(self.facedown),
+        )
 
     @property
     def extra_points(self) -> list[int]:
@@ -621,9 +682,17 @@ class RRState(State):
         out["first"] = self.first
         out["turns"] = self.turns[:]
         if self.final:
-            out["rows"] = [{"cards": s.cards, "fleet": s.fleet, "helium": s.helium,
-                            "sovereignty": s.sovereignty, "influence": s.influence,
-                            "excess_cards": s.excess_cards} for s in self.final]
+            out["rows"] = [
+                {
+                    "cards": s.cards,
+                    "fleet": s.fleet,
+                    "helium": s.helium,
+                    "sovereignty": s.sovereignty,
+                    "influence": s.influence,
+                    "excess_cards": s.excess_cards,
+                }
+                for s in self.final
+            ]
         out["hands"] = [[SLUG[c] for c in h] for h in self.hands]
         out["deployed"] = [e.data["card"] for e in self.events if e.kind == "deploy"]
         out["abilities"] = [e.data["card"] for e in self.events if e.kind == "ability_effect"]
@@ -637,18 +706,29 @@ class RRState(State):
         players = []
         for p in range(self.n):
             entry = {
-                "seat": p, "house": HOUSE_NAMES[self.houses[p]], "hand_size": len(self.hands[p]),
-                "fleet": self.fleet[p], "helium": self.helium[p], "influence": self.influence[p],
-                "sovereign": self.sovereign == p, "turns": self.turns[p],
+                "seat": p,
+                "house": HOUSE_NAMES[self.houses[p]],
+                "hand_size": len(self.hands[p]),
+                "fleet": self.fleet[p],
+                "helium": self.helium[p],
+                "influence": self.influence[p],
+                "sovereign": self.sovereign == p,
+                "turns": self.turns[p],
             }
             if p == player:
                 entry["hand"] = [self.card_json(c, player) for c in self.hands[p]]
             players.append(entry)
         out: dict[str, Any] = {
-            "game": "red-rising", "you": player, "players": players, "first_player": self.first,
+            "game": "red-rising",
+            "you": player,
+            "players": players,
+            "first_player": self.first,
             "locations": {LOCATION_NAMES[i]: [self.card_json(c, player) for c in self.locs[i]] for i in range(4)},
-            "deck_size": len(self.deck), "banished": [SLUG[c] for c in self.banished],
-            "neutral_influence": self.neutral, "end_triggered": self.end_triggered, "phase": self.phase,
+            "deck_size": len(self.deck),
+            "banished": [SLUG[c] for c in self.banished],
+            "neutral_influence": self.neutral,
+            "end_triggered": self.end_triggered,
+            "phase": self.phase,
             "current_turn": self.turn_stack[-1].player if self.turn_stack else None,
             "variant": self.variant,
         }
@@ -661,9 +741,19 @@ class RRState(State):
                 out["decision"]["options"] = list(d.options)
                 out["decision"]["context"] = d.context
         if self.final:
-            out["scores"] = [{"total": s.total, "cards": s.cards, "fleet": s.fleet, "helium": s.helium,
-                              "sovereignty": s.sovereignty, "influence": s.influence,
-                              "excess_cards": s.excess_cards, "choices": s.choices} for s in self.final]
+            out["scores"] = [
+                {
+                    "total": s.total,
+                    "cards": s.cards,
+                    "fleet": s.fleet,
+                    "helium": s.helium,
+                    "sovereignty": s.sovereignty,
+                    "influence": s.influence,
+                    "excess_cards": s.excess_cards,
+                    "choices": s.choices,
+                }
+                for s in self.final
+            ]
             out["winners"] = self.winners()
         return out
 
@@ -766,8 +856,9 @@ def _frame_public(node: tuple, ctx: dict, player: int, sure: frozenset) -> bool:
 # ====================================================================== turn flow
 _LOC_OPTIONS = {ex: tuple(LOCATION_NAMES[i] for i in range(4) if i != ex) for ex in range(-1, 4)}
 # the options of a Lead's gain by bits: 1 << location for each location to gain from, 16 for the deck
-_GAIN_OPTIONS = tuple(tuple(LOCATION_NAMES[i] for i in range(4) if bits >> i & 1) + (("deck",) if bits & 16 else ())
-                      for bits in range(32))
+_GAIN_OPTIONS = tuple(
+    tuple(LOCATION_NAMES[i] for i in range(4) if bits >> i & 1) + (("deck",) if bits & 16 else ()) for bits in range(32)
+)
 _new_decision = tuple.__new__  # _new_decision(Decision, (...)): a Decision without the NamedTuple's Python __new__
 
 
@@ -883,8 +974,9 @@ def _lead_gain(st: RRState, node, ctx, answer):
         if not opts:
             st.log("nothing_to_gain", player=p)
             return None
-        return _new_decision(Decision, (p, "gain", opts, {
-            "deployed": LOCATION_NAMES[turn.deployed] if turn.deployed >= 0 else None}))
+        return _new_decision(
+            Decision, (p, "gain", opts, {"deployed": LOCATION_NAMES[turn.deployed] if turn.deployed >= 0 else None})
+        )
     if answer == "deck":
         st.take_to_hand(p, st.deck.pop(), "deck")
         st.stack.append((_die, ("die",), ctx))
@@ -1010,8 +1102,9 @@ def _gain_sovereign(st: RRState, node, ctx, answer):
             return Decision(holder, "block_sovereign", NO_ONLY, {"attacker": p})
         if blockers:
             if answer is None:
-                return Decision(holder, "block_sovereign", tuple(f"block:{SLUG[c]}" for c in blockers) + ("no",),
-                                {"attacker": p})
+                return Decision(
+                    holder, "block_sovereign", tuple(f"block:{SLUG[c]}" for c in blockers) + ("no",), {"attacker": p}
+                )
             if answer != "no":
                 card = BY_SLUG[answer[6:]]
                 st.log("block", player=holder, card=SLUG[card], against=p, attempt="take_sovereign")
@@ -1101,8 +1194,12 @@ def _attempt(st: RRState, node, ctx, answer):
         st.push(effect, ctx)
         return None
     if answer is None:
-        return Decision(q, "block", tuple(f"block:{SLUG[c]}" for c in blockers) + ("no",),
-                        {"attacker": p, "card": SLUG[ctx["src"]] if "src" in ctx else None})
+        return Decision(
+            q,
+            "block",
+            tuple(f"block:{SLUG[c]}" for c in blockers) + ("no",),
+            {"attacker": p, "card": SLUG[ctx["src"]] if "src" in ctx else None},
+        )
     if answer == "no":
         st.push(effect, ctx)
         return None

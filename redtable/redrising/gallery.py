@@ -19,8 +19,10 @@ from .lang import LANGS, check_lang
 
 BLOCK_TEXT = {
     "steal_or_banish": "When an opponent tries to steal or banish your cards, reveal this to block them.",
-    "sovereign": ("If an opponent tries to take the Sovereign token from you, you may block them by "
-                  "revealing and banishing this card, then {after}"),
+    "sovereign": (
+        "If an opponent tries to take the Sovereign token from you, you may block them by "
+        "revealing and banishing this card, then {after}"
+    ),
 }
 GRAY_TEXT = "You may treat this card as if it is any one other color (in addition to Gray)."
 ORANGE_TEXT = "You may treat this card as having the same name as any specific character."
@@ -97,7 +99,9 @@ def _entry_other(index: int, lang: str) -> dict:
     if index in BLOCK_STEAL_BANISH:
         out["block"] = fixed_text("block_steal", lang)
     elif index in BLOCK_SOVEREIGN:
-        out["block"] = fixed_text("block_sovereign", lang).format(after=render_clause(BLOCK_SOVEREIGN[index], lang)) + "."
+        out["block"] = (
+            fixed_text("block_sovereign", lang).format(after=render_clause(BLOCK_SOVEREIGN[index], lang)) + "."
+        )
     return out
 
 

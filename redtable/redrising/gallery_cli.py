@@ -13,15 +13,15 @@ import typer
 
 from ..i18n import tr
 
-TEXT_KEYS = (("deploy", "Deploy"), ("end_game_bonus", "End-game"), ("end_of_game", "End of game"),
-             ("block", "Block"))
+TEXT_KEYS = (("deploy", "Deploy"), ("end_game_bonus", "End-game"), ("end_of_game", "End of game"), ("block", "Block"))
 
 
 def cards_command(
     game: str = typer.Argument("red-rising", help="red-rising"),
     as_json: bool = typer.Option(False, "--json", help="print JSON"),
-    lang: str | None = typer.Option(None, "--lang", "-l", help="language of the table: en, uk or pl "
-                                                                  "(default: from LANG)"),
+    lang: str | None = typer.Option(
+        None, "--lang", "-l", help="language of the table: en, uk or pl (default: from LANG)"
+    ),
 ) -> None:
     """The card gallery: every card with its rules text, rendered from the engine's encoding."""
     from ..cliutil import check_game, fail

@@ -39,14 +39,17 @@ class RedRising(Game):
         self.block_windows = block_windows
 
     def options(self) -> dict[str, Any]:
-        return {"players": self.players, "multiplayer_variant": self.multiplayer_variant,
-                "block_windows": self.block_windows}
+        return {
+            "players": self.players,
+            "multiplayer_variant": self.multiplayer_variant,
+            "block_windows": self.block_windows,
+        }
 
     def new_initial_state(self, seed: int) -> RRState:
         return RRState.new(self, seed)
 
     def summarize(self, summaries: list[dict]) -> dict[str, Any]:
-        wins: dict[str, float] = {}   # shared victories count as a fraction
+        wins: dict[str, float] = {}  # shared victories count as a fraction
         played: Counter[str] = Counter()
         for s in summaries:
             for seat, house in enumerate(s["houses"]):

@@ -63,13 +63,20 @@ from .scoring import FinalPlayer, FinalPosition, PlayerScore, score_position, wi
 LOCATIONS = ("jupiter", "mars", "luna", "institute")
 PLAYER_KEYS = ("name", "hand", "fleet", "helium", "influence", "sovereign", "extra_points")
 TOP_KEYS = ("players", "locations", "banished", "neutral_influence")
-LIMIT_BYTES = 1 << 20       # a six-player final position is about 2 KB
-MAX_DEPTH = 32              # a final position nests 5 levels
-MAX_COUNT = 999             # Helium and extra points have no printed limit; this one is far above any game
+LIMIT_BYTES = 1 << 20  # a six-player final position is about 2 KB
+MAX_DEPTH = 32  # a final position nests 5 levels
+MAX_COUNT = 999  # Helium and extra points have no printed limit; this one is far above any game
 MAX_NAME_CHARS = 100
-ROW_LABELS = (("cards", "CARDS"), ("fleet", "FLEET"), ("helium", "HELIUM"), ("sovereignty", "SOVEREIGNTY"),
-              ("influence", "INFLUENCE"), ("excess_cards", "EXCESS CARDS"), ("total", "TOTAL"))
-MSGIDS = tuple(label for _, label in ROW_LABELS)   # translated through the catalogs
+ROW_LABELS = (
+    ("cards", "CARDS"),
+    ("fleet", "FLEET"),
+    ("helium", "HELIUM"),
+    ("sovereignty", "SOVEREIGNTY"),
+    ("influence", "INFLUENCE"),
+    ("excess_cards", "EXCESS CARDS"),
+    ("total", "TOTAL"),
+)
+MSGIDS = tuple(label for _, label in ROW_LABELS)  # translated through the catalogs
 
 
 class InputError(ValueError):
@@ -97,8 +104,7 @@ def _keys(obj: Any, where: str, allowed: tuple[str, ...], what: str) -> dict:
 def _int(obj: dict, key: str, where: str, lo: int, hi: int, default: int = 0) -> int:
     value = obj.get(key, default)
     where = f"{where}.{key}" if where else key
-    if isinstance(value, LongInt) or (isinstance(value, int) and not isinstance(value, bool)
-                                      and not lo <= value <= hi):
+    if isinstance(value, LongInt) or (isinstance(value, int) and not isinstance(value, bool) and not lo <= value <= hi):
         raise InputError(where, f"must be from {lo} to {hi}, got {_show(value)}")
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(where, f"expected an integer {lo}-{hi}, got {_show(value)}")
@@ -146,20 +152,26 @@ class _Parser:
     def _as_color(self, card: int, opts: dict, where: str) -> None:
         value = opts["as_color"]
         if COLOR[card] != GRAY:
-            raise InputError(f"{where}.as_color", f"only Gray cards may count as another colour; "
-                             f"{NAME[card]} is {COLOR_NAMES[COLOR[card]].capitalize()}")
+            raise InputError(
+                f"{where}.as_color",
+                f"only Gray cards may count as another colour; {NAME[card]} is {COLOR_NAMES[COLOR[card]].capitalize()}",
+            )
         if opts.get("face_down"):
             raise InputError(f"{where}.as_color", f"{NAME[card]} is face down, so it has no colour")
         others = [c for c in COLOR_NAMES if c != "gray"]
         if not isinstance(value, str) or value.strip().lower() not in others:
-            raise InputError(f"{where}.as_color",
-                             f"expected a colour other than gray ({', '.join(others)}), got {_show(value)}")
+            raise InputError(
+                f"{where}.as_color", f"expected a colour other than gray ({', '.join(others)}), got {_show(value)}"
+            )
         opts["as_color"] = COLOR_OF_NAME[value.strip().lower()]
 
     def _as_name(self, card: int, opts: dict, where: str) -> None:
         if COLOR[card] != ORANGE:
-            raise InputError(f"{where}.as_name", f"only Orange cards may take another character's name; "
-                             f"{NAME[card]} is {COLOR_NAMES[COLOR[card]].capitalize()}")
+            raise InputError(
+                f"{where}.as_name",
+                f"only Orange cards may take another character's name; "
+                f"{NAME[card]} is {COLOR_NAMES[COLOR[card]].capitalize()}",
+            )
         opts["as_name"] = _card_name(opts["as_name"], f"{where}.as_name")
 
     def cards(self, value: Any, where: str, in_hand: bool) -> list[tuple[int, dict]]:
@@ -174,8 +186,7 @@ class _Parser:
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{where}.name", f"expected a non-empty string, got {_show(name)}")
         if len(name.strip()) > MAX_NAME_CHARS:
-            raise InputError(f"{where}.name", f"a name has at most {MAX_NAME_CHARS} characters, "
-                             f"got {_show(name)}")
+            raise InputError(f"{where}.name", f"a name has at most {MAX_NAME_CHARS} characters, got {_show(name)}")
         if any(unicodedata.category(c) == "Cc" for c in name):
             raise InputError(f"{where}.name", f"a name cannot contain control characters, got {_show(name)}")
         if "hand" not in obj:
@@ -215,8 +226,10 @@ def parse_position(data: Any) -> FinalPosition:
         names[fp.name.lower()] = k
     holders = [k for k, fp in enumerate(final) if fp.sovereign]
     if len(holders) > 1:
-        raise InputError(f"players[{holders[1]}].sovereign",
-                         f"only one player can hold the Sovereign token (players[{holders[0]}] holds it too)")
+        raise InputError(
+            f"players[{holders[1]}].sovereign",
+            f"only one player can hold the Sovereign token (players[{holders[0]}] holds it too)",
+        )
     locs = _keys(data.get("locations", {}), "locations", LOCATIONS, "the locations")
     piles = {name: p.cards(locs.get(name, []), f"locations.{name}", in_hand=False) for name in LOCATIONS}
     banished = p.cards(data.get("banished", []), "banished", in_hand=False)
@@ -226,11 +239,11 @@ def parse_position(data: Any) -> FinalPosition:
     # The rulebook (Setup, and Scoring: Influence) always places 3 Influence tokens of an unused
     # house on the Institute in a 2-player game; no card moves them, so they are there at the end
     # unless the file says otherwise.
-    neutral = _int(data, "neutral_influence", "", 0, 10,
-                   default=NEUTRAL_INFLUENCE_2P if len(final) == 2 else 0)
+    neutral = _int(data, "neutral_influence", "", 0, 10, default=NEUTRAL_INFLUENCE_2P if len(final) == 2 else 0)
     if neutral and len(final) != 2:
-        raise InputError("neutral_influence", f"the neutral house only plays in 2-player games, "
-                         f"this file has {len(final)} players")
+        raise InputError(
+            "neutral_influence", f"the neutral house only plays in 2-player games, this file has {len(final)} players"
+        )
     return FinalPosition(
         players=final,
         locations=tuple([c for c, _ in piles[name]] for name in LOCATIONS),  # type: ignore[arg-type]
@@ -248,8 +261,9 @@ def load_position(path: Path | str) -> FinalPosition:
         if str(path) == "-":
             raw = sys.stdin.buffer.read(LIMIT_BYTES + 1)
             if len(raw) > LIMIT_BYTES:
-                raise JsonFileError("-", "the input is too large (more than 1 MB); the limit for a final "
-                                         "position is 1 MB")
+                raise JsonFileError(
+                    "-", "the input is too large (more than 1 MB); the limit for a final position is 1 MB"
+                )
             shown = "standard input"
         else:
             raw = read_limited(path, LIMIT_BYTES, "a final position")
@@ -290,11 +304,20 @@ PATH = re.compile(r"players\[\d+\](?:\.hand)?(?:\[\d+\])?(?:\.\w+)?|locations\.\
 
 def result_json(pos: FinalPosition, scores: list[PlayerScore], wins: list[int]) -> dict:
     return {
-        "players": [{
-            "name": s.name, "cards": s.cards, "fleet": s.fleet, "helium": s.helium,
-            "sovereignty": s.sovereignty, "influence": s.influence, "excess_cards": s.excess_cards,
-            "total": s.total, "choices": s.choices,
-        } for s in scores],
+        "players": [
+            {
+                "name": s.name,
+                "cards": s.cards,
+                "fleet": s.fleet,
+                "helium": s.helium,
+                "sovereignty": s.sovereignty,
+                "influence": s.influence,
+                "excess_cards": s.excess_cards,
+                "total": s.total,
+                "choices": s.choices,
+            }
+            for s in scores
+        ],
         "winners": [scores[k].name for k in wins],
     }
 
@@ -312,8 +335,11 @@ def _print_scorepad(pos: FinalPosition, scores: list[PlayerScore], wins: list[in
         table.add_column(header, justify="right", style="bold" if k in wins else None)
     for key, label in ROW_LABELS:
         end = key == "total"
-        table.add_row(f"[bold]{tr(label)}[/bold]" if end else tr(label), *(str(s.row(key)) for s in scores),
-                      end_section=key == "excess_cards")
+        table.add_row(
+            f"[bold]{tr(label)}[/bold]" if end else tr(label),
+            *(str(s.row(key)) for s in scores),
+            end_section=key == "excess_cards",
+        )
     console.print(table)
     names = ", ".join(escape(scores[k].name) for k in wins)
     if len(wins) > 1:
@@ -324,8 +350,10 @@ def _print_scorepad(pos: FinalPosition, scores: list[PlayerScore], wins: list[in
         line = tr("Winner: {names}", names=names)
     console.print(line)
     for s in scores:
-        parts = [tr("{card} counts as {color}", card=card, color=tr(color).capitalize())
-                 for card, color in s.choices["as_color"].items()]
+        parts = [
+            tr("{card} counts as {color}", card=card, color=tr(color).capitalize())
+            for card, color in s.choices["as_color"].items()
+        ]
         parts += [tr("{card} is named {other}", card=card, other=other) for card, other in s.choices["as_name"].items()]
         if parts:
             console.print(escape(f"{s.name}: " + "; ".join(parts)))
@@ -363,10 +391,10 @@ def score_interactive(as_json: bool) -> int:
 
     from .scorepad import Leave, interactive, setup_readline, text_form
 
-    console = Console(highlight=False, stderr=as_json)   # with --json only the result is on stdout
+    console = Console(highlight=False, stderr=as_json)  # with --json only the result is on stdout
 
     def ask(prompt: str) -> str:
-        try:   # input() itself, so that readline knows the prompt (Tab completion, an empty line)
+        try:  # input() itself, so that readline knows the prompt (Tab completion, an empty line)
             if as_json:
                 sys.stderr.write(prompt)
                 sys.stderr.flush()
@@ -433,11 +461,14 @@ redtable score red-rising final.json
 def score_command(
     game: str = typer.Argument(..., help="red-rising"),
     file: Path | None = typer.Argument(
-        None, help="the final position: the text form or JSON (- reads standard input; none: the "
-                   "interactive scorepad, or standard input when it is not a terminal)"),
+        None,
+        help="the final position: the text form or JSON (- reads standard input; none: the "
+        "interactive scorepad, or standard input when it is not a terminal)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of the scorepad"),
-    lang: str | None = typer.Option(None, "--lang", "-l", help="language of the scorepad: en, uk or pl "
-                                                                  "(default: from LANG)"),
+    lang: str | None = typer.Option(
+        None, "--lang", "-l", help="language of the scorepad: en, uk or pl (default: from LANG)"
+    ),
 ) -> None:
     from ..cliutil import check_game, fail
     from ..i18n import resolve, set_lang

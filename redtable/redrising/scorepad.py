@@ -34,16 +34,36 @@ from .board import NEUTRAL_INFLUENCE_2P
 from .cards import CARDS, COLOR, COLOR_NAMES, GRAY, NAME, ORANGE, card_index, close_names
 
 LOCATION_WORDS = {
-    "jupiter": "jupiter", "mars": "mars", "luna": "luna", "institute": "institute", "the institute": "institute",
-    "юпітер": "jupiter", "марс": "mars", "місяць": "luna", "інститут": "institute",
-    "jowisz": "jupiter", "instytut": "institute",
+    "jupiter": "jupiter",
+    "mars": "mars",
+    "luna": "luna",
+    "institute": "institute",
+    "the institute": "institute",
+    "юпітер": "jupiter",
+    "марс": "mars",
+    "місяць": "luna",
+    "інститут": "institute",
+    "jowisz": "jupiter",
+    "instytut": "institute",
 }
 TOKEN_WORDS = {
-    "fleet": "fleet", "флот": "fleet", "flota": "fleet",
-    "helium": "helium", "гелій": "helium", "hel": "helium",
-    "influence": "influence", "вплив": "influence", "wpływ": "influence", "wplyw": "influence",
-    "sovereign": "sovereign", "володарювання": "sovereign", "suweren": "sovereign",
-    "extra": "extra_points", "points": "extra_points", "бонус": "extra_points", "dodatkowe": "extra_points",
+    "fleet": "fleet",
+    "флот": "fleet",
+    "flota": "fleet",
+    "helium": "helium",
+    "гелій": "helium",
+    "hel": "helium",
+    "influence": "influence",
+    "вплив": "influence",
+    "wpływ": "influence",
+    "wplyw": "influence",
+    "sovereign": "sovereign",
+    "володарювання": "sovereign",
+    "suweren": "sovereign",
+    "extra": "extra_points",
+    "points": "extra_points",
+    "бонус": "extra_points",
+    "dodatkowe": "extra_points",
 }
 BANISHED_WORDS = ("banished", "вигнані", "odrzucone")
 NEUTRAL_WORDS = ("neutral", "нейтральний", "neutralny")
@@ -88,7 +108,7 @@ def card_entry(item: str, line: int, in_hand: bool = True) -> Any:
     for word in AS_WORDS:
         i = low.find(word)
         if i > 0:
-            text, as_what = text[:i].strip(), text[i + len(word):].strip()
+            text, as_what = text[:i].strip(), text[i + len(word) :].strip()
             break
     if not text:
         raise TextError(line, "an empty card name (two commas in a row?)")
@@ -102,8 +122,11 @@ def card_entry(item: str, line: int, in_hand: bool = True) -> Any:
             _card(as_what, line)
             opts["as_name"] = as_what
         else:
-            raise TextError(line, f"{NAME[idx]} is {COLOR_NAMES[COLOR[idx]].capitalize()}: only a Gray card "
-                                  f"counts as another colour and only an Orange card as another character")
+            raise TextError(
+                line,
+                f"{NAME[idx]} is {COLOR_NAMES[COLOR[idx]].capitalize()}: only a Gray card "
+                f"counts as another colour and only an Orange card as another character",
+            )
     return {"card": NAME[idx], **opts} if opts else NAME[idx]
 
 
@@ -123,8 +146,11 @@ def _tokens(text: str, line: int, player: dict) -> None:
         if key is None:
             from ..core.jsonfile import suggest
 
-            raise TextError(line, f"unknown word {word[:40]!r}{suggest(word, list(TOKEN_WORDS)[::3])}; "
-                                  f"after '|' come fleet N, helium N, influence N, sovereign, extra N")
+            raise TextError(
+                line,
+                f"unknown word {word[:40]!r}{suggest(word, list(TOKEN_WORDS)[::3])}; "
+                f"after '|' come fleet N, helium N, influence N, sovereign, extra N",
+            )
         if key == "sovereign":
             player["sovereign"] = True
             i += 1
@@ -161,8 +187,9 @@ def parse_text(text: str) -> tuple[dict, dict[str, int]]:
             lines["neutral_influence"] = n
             continue
         if not colon:
-            raise TextError(n, "expected 'NAME: cards | tokens' (or 'on LOCATION: cards', 'banished: cards', "
-                               "'neutral N')")
+            raise TextError(
+                n, "expected 'NAME: cards | tokens' (or 'on LOCATION: cards', 'banished: cards', 'neutral N')"
+            )
         if key in BANISHED_WORDS:
             data["banished"] = _cards(rest, n, in_hand=False)
             lines["banished"] = n
@@ -179,8 +206,10 @@ def parse_text(text: str) -> tuple[dict, dict[str, int]]:
         lines[f"players[{len(data['players'])}]"] = n
         data["players"].append(player)
     if not data["players"]:
-        raise TextError(0, "no players: write one player a line, e.g. "
-                           "'Ann: Darrow, Mustang | fleet 6 helium 4 influence 7 sovereign'")
+        raise TextError(
+            0,
+            "no players: write one player a line, e.g. 'Ann: Darrow, Mustang | fleet 6 helium 4 influence 7 sovereign'",
+        )
     return data, lines
 
 
@@ -202,6 +231,7 @@ def where_in_text(where: str, lines: dict[str, int]) -> str:
 def text_form(data: dict) -> str:
     """The text form of a final position given in its JSON form (as the interactive scorepad
     builds it), to keep or score again."""
+
     def card(c: Any) -> str:
         if isinstance(c, str):
             return c
@@ -221,7 +251,9 @@ def text_form(data: dict) -> str:
             tokens.append("sovereign")
         if p.get("extra_points"):
             tokens.append(f"extra {p['extra_points']}")
-        out.append(f"{p['name']}: " + ", ".join(card(c) for c in p["hand"]) + (" | " + " ".join(tokens) if tokens else ""))
+        out.append(
+            f"{p['name']}: " + ", ".join(card(c) for c in p["hand"]) + (" | " + " ".join(tokens) if tokens else "")
+        )
     for loc, cards in (data.get("locations") or {}).items():
         if cards:
             out.append(f"on {loc}: " + ", ".join(card(c) for c in cards))
@@ -234,6 +266,7 @@ def text_form(data: dict) -> str:
 
 # ====================================================================== the interactive scorepad
 
+
 class Leave(Exception):
     """End of input or Ctrl-C at a prompt."""
 
@@ -245,8 +278,9 @@ def _completer():
     def complete(text: str, i: int):
         if i == 0:
             low = text.lower()
-            state["hits"] = [n for n in CARD_NAMES if n.lower().startswith(low)] or \
-                            [n for n in CARD_NAMES if low and low in n.lower()]
+            state["hits"] = [n for n in CARD_NAMES if n.lower().startswith(low)] or [
+                n for n in CARD_NAMES if low and low in n.lower()
+            ]
         hits = state.get("hits", [])
         return hits[i] if i < len(hits) else None
 
@@ -281,9 +315,15 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
     from rich.text import Text
 
     say = lambda markup: console.print(Text.from_markup(markup))  # noqa: E731
-    say("[bold]" + tr("Red Rising scorepad") + "[/bold] — " + tr(
-        "type each player's final hand and tokens. Tab completes a card name; Enter on an empty card "
-        "ends a hand; 'undo' takes back the last card."))
+    say(
+        "[bold]"
+        + tr("Red Rising scorepad")
+        + "[/bold] — "
+        + tr(
+            "type each player's final hand and tokens. Tab completes a card name; Enter on an empty card "
+            "ends a hand; 'undo' takes back the last card."
+        )
+    )
 
     def number(prompt: str, lo: int, hi: int, default: int) -> int:
         while True:
@@ -311,8 +351,12 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
                 break
         player: dict[str, Any] = {"name": name, "hand": []}
         data["players"].append(player)
-        say(tr("[bold]{name}[/bold]'s cards, one a line (e.g. 'Darrow', 'Trigg as red', 'Cyther as Sevro'):",
-               name=escape(name)))
+        say(
+            tr(
+                "[bold]{name}[/bold]'s cards, one a line (e.g. 'Darrow', 'Trigg as red', 'Cyther as Sevro'):",
+                name=escape(name),
+            )
+        )
         while True:
             raw = ask(tr("  card {n}: ", n=len(player["hand"]) + 1)).strip()
             if not raw:
@@ -343,11 +387,21 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
                 used.add(idx)
                 player["hand"].append(entry)
                 if isinstance(entry, str) and COLOR[idx] == GRAY:
-                    say("  " + tr("{card} is Gray: it counts as the best other colour unless you write "
-                                  "'{card} as COLOUR'", card=NAME[idx]))
+                    say(
+                        "  "
+                        + tr(
+                            "{card} is Gray: it counts as the best other colour unless you write '{card} as COLOUR'",
+                            card=NAME[idx],
+                        )
+                    )
                 elif isinstance(entry, str) and COLOR[idx] == ORANGE:
-                    say("  " + tr("{card} is Orange: it takes the best character's name unless you write "
-                                  "'{card} as NAME'", card=NAME[idx]))
+                    say(
+                        "  "
+                        + tr(
+                            "{card} is Orange: it takes the best character's name unless you write '{card} as NAME'",
+                            card=NAME[idx],
+                        )
+                    )
             _running(say, score, data, player)
         player["fleet"] = number(tr("  Fleet Track (0-10)"), 0, 10, 0)
         player["helium"] = number(tr("  Helium"), 0, 999, 0)
@@ -361,11 +415,17 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
             player["extra_points"] = extra
         _running(say, score, data, player)
     if n == 2:
-        data["neutral_influence"] = number(tr("Neutral house's Influence on the Institute"), 0, 10,
-                                           NEUTRAL_INFLUENCE_2P)
+        data["neutral_influence"] = number(
+            tr("Neutral house's Influence on the Institute"), 0, 10, NEUTRAL_INFLUENCE_2P
+        )
     say(tr("Cards left on the locations and banished count for some bonuses (Enter: none)."))
-    for loc, title in (("jupiter", tr("Jupiter")), ("mars", tr("Mars")), ("luna", tr("Luna")),
-                       ("institute", tr("The Institute")), ("banished", tr("Banished"))):
+    for loc, title in (
+        ("jupiter", tr("Jupiter")),
+        ("mars", tr("Mars")),
+        ("luna", tr("Luna")),
+        ("institute", tr("The Institute")),
+        ("banished", tr("Banished")),
+    ):
         while True:
             raw = ask(tr("  {place} (bottom to top, commas): ", place=title)).strip()
             try:
@@ -400,7 +460,18 @@ def _running(say, score, data: dict, player: dict) -> None:
     except ValueError:
         return
     s = scores[data["players"].index(player)]
-    say("  " + tr("[bold]{name}: {total}[/bold] so far (cards {cards}, Fleet {fleet}, Helium {helium}, "
-                  "Sovereignty {sovereignty}, Influence {influence}, excess cards {excess})",
-                  name=escape(player["name"]), total=s.total, cards=s.cards, fleet=s.fleet, helium=s.helium,
-                  sovereignty=s.sovereignty, influence=s.influence, excess=s.excess_cards))
+    say(
+        "  "
+        + tr(
+            "[bold]{name}: {total}[/bold] so far (cards {cards}, Fleet {fleet}, Helium {helium}, "
+            "Sovereignty {sovereignty}, Influence {influence}, excess cards {excess})",
+            name=escape(player["name"]),
+            total=s.total,
+            cards=s.cards,
+            fleet=s.fleet,
+            helium=s.helium,
+            sovereignty=s.sovereignty,
+            influence=s.influence,
+            excess=s.excess_cards,
+        )
+    )

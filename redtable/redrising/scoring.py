@@ -50,15 +50,24 @@ from .bonuses import (
 from .cards import COLOR, COLOR_NAMES, COLORLESS, GRAY, NAME, NUM_CARDS, ORANGE, VALUE
 
 __all__ = [
-    "FinalPlayer", "FinalPosition", "PlayerScore", "score_position", "winners",
-    "influence_points", "FLEET_VP", "HELIUM_VP", "SOVEREIGN_VP", "HAND_LIMIT", "EXCESS_CARD_VP",
+    "FinalPlayer",
+    "FinalPosition",
+    "PlayerScore",
+    "score_position",
+    "winners",
+    "influence_points",
+    "FLEET_VP",
+    "HELIUM_VP",
+    "SOVEREIGN_VP",
+    "HAND_LIMIT",
+    "EXCESS_CARD_VP",
     "ROWS",
 ]
 
 FLEET_VP = (0, 1, 3, 6, 10, 15, 21, 28, 34, 39, 43)
 HELIUM_VP = 3
 SOVEREIGN_VP = 10
-INFLUENCE_VP = (4, 2)   # per token for the most and the second most; 1 for all others
+INFLUENCE_VP = (4, 2)  # per token for the most and the second most; 1 for all others
 HAND_LIMIT = 7
 EXCESS_CARD_VP = -10
 ROWS = ("cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", "total")
@@ -66,24 +75,24 @@ ROWS = ("cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", 
 
 @dataclass(slots=True)
 class FinalPlayer:
-    hand: list[int]            # card indices (redtable.redrising.cards)
-    fleet: int = 0             # 0..10
+    hand: list[int]  # card indices (redtable.redrising.cards)
+    fleet: int = 0  # 0..10
     helium: int = 0
-    influence: int = 0         # own tokens on the Institute, 0..10
+    influence: int = 0  # own tokens on the Institute, 0..10
     sovereign: bool = False
-    extra_points: int = 0      # points from end-of-game abilities (e.g. Hacker's reveal); added to 'cards'
+    extra_points: int = 0  # points from end-of-game abilities (e.g. Hacker's reveal); added to 'cards'
     name: str = ""
-    face_down: frozenset[int] = frozenset()   # cards of this hand that are face down (colourless)
-    as_color: dict[int, int] | None = None    # fixed Gray extra colour choices (card -> colour); None = choose best
-    as_name: dict[int, int] | None = None     # fixed Orange rename choices (card -> card index whose name it takes)
+    face_down: frozenset[int] = frozenset()  # cards of this hand that are face down (colourless)
+    as_color: dict[int, int] | None = None  # fixed Gray extra colour choices (card -> colour); None = choose best
+    as_name: dict[int, int] | None = None  # fixed Orange rename choices (card -> card index whose name it takes)
 
 
 @dataclass(slots=True)
 class FinalPosition:
     players: list[FinalPlayer]
-    locations: tuple[list[int], list[int], list[int], list[int]]   # jupiter, mars, luna, institute; bottom..top
+    locations: tuple[list[int], list[int], list[int], list[int]]  # jupiter, mars, luna, institute; bottom..top
     banished: list[int]
-    neutral_influence: int = 0        # the 2-player neutral house's tokens on the Institute
+    neutral_influence: int = 0  # the 2-player neutral house's tokens on the Institute
     face_down_on_locations: frozenset[int] = frozenset()
 
 
@@ -95,10 +104,10 @@ class PlayerScore:
     helium: int
     sovereignty: int
     influence: int
-    excess_cards: int   # negative or 0
+    excess_cards: int  # negative or 0
     total: int
     choices: dict = field(default_factory=lambda: {"as_color": {}, "as_name": {}})
-    card_points: dict[str, int] = field(default_factory=dict)   # per card in hand: core + its bonus
+    card_points: dict[str, int] = field(default_factory=dict)  # per card in hand: core + its bonus
 
     def row(self, key: str) -> int:
         return getattr(self, key)
@@ -134,10 +143,17 @@ def _board(pos: FinalPosition, k: int, shared: tuple | None = None) -> Board:
     opp = [p for j, p in enumerate(pos.players) if j != k]
     tops, location_masks, banished_masks = shared if shared is not None else _shared_board(pos)
     return Board(
-        me.fleet, me.helium, me.influence, me.sovereign,
-        tuple([p.fleet for p in opp]), tuple([p.helium for p in opp]),
-        tuple([p.influence for p in opp]), pos.neutral_influence,
-        location_masks, tops, banished_masks,
+        me.fleet,
+        me.helium,
+        me.influence,
+        me.sovereign,
+        tuple([p.fleet for p in opp]),
+        tuple([p.helium for p in opp]),
+        tuple([p.influence for p in opp]),
+        pos.neutral_influence,
+        location_masks,
+        tops,
+        banished_masks,
     )
 
 
@@ -157,7 +173,9 @@ class _Best:
 _LETTERS_BY_NAME = tuple(initial(n) for n in range(NUM_CARDS))
 _MASK = tuple(1 << COLOR[c] for c in range(NUM_CARDS))
 # per card: its bonus clauses with what each reads and its compiled evaluator (computed once)
-_CLAUSES = tuple(tuple((cl, cl.refs(), fn) for cl, fn in zip(BONUSES[c], CLAUSE_FNS[c], strict=True)) for c in range(NUM_CARDS))
+_CLAUSES = tuple(
+    tuple((cl, cl.refs(), fn) for cl, fn in zip(BONUSES[c], CLAUSE_FNS[c], strict=True)) for c in range(NUM_CARDS)
+)
 # cards that may choose: Grays (an extra colour) and Oranges (another name)
 _CHOOSER = tuple(COLOR[c] in (GRAY, ORANGE) for c in range(NUM_CARDS))
 
@@ -173,16 +191,18 @@ def _check_choices(player: FinalPlayer) -> tuple[dict[int, int], dict[int, int]]
     names = dict(player.as_name or {})
     for card, color in colors.items():
         if card not in hand or COLOR[card] != GRAY:
-            raise ValueError(f"as_color: {NAME[card] if 0 <= card < NUM_CARDS else card!r} "
-                             "is not a Gray card in this hand")
+            raise ValueError(
+                f"as_color: {NAME[card] if 0 <= card < NUM_CARDS else card!r} is not a Gray card in this hand"
+            )
         if not (color == COLORLESS or 0 <= color < len(COLOR_NAMES)):
             raise ValueError(f"as_color: bad colour {color!r} for {NAME[card]}")
         if card in player.face_down and color not in (GRAY, COLORLESS):
             raise ValueError(f"as_color: {NAME[card]} is face down (colourless)")
     for card, target in names.items():
         if card not in hand or COLOR[card] != ORANGE:
-            raise ValueError(f"as_name: {NAME[card] if 0 <= card < NUM_CARDS else card!r} "
-                             "is not an Orange card in this hand")
+            raise ValueError(
+                f"as_name: {NAME[card] if 0 <= card < NUM_CARDS else card!r} is not an Orange card in this hand"
+            )
         if not 0 <= target < NUM_CARDS:
             raise ValueError(f"as_name: bad character {target!r} for {NAME[card]}")
     return colors, names
@@ -317,8 +337,9 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
         for cl, r, fn in _CLAUSES[c]:
             reads_color = any_grays and bool(r.colors or r.all_colors or (r.negative and ignore and j in grays))
             reads_name = any_oranges and bool(r.names or r.initials)
-            (mixed if reads_color and reads_name else by_color if reads_color else
-             by_name if reads_name else static).append((j, cl, fn))
+            (
+                mixed if reads_color and reads_name else by_color if reads_color else by_name if reads_name else static
+            ).append((j, cl, fn))
 
     work = Hand(cards_t, (), (), fresh_letters)  # one Hand for every total() (clauses keep nothing)
 
@@ -344,7 +365,7 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
             for j in orange_pool:
                 names[j] = pool_name_opts[0]
         return _scored(Hand(cards_t, base_masks_t, tuple(names), fresh_letters), board)
-    color_space = []   # (points of the colour-only clauses, cards changed, masks)
+    color_space = []  # (points of the colour-only clauses, cards changed, masks)
     for choice in _assignments(color_opts, gray_pool, gray_solo):
         if skip_colors:
             color_space.append((0, 0, base_masks_t))
@@ -354,7 +375,7 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
             masks[j] |= color_opts[o]
         masks_t = tuple(masks)
         color_space.append((total(by_color, masks_t, base_names_t), len(choice) - choice.count(0), masks_t))
-    name_space = []    # (points of the name-only clauses, cards changed, names)
+    name_space = []  # (points of the name-only clauses, cards changed, names)
     npool = len(orange_pool)
     for choice in _assignments(name_opts, orange_pool, orange_solo):
         if npool and max(choice[:npool]) >= len(pool_name_opts):
@@ -389,7 +410,8 @@ def _best_cards(player: FinalPlayer, board: Board) -> _Best:
         see_names = None if mixed_refs.initials else mixed_refs.names
         color_space = _best_per_view(color_space, lambda m: tuple(x & see_colors for x in m))
         name_space = _best_per_view(
-            name_space, lambda ns: ns if see_names is None else tuple(x if x in see_names else -2 for x in ns))
+            name_space, lambda ns: ns if see_names is None else tuple(x if x in see_names else -2 for x in ns)
+        )
         top_name = name_space[0][0]
         hi = sum(_upper(cl) for _, cl, _ in mixed)
         best_key: tuple | None = None
@@ -420,7 +442,7 @@ def _materialise_fresh(cards: Sequence[int], names: tuple[int, ...], referenced:
     used = {_LETTERS_BY_NAME[n] for n in names if n != FRESH}
     taken = {n for n in names if n != FRESH}
     fresh = [j for j, n in enumerate(names) if n == FRESH]
-    for j in fresh:   # keep own names first
+    for j in fresh:  # keep own names first
         own = cards[j]
         if own not in referenced and own not in taken and _LETTERS_BY_NAME[own] not in used:
             out[j] = own
@@ -429,8 +451,10 @@ def _materialise_fresh(cards: Sequence[int], names: tuple[int, ...], referenced:
     for j in fresh:
         if out[j] != FRESH:
             continue
-        pick = next((m for m in range(NUM_CARDS) if m not in referenced and m not in taken
-                     and _LETTERS_BY_NAME[m] not in used), None)
+        pick = next(
+            (m for m in range(NUM_CARDS) if m not in referenced and m not in taken and _LETTERS_BY_NAME[m] not in used),
+            None,
+        )
         if pick is None:
             pick = next(m for m in range(NUM_CARDS) if m not in referenced and m not in taken)
         out[j] = pick
@@ -452,7 +476,7 @@ def _score_player(pos: FinalPosition, k: int, influence: int, shared: tuple | No
         referenced = frozenset().union(*(REFS[c].names for c in p.hand))
         names = _materialise_fresh(p.hand, best.names, referenced)
         own = [c if n == FRESH and c not in referenced else n for c, n in zip(p.hand, best.names, strict=True)]
-        if FRESH not in own:   # renaming only mattered for a bonus that still fails
+        if FRESH not in own:  # renaming only mattered for a bonus that still fails
             h = Hand(tuple(p.hand), best.masks, tuple(own))
             if sum(hand_bonuses(h, board)) == sum(best.bonuses):
                 names = own
@@ -471,9 +495,18 @@ def _score_player(pos: FinalPosition, k: int, influence: int, shared: tuple | No
     helium = HELIUM_VP * p.helium
     sovereignty = SOVEREIGN_VP if p.sovereign else 0
     total = cards_row + fleet + helium + sovereignty + influence + excess
-    return PlayerScore(name=p.name, cards=cards_row, fleet=fleet, helium=helium, sovereignty=sovereignty,
-                       influence=influence, excess_cards=excess, total=total, choices=choices,
-                       card_points=card_points)
+    return PlayerScore(
+        name=p.name,
+        cards=cards_row,
+        fleet=fleet,
+        helium=helium,
+        sovereignty=sovereignty,
+        influence=influence,
+        excess_cards=excess,
+        total=total,
+        choices=choices,
+        card_points=card_points,
+    )
 
 
 def score_position(pos: FinalPosition) -> list[PlayerScore]:

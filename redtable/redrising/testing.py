@@ -19,14 +19,27 @@ def _ids(names: Iterable[str]) -> list[int]:
     return [card_index(n) for n in names]
 
 
-def scenario(players: int = 2, *, hands: dict[int, list[str]] | None = None,
-             locations: dict[str, list[str]] | None = None, deck_top: list[str] | None = None,
-             banished: list[str] | None = None, houses: list[str] | None = None,
-             fleet: list[int] | None = None, helium: list[int] | None = None,
-             influence: list[int] | None = None, sovereign: int = -1, current: int = 0,
-             first: int = 0, neutral: int | None = None, seed: int = 0,
-             variant: bool = False, facedown: dict[str, int] | None = None,
-             rest: str = "deck", block_windows: bool = False) -> RRState:
+def scenario(
+    players: int = 2,
+    *,
+    hands: dict[int, list[str]] | None = None,
+    locations: dict[str, list[str]] | None = None,
+    deck_top: list[str] | None = None,
+    banished: list[str] | None = None,
+    houses: list[str] | None = None,
+    fleet: list[int] | None = None,
+    helium: list[int] | None = None,
+    influence: list[int] | None = None,
+    sovereign: int = -1,
+    current: int = 0,
+    first: int = 0,
+    neutral: int | None = None,
+    seed: int = 0,
+    variant: bool = False,
+    facedown: dict[str, int] | None = None,
+    rest: str = "deck",
+    block_windows: bool = False,
+) -> RRState:
     """A position where ``current`` is about to take a turn.
 
     ``locations`` lists cards bottom to top; ``deck_top`` lists the deck from the top down.

@@ -40,12 +40,27 @@ EN_LOCATION = ("Jupiter", "Mars", "Luna", "the Institute")
 #: Ukrainian perfective infinitives of the card texts' verbs and their imperfective partners,
 #: for "Не брати Севро" (a negated one-off choice reads in the imperfective).
 UK_IMPERFECTIVE = {
-    "взяти": "брати", "вибрати": "вибирати", "вигнати": "виганяти", "заплатити": "платити",
-    "відступити": "відступати", "забрати": "забирати", "покласти": "класти", "розкрити": "розкривати",
-    "перемістити": "переміщувати", "отримати": "отримувати", "просунутися": "просуватися",
-    "повернути": "повертати", "призначити": "призначати", "віддати": "віддавати",
-    "переглянути": "переглядати", "завершити": "завершувати", "поміняти": "міняти",
-    "обміняти": "обмінювати", "вкрасти": "красти", "назвати": "називати", "перетасувати": "тасувати",
+    "взяти": "брати",
+    "вибрати": "вибирати",
+    "вигнати": "виганяти",
+    "заплатити": "платити",
+    "відступити": "відступати",
+    "забрати": "забирати",
+    "покласти": "класти",
+    "розкрити": "розкривати",
+    "перемістити": "переміщувати",
+    "отримати": "отримувати",
+    "просунутися": "просуватися",
+    "повернути": "повертати",
+    "призначити": "призначати",
+    "віддати": "віддавати",
+    "переглянути": "переглядати",
+    "завершити": "завершувати",
+    "поміняти": "міняти",
+    "обміняти": "обмінювати",
+    "вкрасти": "красти",
+    "назвати": "називати",
+    "перетасувати": "тасувати",
 }
 
 #: How each language says "you may ..." at the start of a sentence (stripped to get the clause).
@@ -53,12 +68,24 @@ MAY_PREFIX = {"en": "you may ", "uk": "можете ", "pl": "możesz "}
 
 #: The fixed words of the labels, per language.
 WORDS: dict[str, dict[str, str]] = {
-    "en": {"no": "Don't {body}", "none": "Skip: don't {body}", "skip": "Skip: {body}",
-           "stop": "Choose no more banished cards"},
-    "uk": {"no": "Не {body}", "none": "Не {body}", "skip": "Пропустити: {body}",
-           "stop": "Більше не вибирати вигнаних карт"},
-    "pl": {"no": "Pomiń: {body}", "none": "Pomiń: {body}", "skip": "Pomiń: {body}",
-           "stop": "Nie wybieraj więcej odrzuconych kart"},
+    "en": {
+        "no": "Don't {body}",
+        "none": "Skip: don't {body}",
+        "skip": "Skip: {body}",
+        "stop": "Choose no more banished cards",
+    },
+    "uk": {
+        "no": "Не {body}",
+        "none": "Не {body}",
+        "skip": "Пропустити: {body}",
+        "stop": "Більше не вибирати вигнаних карт",
+    },
+    "pl": {
+        "no": "Pomiń: {body}",
+        "none": "Pomiń: {body}",
+        "skip": "Pomiń: {body}",
+        "stop": "Nie wybieraj więcej odrzuconych kart",
+    },
 }
 
 #: Modes of :func:`say`: which option labels the decision needs.
@@ -120,9 +147,11 @@ def _say(lang: str, node: tuple, c: int | None, loc: int, mode: str) -> dict[str
         # ("gold_reveal_instead", cards, instead, default): yes = reveal to run ``instead``
         yes = _strip_may(lang, _instead_sentence(lang, node, c, loc))
         if lang == "pl" and yes.startswith("odsłonić "):  # the imperative, as the other Polish "yes"
-            yes = "odsłoń " + yes[len("odsłonić "):]
+            yes = "odsłoń " + yes[len("odsłonić ") :]
         out["yes"] = _cap(yes)
-        out["no"] = _cap(_imperative(lang, node[3], c, loc) if lang != "uk" else sentences(lang, node[3], c, loc, "inf")[0])
+        out["no"] = _cap(
+            _imperative(lang, node[3], c, loc) if lang != "uk" else sentences(lang, node[3], c, loc, "inf")[0]
+        )
     elif mode == "none":
         body = _strip_may(lang, sents[0])
         out["none"] = _cap(negate(lang, body, W["none"]) if lang == "uk" else W["none"].format(body=body))
@@ -202,7 +231,7 @@ def finish(lang: str, sents: list[str]) -> str:
 
 
 def negate(lang: str, body: str, template: str | None = None) -> str:
-    """"Don't <body>" in ``lang``, by the language's own means (see the module's docstring)."""
+    """ "Don't <body>" in ``lang``, by the language's own means (see the module's docstring)."""
     W = WORDS[lang]
     if lang == "uk":
         verb, _, rest = body.partition(" ")
@@ -239,9 +268,9 @@ def _strip_may(lang: str, sentence: str) -> str:
     s = sentence.strip().rstrip(".")
     prefix = MAY_PREFIX[lang]
     if s.lower().startswith(prefix):
-        s = s[len(prefix):]
+        s = s[len(prefix) :]
     elif lang != "en" and s.lower().startswith(_opp_prefix(lang)):
-        s = s[len(_opp_prefix(lang)):]
+        s = s[len(_opp_prefix(lang)) :]
     return _low(s)
 
 
@@ -266,8 +295,11 @@ def _instead_sentence(lang: str, node: tuple, c: int | None, loc: int) -> str:
         body = body[:1].lower() + body[1:]
         if c is not None:
             body = body.replace("that card", NAME[c])
-        return f"reveal {names} to gain {NAME[c]} instead" if c is not None and body == f"gain {NAME[c]}" \
+        return (
+            f"reveal {names} to gain {NAME[c]} instead"
+            if c is not None and body == f"gain {NAME[c]}"
             else f"reveal {names} to {body} instead"
+        )
     from .lang.core import Cx
     from .lang.effects_text import R
     from .lang.grammar import euphony
@@ -297,12 +329,32 @@ def _low(s: str) -> str:
 _SEAT_KEYS = ("attacker", "thief", "target", "by", "lender", "for")
 #: Decision kinds whose asking card (``card``) lies face up or was played openly; others
 #: (a card about to be deployed from the hand) stay unnamed.
-_CARD_PUBLIC = frozenset({
-    "scout_location", "place_location", "move_location", "choose_card", "choose_opponent", "choose_one",
-    "choose_color", "name_color", "may", "block", "loan_shark", "choose_banished", "order_under",
-    "bottom_order", "reveal", "banish_from_hand", "choose_hand", "facedown_card", "name_card",
-    "steal_choice", "reveal_from_hand", "deck_end",
-})
+_CARD_PUBLIC = frozenset(
+    {
+        "scout_location",
+        "place_location",
+        "move_location",
+        "choose_card",
+        "choose_opponent",
+        "choose_one",
+        "choose_color",
+        "name_color",
+        "may",
+        "block",
+        "loan_shark",
+        "choose_banished",
+        "order_under",
+        "bottom_order",
+        "reveal",
+        "banish_from_hand",
+        "choose_hand",
+        "facedown_card",
+        "name_card",
+        "steal_choice",
+        "reveal_from_hand",
+        "deck_end",
+    }
+)
 
 
 def public_about(kind: str, context: dict, name_card: bool = True) -> dict[str, Any]:
@@ -331,4 +383,14 @@ def public_about(kind: str, context: dict, name_card: bool = True) -> dict[str, 
     return out
 
 
-__all__ = ["LANGS", "MODES", "prompt_context", "say", "say_cached", "sentences", "negate", "public_about", "uk_needs_fallback"]
+__all__ = [
+    "LANGS",
+    "MODES",
+    "prompt_context",
+    "say",
+    "say_cached",
+    "sentences",
+    "negate",
+    "public_about",
+    "uk_needs_fallback",
+]

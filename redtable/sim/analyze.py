@@ -49,8 +49,18 @@ from .stats import shared_wins, wilson_interval
 SCHEMA = 1
 
 # Red North's scorepad rows: VP and Glory as the Resolution reports them, plus Odin's VP.
-RN_ROWS = ("vp_spring", "vp_summer", "vp_ragnarok", "vp_odin", "vp_total",
-           "glory_spring", "glory_summer", "glory_ragnarok", "glory_spent", "glory_unused")
+RN_ROWS = (
+    "vp_spring",
+    "vp_summer",
+    "vp_ragnarok",
+    "vp_odin",
+    "vp_total",
+    "glory_spring",
+    "glory_summer",
+    "glory_ragnarok",
+    "glory_spent",
+    "glory_unused",
+)
 
 
 # ----------------------------------------------------------------------------- playing
@@ -81,9 +91,17 @@ class AnalyzeTask:
 
 def record_of(r: GameResult, players: int) -> dict[str, Any]:
     """The plain record of one game, as :func:`analyze` reads it."""
-    return {"players": players, "index": r.index, "seed": r.seed, "bots": list(r.bots),
-            "decisions": r.decisions, "decision_counts": list(r.decision_counts),
-            "summary": r.summary, "error": r.error, "seconds": r.seconds}
+    return {
+        "players": players,
+        "index": r.index,
+        "seed": r.seed,
+        "bots": list(r.bots),
+        "decisions": r.decisions,
+        "decision_counts": list(r.decision_counts),
+        "summary": r.summary,
+        "error": r.error,
+        "seconds": r.seconds,
+    }
 
 
 @dataclass(slots=True)
@@ -104,14 +122,28 @@ class Collection:
     def run_info(self) -> dict[str, Any]:
         n = len(self.records)
         play = sum(r.get("seconds", 0.0) for r in self.records)
-        return {"seconds": round(self.seconds, 3), "workers": self.workers, "backend": self.backend,
-                "games": n, "games_per_second": round(n / self.seconds, 2) if self.seconds else 0.0,
-                "cpu_seconds_playing": round(play, 3)}
+        return {
+            "seconds": round(self.seconds, 3),
+            "workers": self.workers,
+            "backend": self.backend,
+            "games": n,
+            "games_per_second": round(n / self.seconds, 2) if self.seconds else 0.0,
+            "cpu_seconds_playing": round(play, 3),
+        }
 
 
-def collect(game: str, player_counts: Sequence[int], games: int, seed: int, bots: Sequence[str] | None = None,
-            options: dict | None = None, *, workers: int = 1, backend: str = "local",
-            progress: Callable[[int], None] | None = None) -> Collection:
+def collect(
+    game: str,
+    player_counts: Sequence[int],
+    games: int,
+    seed: int,
+    bots: Sequence[str] | None = None,
+    options: dict | None = None,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    progress: Callable[[int], None] | None = None,
+) -> Collection:
     """Play ``games`` games at each of ``player_counts`` (see the module doc)."""
     from .parallel import run_games
 
@@ -155,13 +187,19 @@ def describe(values: Iterable[float]) -> dict[str, Any]:
     v = sorted(float(x) for x in values)
     n = len(v)
     if not n:
-        return {"n": 0, "mean": None, "std": None, "min": None, "q1": None, "median": None, "q3": None,
-                "max": None}
+        return {"n": 0, "mean": None, "std": None, "min": None, "q1": None, "median": None, "q3": None, "max": None}
     mean = math.fsum(v) / n
     std = math.sqrt(math.fsum((x - mean) ** 2 for x in v) / (n - 1)) if n > 1 else 0.0
-    return {"n": n, "mean": _r(mean, 4), "std": _r(std, 4), "min": _r(v[0], 4),
-            "q1": _r(quantile(v, 0.25), 4), "median": _r(quantile(v, 0.5), 4),
-            "q3": _r(quantile(v, 0.75), 4), "max": _r(v[-1], 4)}
+    return {
+        "n": n,
+        "mean": _r(mean, 4),
+        "std": _r(std, 4),
+        "min": _r(v[0], 4),
+        "q1": _r(quantile(v, 0.25), 4),
+        "median": _r(quantile(v, 0.5), 4),
+        "q3": _r(quantile(v, 0.75), 4),
+        "max": _r(v[-1], 4),
+    }
 
 
 class Tally:
@@ -184,10 +222,13 @@ class Tally:
 
     def json(self) -> dict[str, Any]:
         lo, hi = wilson_interval(self.wins, self.n)
-        return {"n": self.n, "wins": _r(self.wins),
-                "win_rate": _r(self.wins / self.n) if self.n else None,
-                "ci95": [_r(lo), _r(hi)],
-                "expected": _r(self.expected / self.n) if self.n else None}
+        return {
+            "n": self.n,
+            "wins": _r(self.wins),
+            "win_rate": _r(self.wins / self.n) if self.n else None,
+            "ci95": [_r(lo), _r(hi)],
+            "expected": _r(self.expected / self.n) if self.n else None,
+        }
 
     def mean_value(self) -> float | None:
         return _r(math.fsum(self.values) / len(self.values), 4) if self.values else None
@@ -288,8 +329,10 @@ def analyze(col: Collection) -> dict[str, Any]:
     order: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
     house: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
     bot: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
-    per_count: dict = {k: {"games": 0, "finished": 0, "errors": 0, "tied": 0, "winning": [], "margin": [],
-                           "decided_by": {}} for k in keys}
+    per_count: dict = {
+        k: {"games": 0, "finished": 0, "errors": 0, "tied": 0, "winning": [], "margin": [], "decided_by": {}}
+        for k in keys
+    }
     row_names = score_row_names(game)
     row_values: dict = {}
     length_values: dict = {}
@@ -330,6 +373,7 @@ def analyze(col: Collection) -> dict[str, Any]:
                 bot[k].setdefault(rec["bots"][p], Tally()).add(credit[p], P)
                 for name, v in rows[p].items():
                     row_values.setdefault(k, {}).setdefault(name, []).append(v)
+
     def table(d: dict, label: str, sort_key=None) -> list[dict]:
         out = []
         for k in keys:
@@ -350,10 +394,16 @@ def analyze(col: Collection) -> dict[str, Any]:
     games_by_count = []
     for k in keys:
         pc = per_count[k]
-        row = {"players": k, "games": pc["games"], "finished": pc["finished"], "errors": pc["errors"],
-               "tied_games": pc["tied"],
-               "tie_rate": _r(pc["tied"] / pc["finished"]) if pc["finished"] else None,
-               "winning_score": describe(pc["winning"]), "winning_margin": describe(pc["margin"])}
+        row = {
+            "players": k,
+            "games": pc["games"],
+            "finished": pc["finished"],
+            "errors": pc["errors"],
+            "tied_games": pc["tied"],
+            "tie_rate": _r(pc["tied"] / pc["finished"]) if pc["finished"] else None,
+            "winning_score": describe(pc["winning"]),
+            "winning_margin": describe(pc["margin"]),
+        }
         if game == "red-north":
             row["decided_by"] = dict(sorted(pc["decided_by"].items()))
         games_by_count.append(row)
@@ -362,25 +412,47 @@ def analyze(col: Collection) -> dict[str, Any]:
         "schema": SCHEMA,
         "game": game,
         "title": g.title,
-        "settings": {"player_counts": counts, "games_per_player_count": col.games, "seed": col.seed,
-                     "bots": col.bots, "options": col.options},
-        "games": {"total": len(col.records), "finished": len(ok), "errors": len(col.records) - len(ok),
-                  "by_player_count": games_by_count},
+        "settings": {
+            "player_counts": counts,
+            "games_per_player_count": col.games,
+            "seed": col.seed,
+            "bots": col.bots,
+            "options": col.options,
+        },
+        "games": {
+            "total": len(col.records),
+            "finished": len(ok),
+            "errors": len(col.records) - len(ok),
+            "by_player_count": games_by_count,
+        },
         "win_rates": win_rates,
-        "scores": {"rows": list(row_names),
-                   "stats": [{"players": k, "row": name, **describe(row_values.get(k, {}).get(name, []))}
-                             for k in keys for name in row_names]},
-        "length": {"measures": list(length_measures(game)),
-                   "stats": [{"players": k, "measure": m, **describe(vals)}
-                             for k in keys for m, vals in length_values.get(k, {}).items()]},
+        "scores": {
+            "rows": list(row_names),
+            "stats": [
+                {"players": k, "row": name, **describe(row_values.get(k, {}).get(name, []))}
+                for k in keys
+                for name in row_names
+            ],
+        },
+        "length": {
+            "measures": list(length_measures(game)),
+            "stats": [
+                {"players": k, "measure": m, **describe(vals)}
+                for k in keys
+                for m, vals in length_values.get(k, {}).items()
+            ],
+        },
     }
     if game == "red-rising":
         numbers["cards"] = _cards(ok)
     else:
         numbers["gods"] = _gods(ok)
         numbers["outposts"] = _outposts(ok)
-    numbers["errors"] = [{"players": r["players"], "game": r["index"], "seed": r["seed"], "bots": r["bots"],
-                          "error": r["error"]} for r in col.records if r["summary"] is None]
+    numbers["errors"] = [
+        {"players": r["players"], "game": r["index"], "seed": r["seed"], "bots": r["bots"], "error": r["error"]}
+        for r in col.records
+        if r["summary"] is None
+    ]
     return numbers
 
 
@@ -396,16 +468,27 @@ def raw_rows(col: Collection) -> tuple[list[dict], list[dict]]:
         credit = shared_wins(P, s["winners"])
         row_names, rows = _score_rows(game, s, P)
         lengths = _lengths(game, rec)
-        gr = {"players": P, "game": rec["index"], "seed": rec["seed"], "bots": " ".join(rec["bots"]),
-              **{k: (_r(v, 4) if k == "decisions_per_player" else int(v)) for k, v in lengths.items()},
-              "winners": " ".join(str(w) for w in s["winners"]),
-              "scores": " ".join(f"{x:g}" for x in s["scores"])}
+        gr = {
+            "players": P,
+            "game": rec["index"],
+            "seed": rec["seed"],
+            "bots": " ".join(rec["bots"]),
+            **{k: (_r(v, 4) if k == "decisions_per_player" else int(v)) for k, v in lengths.items()},
+            "winners": " ".join(str(w) for w in s["winners"]),
+            "scores": " ".join(f"{x:g}" for x in s["scores"]),
+        }
         if game == "red-north":
             gr["decided_by"] = s["decided_by"]
         games_rows.append(gr)
         for p in range(P):
-            pr = {"players": P, "game": rec["index"], "seed": rec["seed"], "seat": p,
-                  "turn_order": _turn_order(game, s, p, P), "bot": rec["bots"][p]}
+            pr = {
+                "players": P,
+                "game": rec["index"],
+                "seed": rec["seed"],
+                "seat": p,
+                "turn_order": _turn_order(game, s, p, P),
+                "bot": rec["bots"][p],
+            }
             if game == "red-rising":
                 pr["house"] = s["houses"][p]
             else:
@@ -459,14 +542,21 @@ def _cards(ok: list[dict]) -> list[dict]:
         h, nh = held[c.slug], not_held[c.slug]
         hj = h.json()
         row = {
-            "card": c.name, "slug": c.slug, "color": c.color_name, "value": c.value,
-            "deployed": deployed[c.slug], "deployed_games": deployed_games[c.slug],
+            "card": c.name,
+            "slug": c.slug,
+            "color": c.color_name,
+            "value": c.value,
+            "deployed": deployed[c.slug],
+            "deployed_games": deployed_games[c.slug],
             "deploys_per_game": _r(deployed[c.slug] / n_games) if n_games else None,
             "ability_took_effect": effect[c.slug],
-            "kept": kept[c.slug], "kept_rate": _r(kept[c.slug] / n_games) if n_games else None,
-            "held": hj, "not_held": nh.json(),
+            "kept": kept[c.slug],
+            "kept_rate": _r(kept[c.slug] / n_games) if n_games else None,
+            "held": hj,
+            "not_held": nh.json(),
             "held_lift": _r(hj["win_rate"] - hj["expected"]) if h.n else None,
-            "held_mean_score": h.mean_value(), "not_held_mean_score": nh.mean_value(),
+            "held_mean_score": h.mean_value(),
+            "not_held_mean_score": nh.mean_value(),
         }
         if has_deployers:
             dj = by_deployer[c.slug].json()
@@ -504,15 +594,23 @@ def _gods(ok: list[dict]) -> list[dict]:
     for gd in GODS:
         h, nh, inv = held[gd.slug], not_held[gd.slug], invoked[gd.slug]
         hj = h.json()
-        out.append({
-            "god": gd.name, "slug": gd.slug,
-            "games_held": games_with[gd.slug], "held_rate": _r(games_with[gd.slug] / n) if n else None,
-            "invoked": inv.n, "invoke_rate": _r(inv.n / h.n) if h.n else None,
-            "held": hj, "not_held": nh.json(), "when_invoked": inv.json(),
-            "held_lift": _r(hj["win_rate"] - hj["expected"]) if h.n else None,
-            "held_mean_vp": h.mean_value(), "not_held_mean_vp": nh.mean_value(),
-            "invoked_mean_vp": inv.mean_value(),
-        })
+        out.append(
+            {
+                "god": gd.name,
+                "slug": gd.slug,
+                "games_held": games_with[gd.slug],
+                "held_rate": _r(games_with[gd.slug] / n) if n else None,
+                "invoked": inv.n,
+                "invoke_rate": _r(inv.n / h.n) if h.n else None,
+                "held": hj,
+                "not_held": nh.json(),
+                "when_invoked": inv.json(),
+                "held_lift": _r(hj["win_rate"] - hj["expected"]) if h.n else None,
+                "held_mean_vp": h.mean_value(),
+                "not_held_mean_vp": nh.mean_value(),
+                "invoked_mean_vp": inv.mean_value(),
+            }
+        )
     return out
 
 
@@ -548,19 +646,33 @@ def _outposts(ok: list[dict]) -> list[dict]:
         k = len(games)
         final = ctrl_win[-1]
         fj = final.json()
-        out.append({
-            "outpost": c, "games": k, "in_play_rate": _r(k / n) if n else None,
-            "control_rate_by_round": [_r(x / k) if k else None for x in control_rounds],
-            "final_uncontrolled": uncontrolled,
-            "final_controller_by_seat": {str(p): final_by_seat.get(p, 0) for p in range(most)},
-            "final_controller_by_turn_order": {str(t): final_by_order.get(t, 0) for t in range(most)},
-            "controller_win": fj,
-            "controller_lift": _r(fj["win_rate"] - fj["expected"]) if final.n else None,
-            "controller_mean_vp": final.mean_value(),
-            "controller_win_by_round": [t.json() for t in ctrl_win],
-        })
+        out.append(
+            {
+                "outpost": c,
+                "games": k,
+                "in_play_rate": _r(k / n) if n else None,
+                "control_rate_by_round": [_r(x / k) if k else None for x in control_rounds],
+                "final_uncontrolled": uncontrolled,
+                "final_controller_by_seat": {str(p): final_by_seat.get(p, 0) for p in range(most)},
+                "final_controller_by_turn_order": {str(t): final_by_order.get(t, 0) for t in range(most)},
+                "controller_win": fj,
+                "controller_lift": _r(fj["win_rate"] - fj["expected"]) if final.n else None,
+                "controller_mean_vp": final.mean_value(),
+                "controller_win_by_round": [t.json() for t in ctrl_win],
+            }
+        )
     return out
 
 
-__all__ = ["AnalyzeTask", "Collection", "RN_ROWS", "SCHEMA", "analyze", "collect", "describe",
-           "quantile", "raw_rows", "record_of"]
+__all__ = [
+    "AnalyzeTask",
+    "Collection",
+    "RN_ROWS",
+    "SCHEMA",
+    "analyze",
+    "collect",
+    "describe",
+    "quantile",
+    "raw_rows",
+    "record_of",
+]

@@ -64,12 +64,12 @@ def parse_player_counts(text: str | None, game: str) -> list[int]:
 def analyze_command(
     game: str = typer.Argument(..., help="red-rising or red-north"),
     games: int = typer.Option(100, "--games", "-n", help="games at EACH player count"),
-    players: str | None = typer.Option(None, "--players", "-p", help="player counts: 4, 2,3,4 or 2-4 "
-                                          "(default: every count the game allows)"),
+    players: str | None = typer.Option(
+        None, "--players", "-p", help="player counts: 4, 2,3,4 or 2-4 (default: every count the game allows)"
+    ),
     bots: str | None = BOTS,
     seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole run"),
-    out: Path | None = typer.Option(None, "--out", help="report directory "
-                                       "(default: analysis-GAME-SEED)"),
+    out: Path | None = typer.Option(None, "--out", help="report directory (default: analysis-GAME-SEED)"),
     option: list[str] = GAME_OPTIONS,
     workers: int | None = WORKERS,
     backend: str = BACKEND,
@@ -105,22 +105,24 @@ def analyze_command(
         connect_backend(backend, address, n_workers)
         total = games * len(counts)
         with _progress(f"{game} analysis x{total}", total) as progress_cb:
-            col = collect(game, counts, games, seed, bot_list, options, workers=n_workers, backend=backend,
-                          progress=progress_cb)
+            col = collect(
+                game, counts, games, seed, bot_list, options, workers=n_workers, backend=backend, progress=progress_cb
+            )
     except BaseException:
         remove_created(created)
         raise
     numbers = analyze(col)
     games_rows, players_rows = raw_rows(col)
     try:
-        files = write_report(numbers, out_dir, games_rows=games_rows, players_rows=players_rows,
-                             run=col.run_info())
+        files = write_report(numbers, out_dir, games_rows=games_rows, players_rows=players_rows, run=col.run_info())
     except OSError as e:
         _fail(f"--out: could not write the report into {quote(str(out_dir))}: {e.strerror or e}")
     print_summary(numbers, col.run_info())
     for failed in numbers["errors"][:5]:
-        typer.echo(f"game {failed['game']} at {failed['players']} players (seed {failed['seed']}) failed:\n"
-                   f"{failed['error']}", err=True)
+        typer.echo(
+            f"game {failed['game']} at {failed['players']} players (seed {failed['seed']}) failed:\n{failed['error']}",
+            err=True,
+        )
     typer.echo(f"report: {files['index.html']}  ({len(files)} files in {out_dir})")
 
 
@@ -130,10 +132,11 @@ def print_summary(numbers: dict, run: dict | None = None) -> None:
 
     console = Console()
     s, g = numbers["settings"], numbers["games"]
-    console.print(f"[b]{numbers['title']}[/b]: {g['total']} games ({s['games_per_player_count']} at each of "
-                  f"{', '.join(map(str, s['player_counts']))} players), seed {s['seed']}, bots "
-                  f"{', '.join(s['bots'])}; {g['errors']} failed"
-                  + (f"; {run['seconds']} s" if run else ""))
+    console.print(
+        f"[b]{numbers['title']}[/b]: {g['total']} games ({s['games_per_player_count']} at each of "
+        f"{', '.join(map(str, s['player_counts']))} players), seed {s['seed']}, bots "
+        f"{', '.join(s['bots'])}; {g['errors']} failed" + (f"; {run['seconds']} s" if run else "")
+    )
     wr = numbers["win_rates"]
     most = max(s["player_counts"])
     t = _new_table("win % by turn order (0 = first), P players [95% CI]")
@@ -180,12 +183,19 @@ def print_summary(numbers: dict, run: dict | None = None) -> None:
             t.add_column(col, justify="left" if col == "outpost" else "right")
         for r in numbers["outposts"]:
             lift = _pp(r["controller_lift"])
-            t.add_row(r["outpost"], f"{(r['in_play_rate'] or 0):.0%}", _rate(r["controller_win"]), lift,
-                      str(r["final_uncontrolled"]))
+            t.add_row(
+                r["outpost"],
+                f"{(r['in_play_rate'] or 0):.0%}",
+                _rate(r["controller_win"]),
+                lift,
+                str(r["final_uncontrolled"]),
+            )
         console.print(t)
     lengths = [r for r in numbers["length"]["stats"] if r["measure"] == "decisions" and r["n"]]
-    console.print("mean decisions per game: " + ", ".join(f"{r['players']}"
-                  f"{'' if r['players'] == 'all' else 'p'} {r['mean']:.0f}" for r in lengths))
+    console.print(
+        "mean decisions per game: "
+        + ", ".join(f"{r['players']}{'' if r['players'] == 'all' else 'p'} {r['mean']:.0f}" for r in lengths)
+    )
 
 
 __all__ = ["analyze_command", "parse_player_counts", "print_summary"]

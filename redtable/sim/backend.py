@@ -25,8 +25,8 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 Chunk = list[int]
 Task = Callable[[int], Any]
 
-TICK_SECONDS = 0.02   # a worker reports finished games at most this often
-POLL_SECONDS = 0.1    # a backend waiting for results looks at the reports this often
+TICK_SECONDS = 0.02  # a worker reports finished games at most this often
+POLL_SECONDS = 0.1  # a backend waiting for results looks at the reports this often
 
 
 class Tick(NamedTuple):
@@ -71,8 +71,9 @@ class Reporter:
             self.send(first, done)
 
 
-def run_chunk(task: Task, chunk: Sequence[int],
-              report: Callable[[int, int], None] | None = None) -> list[tuple[int, Any]]:
+def run_chunk(
+    task: Task, chunk: Sequence[int], report: Callable[[int, int], None] | None = None
+) -> list[tuple[int, Any]]:
     """Play the games of one chunk (in whatever process this is called); ``report(first
     index of the chunk, games done)`` after each game."""
     out = []

@@ -27,15 +27,19 @@ from ..core import RedtableError
 from ..core.jsonfile import quote
 
 # Options the simulation commands (simulate, tournament, analyze) share.
-BOTS = typer.Option(None, "--bots", help="comma-separated bots per seat, repeated cyclically over the "
-                    "seats (default random)")
+BOTS = typer.Option(
+    None, "--bots", help="comma-separated bots per seat, repeated cyclically over the seats (default random)"
+)
 GAME_OPTIONS = typer.Option([], "--option", "-o", help="game option KEY=VALUE (repeatable)")
-WORKERS = typer.Option(None, "--workers", "-w", help="processes to play on (default: all cores); "
-                       "results do not depend on it")
-BACKEND = typer.Option("local", "--backend", help="where games run: local (processes on this machine) "
-                       "or ray (a Ray cluster)")
-ADDRESS = typer.Option(None, "--address", help="Ray cluster to join (auto, host:port or "
-                       "ray://host:10001); default: start a local Ray")
+WORKERS = typer.Option(
+    None, "--workers", "-w", help="processes to play on (default: all cores); results do not depend on it"
+)
+BACKEND = typer.Option(
+    "local", "--backend", help="where games run: local (processes on this machine) or ray (a Ray cluster)"
+)
+ADDRESS = typer.Option(
+    None, "--address", help="Ray cluster to join (auto, host:port or ray://host:10001); default: start a local Ray"
+)
 
 
 def _split_bots(bots: str | None) -> list[str] | None:
@@ -92,8 +96,9 @@ class Pace:
     games at more players) is followed within a minute or so.
     """
 
-    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic, window: float = 60.0,
-                 min_games: int = 30) -> None:
+    def __init__(
+        self, total: int, clock: Callable[[], float] = time.monotonic, window: float = 60.0, min_games: int = 30
+    ) -> None:
         self.total = total
         self.clock = clock
         self.window = window
@@ -143,8 +148,9 @@ REFRESH_SECONDS = 0.1  # the progress bar is redrawn at most this often (and at 
 
 
 @contextmanager
-def _progress(label: str, total: int, console=None, clock: Callable[[], float] = time.monotonic
-              ) -> Iterator[Callable[[int], None] | None]:
+def _progress(
+    label: str, total: int, console=None, clock: Callable[[], float] = time.monotonic
+) -> Iterator[Callable[[int], None] | None]:
     """A rich progress bar on stderr when stderr is a terminal (or on ``console``), else nothing.
 
     It moves per finished game (see :func:`~redtable.sim.parallel.run_games`) and shows the
@@ -163,9 +169,17 @@ def _progress(label: str, total: int, console=None, clock: Callable[[], float] =
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     pace = Pace(total, clock)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TextColumn("{task.fields[pace]}"),
-                   console=console, transient=True, auto_refresh=False, get_time=clock)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[pace]}"),
+        console=console,
+        transient=True,
+        auto_refresh=False,
+        get_time=clock,
+    )
     task = bar.add_task(label, total=total, pace=pace.text())
     last = [float("-inf")]
 
@@ -189,8 +203,9 @@ def simulate_command(
     games: int = typer.Option(100, "--games", "-n", help="number of games"),
     seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole run"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (every number)"),
-    details: bool = typer.Option(False, "--details", help="also the per-card (Red Rising) or per-God and "
-                                 "per-Outpost (Red North) tables"),
+    details: bool = typer.Option(
+        False, "--details", help="also the per-card (Red Rising) or per-God and per-Outpost (Red North) tables"
+    ),
     save_games: Path | None = typer.Option(None, "--save-games", help="write one JSON log per game here"),
     bots: str | None = BOTS,
     option: list[str] = GAME_OPTIONS,
@@ -217,8 +232,18 @@ def simulate_command(
     try:
         connect_backend(backend, address, n_workers)
         with _progress(f"{game} x{games}", games) as progress_cb:
-            report = run(game, players, games, seed, options, bot_list, save_games, progress_cb,
-                         workers=n_workers, backend=backend)
+            report = run(
+                game,
+                players,
+                games,
+                seed,
+                options,
+                bot_list,
+                save_games,
+                progress_cb,
+                workers=n_workers,
+                backend=backend,
+            )
     except OSError as e:
         remove_created(created)
         if save_games is None:
@@ -241,11 +266,16 @@ def simulate_command(
 def tournament_command(
     game: str = typer.Argument(..., help="red-rising or red-north"),
     bots: str = typer.Option(..., "--bots", "-b", help="comma-separated bots, e.g. ismcts,heuristic,random"),
-    players: int | None = typer.Option(None, "--players", "-p", help="seats per game (default: the "
-                                          "number of bots, within the game's player range)"),
+    players: int | None = typer.Option(
+        None, "--players", "-p", help="seats per game (default: the number of bots, within the game's player range)"
+    ),
     games: int = typer.Option(100, "--games", "-n", help="number of games"),
-    budget: str | None = typer.Option(None, "--budget", help="search budget per decision for search "
-                                         "bots without one in their spec: seconds (0.5s) or iterations (2000it)"),
+    budget: str | None = typer.Option(
+        None,
+        "--budget",
+        help="search budget per decision for search "
+        "bots without one in their spec: seconds (0.5s) or iterations (2000it)",
+    ),
     seed: int = typer.Option(0, "--seed", "-s", help="seed of the whole tournament"),
     workers: int | None = WORKERS,
     option: list[str] = GAME_OPTIONS,
@@ -281,31 +311,42 @@ def tournament_command(
     n_workers = _check_workers(workers)
     connect_backend(backend, address, n_workers)
     with _progress(f"{game} tournament x{games}", games) as progress_cb:
-        report = tournament(game, players, bot_list, games, seed, options, budget, n_workers, progress_cb,
-                            backend=backend)
+        report = tournament(
+            game, players, bot_list, games, seed, options, budget, n_workers, progress_cb, backend=backend
+        )
     data = report.to_json()
     for failed in data.get("error_details", []):
-        typer.echo(f"game {failed['game']} (seed {failed['seed']}, bots {failed['bots']}) failed:\n{failed['error']}",
-                   err=True)
+        typer.echo(
+            f"game {failed['game']} (seed {failed['seed']}, bots {failed['bots']}) failed:\n{failed['error']}", err=True
+        )
     if as_json:
         typer.echo(json.dumps(data))
         return
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{game}: {games} games, {players} players, seed {seed}"
-                        + (f", {data['errors']} failed" if data["errors"] else ""))
+    table = Table(
+        title=f"{game}: {games} games, {players} players, seed {seed}"
+        + (f", {data['errors']} failed" if data["errors"] else "")
+    )
     table.add_column("bot", overflow="fold")
     for col in ("games", "win", "95% CI", "Elo", "score", "ms/dec"):
         table.add_column(col, justify="right", no_wrap=True)
     for b in sorted(data["bots"], key=lambda b: -b["elo"]):
         lo, hi = b["ci95"]
-        table.add_row(b["name"], str(b["games"]), f"{b['win_rate']:.1%}", f"{lo * 100:.1f}–{hi:.1%}",
-                      f"{b['elo']:.0f}", f"{b['mean_score']:.2f}", f"{b['mean_decision_seconds'] * 1000:.2f}")
-    table.caption = "win: win rate (a shared first place counts 1/k); score: mean final score; " \
-                    "ms/dec: mean time per decision"
+        table.add_row(
+            b["name"],
+            str(b["games"]),
+            f"{b['win_rate']:.1%}",
+            f"{lo * 100:.1f}–{hi:.1%}",
+            f"{b['elo']:.0f}",
+            f"{b['mean_score']:.2f}",
+            f"{b['mean_decision_seconds'] * 1000:.2f}",
+        )
+    table.caption = (
+        "win: win rate (a shared first place counts 1/k); score: mean final score; ms/dec: mean time per decision"
+    )
     Console().print(table)
     period = data["rotation_period"]
     if games % period:
-        typer.echo(f"note: seats are balanced over every {period} games; {games} is not a multiple",
-                   err=True)
+        typer.echo(f"note: seats are balanced over every {period} games; {games} is not a multiple", err=True)

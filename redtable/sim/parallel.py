@@ -56,9 +56,22 @@ from .backend import (
 )
 
 __all__ = [
-    "BACKENDS", "HEARTBEAT", "POLL_SECONDS", "TICK_SECONDS", "Backend", "Chunk", "Reporter", "Tick",
-    "default_workers", "local_backend", "make_chunks", "prepare_backend", "register_backend", "run_chunk",
-    "run_games", "start_method",
+    "BACKENDS",
+    "HEARTBEAT",
+    "POLL_SECONDS",
+    "TICK_SECONDS",
+    "Backend",
+    "Chunk",
+    "Reporter",
+    "Tick",
+    "default_workers",
+    "local_backend",
+    "make_chunks",
+    "prepare_backend",
+    "register_backend",
+    "run_chunk",
+    "run_games",
+    "start_method",
 ]
 
 
@@ -69,7 +82,7 @@ def make_chunks(indices: Sequence[int], workers: int, chunk_size: int | None = N
     n = len(indices)
     if chunk_size is None:
         chunk_size = max(1, min(64, n // (max(1, workers) * 32)))
-    return [list(indices[k:k + chunk_size]) for k in range(0, n, chunk_size)]
+    return [list(indices[k : k + chunk_size]) for k in range(0, n, chunk_size)]
 
 
 def default_workers() -> int:
@@ -87,8 +100,9 @@ def start_method() -> str:
     return "fork" if sys.platform.startswith("linux") and "fork" in methods else "spawn"
 
 
-def local_backend(task: Callable[[int], Any], chunks: list[Chunk], workers: int,
-                  method: str | None = None) -> Iterator[list[tuple[int, Any]] | Tick]:
+def local_backend(
+    task: Callable[[int], Any], chunks: list[Chunk], workers: int, method: str | None = None
+) -> Iterator[list[tuple[int, Any]] | Tick]:
     """This process, game by game, for one worker; else a process pool fed chunk by chunk,
     whose workers report each finished game on a queue."""
     workers = min(workers, len(chunks))
@@ -183,9 +197,15 @@ def prepare_backend(name: str, address: str | None = None, workers: int | None =
         raise ValueError(f"--address joins a cluster and needs {clusters or 'a cluster backend'}, not {name!r}")
 
 
-def run_games(task: Callable[[int], Any], indices: Iterable[int], workers: int = 1,
-              backend: str = "local", *, chunk_size: int | None = None,
-              progress: Callable[[int], None] | None = None) -> list[Any]:
+def run_games(
+    task: Callable[[int], Any],
+    indices: Iterable[int],
+    workers: int = 1,
+    backend: str = "local",
+    *,
+    chunk_size: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Any]:
     """``[task(i) for i in sorted(indices)]``, spread over ``workers``.
 
     ``progress(done)`` is called in this process with the number of games finished so far

@@ -24,7 +24,7 @@ from .backend import HEARTBEAT, POLL_SECONDS, Chunk, Reporter, Tick, run_chunk
 INSTALL_HINT = "the ray backend needs Ray: pip install 'redtable[ray]'"
 
 _remote_run_chunk = None  # the Ray remote function, made on first use
-_ticks_actor = None       # the Ray actor class that collects reports, made on first use
+_ticks_actor = None  # the Ray actor class that collects reports, made on first use
 
 
 class TickBox:
@@ -64,8 +64,7 @@ def connect(address: str | None = None, workers: int | None = None) -> None:
     ray = _ray()
     if ray.is_initialized():
         return
-    kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": "WARNING",
-                              "log_to_driver": False}
+    kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": "WARNING", "log_to_driver": False}
     if address is None:
         kwargs["num_cpus"] = workers
     try:
@@ -75,8 +74,9 @@ def connect(address: str | None = None, workers: int | None = None) -> None:
         raise ValueError(f"could not start or join {where}: {e}") from None
 
 
-def ray_backend(task: Callable[[int], Any], chunks: list[Chunk], workers: int
-                ) -> Iterator[list[tuple[int, Any]] | Tick]:
+def ray_backend(
+    task: Callable[[int], Any], chunks: list[Chunk], workers: int
+) -> Iterator[list[tuple[int, Any]] | Tick]:
     """All chunks as Ray tasks; Ray's scheduler spreads them over the cluster's CPUs.
 
     The task is put in the object store once, not once per chunk. Leaving early (an

@@ -39,8 +39,10 @@ def require_matplotlib() -> None:
         import matplotlib  # noqa: F401
         from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401
     except ImportError as e:
-        raise MissingDependency(f"the analysis report draws its charts with matplotlib, which is not "
-                                f"installed ({e}); install it with: {INSTALL_HINT}") from None
+        raise MissingDependency(
+            f"the analysis report draws its charts with matplotlib, which is not "
+            f"installed ({e}); install it with: {INSTALL_HINT}"
+        ) from None
 
 
 # ----------------------------------------------------------------------------- JSON / CSV
@@ -93,15 +95,31 @@ def _win_rate_rows(numbers: dict) -> list[dict]:
     for dim, rows in numbers["win_rates"].items():
         key = dim.removeprefix("by_")
         for r in rows:
-            out.append({"dimension": key, "players": r["players"], "group": r[key],
-                        **{k: v for k, v in r.items() if k not in ("players", key)}})
+            out.append(
+                {
+                    "dimension": key,
+                    "players": r["players"],
+                    "group": r[key],
+                    **{k: v for k, v in r.items() if k not in ("players", key)},
+                }
+            )
     return out
 
 
 # ----------------------------------------------------------------------------- charts
 
-_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C",
-            "#CCB974", "#64B5CD"]
+_COLOURS = [
+    "#4C72B0",
+    "#DD8452",
+    "#55A868",
+    "#C44E52",
+    "#8172B3",
+    "#937860",
+    "#DA8BC3",
+    "#8C8C8C",
+    "#CCB974",
+    "#64B5CD",
+]
 _RN_COLOURS = {"green": "#3a9a4a", "red": "#c0392b", "blue": "#2e6fbf", "purple": "#7d3c98", "yellow": "#d4ac0d"}
 
 
@@ -123,8 +141,15 @@ def _plabel(k: Any) -> str:
     return "all" if k == "all" else f"{k}p"
 
 
-def _grouped_rates(ax, rows: list[dict], group_key: str, series_key: str, title: str,
-                   series_label: Callable[[Any], str] = str, group_label: Callable[[Any], str] = _plabel) -> None:
+def _grouped_rates(
+    ax,
+    rows: list[dict],
+    group_key: str,
+    series_key: str,
+    title: str,
+    series_label: Callable[[Any], str] = str,
+    group_label: Callable[[Any], str] = _plabel,
+) -> None:
     """Bars of win rate with 95% CI whiskers and a tick at the fair share, one cluster per group."""
     groups = list(dict.fromkeys(r[group_key] for r in rows))
     series = list(dict.fromkeys(r[series_key] for r in rows))
@@ -146,8 +171,16 @@ def _grouped_rates(ax, rows: list[dict], group_key: str, series_key: str, title:
             hi.append(r["ci95"][1] - r["win_rate"])
             exp.append(r["expected"])
         colour = _COLOURS[j % len(_COLOURS)]
-        ax.bar(xs, ys, width * 0.9, yerr=[lo, hi], capsize=2, color=colour, label=series_label(sv),
-               error_kw={"elinewidth": 0.8, "ecolor": "#333"})
+        ax.bar(
+            xs,
+            ys,
+            width * 0.9,
+            yerr=[lo, hi],
+            capsize=2,
+            color=colour,
+            label=series_label(sv),
+            error_kw={"elinewidth": 0.8, "ecolor": "#333"},
+        )
         ax.scatter(xs, exp, marker="_", s=max(40, 900 * width), color="black", zorder=3, linewidths=1.5)
     ax.set_xticks(range(len(groups)), [group_label(g) for g in groups])
     ax.set_ylabel("win rate (95% CI)")
@@ -160,11 +193,17 @@ def _grouped_rates(ax, rows: list[dict], group_key: str, series_key: str, title:
 def _chart_win_rates(numbers: dict, out: Path) -> list[tuple[str, str]]:
     charts = []
     wr = numbers["win_rates"]
-    specs: list[tuple[str, str, str, Callable[[Any], str]]] = [("by_turn_order", "turn_order", "Win rate by turn-order position (0 = first player)",
-              lambda v: f"position {v}"),
-             ("by_seat", "seat", "Win rate by seat", lambda v: f"seat {v}"),
-             ("by_house", "house", "Win rate by house", str),
-             ("by_bot", "bot", "Win rate by bot", str)]
+    specs: list[tuple[str, str, str, Callable[[Any], str]]] = [
+        (
+            "by_turn_order",
+            "turn_order",
+            "Win rate by turn-order position (0 = first player)",
+            lambda v: f"position {v}",
+        ),
+        ("by_seat", "seat", "Win rate by seat", lambda v: f"seat {v}"),
+        ("by_house", "house", "Win rate by house", str),
+        ("by_bot", "bot", "Win rate by bot", str),
+    ]
     for key, series, title, label in specs:
         if key not in wr or not any(r["win_rate"] is not None for r in wr[key]):
             continue
@@ -195,9 +234,12 @@ def _chart_scores(numbers: dict, players_rows: list[dict], out: Path) -> list[tu
     for i, row in enumerate(rows):
         ax = fig.add_subplot(nrows, ncols, i + 1)
         data = _values_by_count(players_rows, row)
-        ax.boxplot(list(data.values()), showmeans=True,
-                   meanprops={"marker": "D", "markersize": 4, "markerfacecolor": "white"},
-                   flierprops={"markersize": 2})
+        ax.boxplot(
+            list(data.values()),
+            showmeans=True,
+            meanprops={"marker": "D", "markersize": 4, "markerfacecolor": "white"},
+            flierprops={"markersize": 2},
+        )
         ax.set_xticks(range(1, len(data) + 1), [_plabel(k) for k in data])  # works on matplotlib 3.8 and later
         ax.set_title(row, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
@@ -212,8 +254,15 @@ def _chart_scores(numbers: dict, players_rows: list[dict], out: Path) -> list[tu
         hi = max(max(v) for v in data.values())
         bins = _bins(lo, hi)
         for j, (k, vals) in enumerate(data.items()):
-            ax.hist(vals, bins=bins, histtype="step", linewidth=1.4, density=True,
-                    color=_COLOURS[j % len(_COLOURS)], label=_plabel(k))
+            ax.hist(
+                vals,
+                bins=bins,
+                histtype="step",
+                linewidth=1.4,
+                density=True,
+                color=_COLOURS[j % len(_COLOURS)],
+                label=_plabel(k),
+            )
         ax.set_title(row, fontsize=10)
         if i == 0:
             ax.legend(fontsize=7)
@@ -249,8 +298,14 @@ def _chart_length(numbers: dict, games_rows: list[dict], out: Path) -> list[tupl
         hi = max(max(v) for v in data.values())
         bins = _bins(lo, hi, 25)
         for j, (k, vals) in enumerate(data.items()):
-            ax.hist(vals, bins=bins, histtype="step", linewidth=1.4, color=_COLOURS[j % len(_COLOURS)],
-                    label=f"{_plabel(k)} (mean {sum(vals) / len(vals):.1f})")
+            ax.hist(
+                vals,
+                bins=bins,
+                histtype="step",
+                linewidth=1.4,
+                color=_COLOURS[j % len(_COLOURS)],
+                label=f"{_plabel(k)} (mean {sum(vals) / len(vals):.1f})",
+            )
         ax.set_title(m.replace("_", " ") + " per game", fontsize=10)
         ax.set_ylabel("games")
         ax.legend(fontsize=7)
@@ -270,8 +325,14 @@ def _chart_cards(numbers: dict, out: Path) -> list[tuple[str, str]]:
     lift = [c["held_lift"] for c in cards]
     lo = [c["held"]["win_rate"] - c["held"]["ci95"][0] for c in cards]
     hi = [c["held"]["ci95"][1] - c["held"]["win_rate"] for c in cards]
-    ax.barh(list(ys), lift, xerr=[lo, hi], height=0.7,
-            color=["#55A868" if x >= 0 else "#C44E52" for x in lift], error_kw={"elinewidth": 0.6, "ecolor": "#555"})
+    ax.barh(
+        list(ys),
+        lift,
+        xerr=[lo, hi],
+        height=0.7,
+        color=["#55A868" if x >= 0 else "#C44E52" for x in lift],
+        error_kw={"elinewidth": 0.6, "ecolor": "#555"},
+    )
     ax.set_yticks(list(ys), [f"{c['card']} (n={c['held']['n']})" for c in cards], fontsize=6)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_ylim(-0.7, len(cards) - 0.3)
@@ -288,8 +349,9 @@ def _chart_cards(numbers: dict, out: Path) -> list[tuple[str, str]]:
     fig.colorbar(sc, ax=ax, label="win-rate lift when held")
     extremes = cards[:6] + cards[-6:] if len(cards) > 12 else cards
     for c in extremes:
-        ax.annotate(c["card"], (c["deploys_per_game"], c["kept_rate"]), fontsize=7, xytext=(3, 3),
-                    textcoords="offset points")
+        ax.annotate(
+            c["card"], (c["deploys_per_game"], c["kept_rate"]), fontsize=7, xytext=(3, 3), textcoords="offset points"
+        )
     ax.set_xlabel("deploys per game")
     ax.set_ylabel("share of games ending in a hand")
     ax.set_title("Cards: how often deployed vs kept (labelled: the 6 best and worst lifts)", fontsize=11)
@@ -304,8 +366,10 @@ def _chart_pairs(ax, labels: list[str], a: list[dict], b: list[dict], la: str, l
     for off, rows, lab, colour in ((-0.2, a, la, _COLOURS[0]), (0.2, b, lb, _COLOURS[7])):
         x = [i + off for i, r in zip(xs, rows, strict=True) if r["n"]]
         y = [r["win_rate"] for r in rows if r["n"]]
-        err = [[r["win_rate"] - r["ci95"][0] for r in rows if r["n"]],
-               [r["ci95"][1] - r["win_rate"] for r in rows if r["n"]]]
+        err = [
+            [r["win_rate"] - r["ci95"][0] for r in rows if r["n"]],
+            [r["ci95"][1] - r["win_rate"] for r in rows if r["n"]],
+        ]
         ax.bar(x, y, 0.38, yerr=err, capsize=2, color=colour, label=lab, error_kw={"elinewidth": 0.8})
         ax.scatter(x, [r["expected"] for r in rows if r["n"]], marker="_", s=160, color="black", zorder=3)
     ax.set_xticks(list(xs), labels, fontsize=8)
@@ -322,13 +386,22 @@ def _chart_gods(numbers: dict, out: Path) -> list[tuple[str, str]]:
         return []
     fig = _figure(13, 4)
     labels = [g["god"] for g in gods]
-    _chart_pairs(fig.add_subplot(1, 2, 1), labels, [g["held"] for g in gods], [g["not_held"] for g in gods],
-                 "held", "not held", "Gods: win rate of the player holding it")
+    _chart_pairs(
+        fig.add_subplot(1, 2, 1),
+        labels,
+        [g["held"] for g in gods],
+        [g["not_held"] for g in gods],
+        "held",
+        "not held",
+        "Gods: win rate of the player holding it",
+    )
     ax = fig.add_subplot(1, 2, 2)
     xs = range(len(gods))
-    for off, key, lab, colour in ((-0.27, "held_mean_vp", "held", _COLOURS[0]),
-                                  (0, "invoked_mean_vp", "invoked", _COLOURS[2]),
-                                  (0.27, "not_held_mean_vp", "not held", _COLOURS[7])):
+    for off, key, lab, colour in (
+        (-0.27, "held_mean_vp", "held", _COLOURS[0]),
+        (0, "invoked_mean_vp", "invoked", _COLOURS[2]),
+        (0.27, "not_held_mean_vp", "not held", _COLOURS[7]),
+    ):
         pts = [(i + off, g[key]) for i, g in zip(xs, gods, strict=True) if g[key] is not None]
         ax.bar([p[0] for p in pts], [p[1] for p in pts], 0.26, color=colour, label=lab)
     ax.set_xticks(list(xs), labels, fontsize=8)
@@ -353,19 +426,33 @@ def _chart_outposts(numbers: dict, out: Path) -> list[tuple[str, str]]:
     ax.set_title("Outposts: share of games in play", fontsize=10)
     ax = fig.add_subplot(1, 3, 2)
     for r, rname in enumerate(("spring", "summer", "ragnarok")):
-        ax.bar([i - 0.27 + 0.27 * r for i in range(len(ops))],
-               [(o["control_rate_by_round"][r] or 0) if len(o["control_rate_by_round"]) > r else 0 for o in ops],
-               0.26, color=colours, alpha=0.45 + 0.25 * r, edgecolor="#333", linewidth=0.5,
-               label=rname)
+        ax.bar(
+            [i - 0.27 + 0.27 * r for i in range(len(ops))],
+            [(o["control_rate_by_round"][r] or 0) if len(o["control_rate_by_round"]) > r else 0 for o in ops],
+            0.26,
+            color=colours,
+            alpha=0.45 + 0.25 * r,
+            edgecolor="#333",
+            linewidth=0.5,
+            label=rname,
+        )
     ax.set_xticks(range(len(ops)), labels)
     ax.set_ylim(0, 1.05)
     ax.set_title("Controlled after each round (spring, summer, ragnarok)", fontsize=10)
     ax = fig.add_subplot(1, 3, 3)
     rows = [o["controller_win"] for o in ops]
     x = [i for i, r in enumerate(rows) if r["n"]]
-    ax.bar(x, [rows[i]["win_rate"] for i in x], 0.6, color=[colours[i] for i in x],
-           yerr=[[rows[i]["win_rate"] - rows[i]["ci95"][0] for i in x], [rows[i]["ci95"][1] - rows[i]["win_rate"]
-                                                                        for i in x]], capsize=3)
+    ax.bar(
+        x,
+        [rows[i]["win_rate"] for i in x],
+        0.6,
+        color=[colours[i] for i in x],
+        yerr=[
+            [rows[i]["win_rate"] - rows[i]["ci95"][0] for i in x],
+            [rows[i]["ci95"][1] - rows[i]["win_rate"] for i in x],
+        ],
+        capsize=3,
+    )
     ax.scatter(x, [rows[i]["expected"] for i in x], marker="_", s=300, color="black", zorder=3)
     ax.set_xticks(range(len(ops)), labels)
     ax.set_ylim(0, 1)
@@ -428,14 +515,14 @@ def _num(x: Any, digits: int = 2) -> str:
 Column = tuple[str, Callable[[dict], Any], Callable[[dict], Any] | None, bool]  # header, text, sort value, left
 
 
-def _col(header: str, text: Callable[[dict], Any], value: Callable[[dict], Any] | None = None,
-         left: bool = False) -> Column:
+def _col(
+    header: str, text: Callable[[dict], Any], value: Callable[[dict], Any] | None = None, left: bool = False
+) -> Column:
     return (header, text, value, left)
 
 
 def _table(columns: Sequence[Column], rows: Iterable[dict]) -> str:
-    head = "".join(f'<th class="l">{_esc(h)}</th>' if left else f"<th>{_esc(h)}</th>"
-                   for h, _, _, left in columns)
+    head = "".join(f'<th class="l">{_esc(h)}</th>' if left else f"<th>{_esc(h)}</th>" for h, _, _, left in columns)
     body = []
     for r in rows:
         cells = []
@@ -445,8 +532,10 @@ def _table(columns: Sequence[Column], rows: Iterable[dict]) -> str:
             cls = ' class="l"' if left else ""
             cells.append(f"<td{cls}{attr}>{_esc(text(r))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<div class="wrap"><table class="sortable"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+    return (
+        f'<div class="wrap"><table class="sortable"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 def _rate_cols(get: Callable[[dict], dict], label: str = "") -> list[Column]:
@@ -462,8 +551,11 @@ def _rate_cols(get: Callable[[dict], dict], label: str = "") -> list[Column]:
 
 def _control_col(i: int, round_name: str) -> Column:
     """How often an Outpost is controlled after round ``i`` (``round_name``)."""
-    return _col(f"controlled after {round_name}", lambda r: _pct(r["control_rate_by_round"][i]),
-                lambda r: r["control_rate_by_round"][i])
+    return _col(
+        f"controlled after {round_name}",
+        lambda r: _pct(r["control_rate_by_round"][i]),
+        lambda r: r["control_rate_by_round"][i],
+    )
 
 
 def _stat_cols() -> list[Column]:
@@ -475,49 +567,66 @@ def _stat_cols() -> list[Column]:
 
 def _figures(charts: list[tuple[str, str]], names: Iterable[str]) -> str:
     wanted = set(names)
-    return "".join(f'<figure><img src="{_esc(f)}" alt="{_esc(c)}"><figcaption>{_esc(c)}</figcaption></figure>'
-                   for f, c in charts if f in wanted)
+    return "".join(
+        f'<figure><img src="{_esc(f)}" alt="{_esc(c)}"><figcaption>{_esc(c)}</figcaption></figure>'
+        for f, c in charts
+        if f in wanted
+    )
 
 
 def render_html(numbers: dict, charts: list[tuple[str, str]], files: list[str], run: dict | None) -> str:
     s = numbers["settings"]
     g = numbers["games"]
     title = f"{numbers['title']} balance report"
-    parts = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{_esc(title)}</title>"
-             f"<style>{_STYLE}</style></head><body>", f"<h1>{_esc(title)}</h1>"]
+    parts = [
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_esc(title)}</title>'
+        f"<style>{_STYLE}</style></head><body>",
+        f"<h1>{_esc(title)}</h1>",
+    ]
     bots = ", ".join(s["bots"])
     opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in s["options"].items()) or "none"
     parts.append(
         f'<p class="note">{g["total"]} games: {s["games_per_player_count"]} at each of '
-        f'{_esc(", ".join(str(p) for p in s["player_counts"]))} players; seed {_esc(s["seed"])}; '
+        f"{_esc(', '.join(str(p) for p in s['player_counts']))} players; seed {_esc(s['seed'])}; "
         f"bots {_esc(bots)} (repeated over the seats); game options: {_esc(opts)}. "
-        f"{g['finished']} finished, <span class=\"{'bad' if g['errors'] else ''}\">{g['errors']} failed</span>.")
+        f'{g["finished"]} finished, <span class="{"bad" if g["errors"] else ""}">{g["errors"]} failed</span>.'
+    )
     if run:
-        parts.append(f" Played in {_esc(run.get('seconds'))} s on {_esc(run.get('workers'))} worker(s), "
-                     f"backend {_esc(run.get('backend'))}.")
+        parts.append(
+            f" Played in {_esc(run.get('seconds'))} s on {_esc(run.get('workers'))} worker(s), "
+            f"backend {_esc(run.get('backend'))}."
+        )
     parts.append("</p>")
-    parts.append("<p class=\"note\">Files: " + ", ".join(f'<a href="{_esc(f)}">{_esc(f)}</a>' for f in files)
-                 + ". The numbers are in <code>report.json</code> and are the same for the same seed and "
-                   "settings, whatever the number of workers.</p>")
     parts.append(
-        "<p class=\"note\">A tie for first between k players counts 1/k win each. A win rate is over "
+        '<p class="note">Files: '
+        + ", ".join(f'<a href="{_esc(f)}">{_esc(f)}</a>' for f in files)
+        + ". The numbers are in <code>report.json</code> and are the same for the same seed and "
+        "settings, whatever the number of workers.</p>"
+    )
+    parts.append(
+        '<p class="note">A tie for first between k players counts 1/k win each. A win rate is over '
         "player-games (one player in one game), with a 95% Wilson interval, next to its <em>fair share</em>: "
         "the mean of 1/players over the same player-games. Turn-order position 0 is the first player "
         + ("of the game" if numbers["game"] == "red-rising" else "of Spring")
         + ". Std is the sample standard deviation; quartiles interpolate linearly. Click a column header "
-          "to sort.</p>")
+        "to sort.</p>"
+    )
 
     parts.append("<h2>Games by player count</h2>")
-    pc_cols = [_col("players", lambda r: r["players"], left=True),
-               _col("games", lambda r: r["games"]), _col("errors", lambda r: r["errors"]),
-               _col("tied games", lambda r: r["tied_games"]),
-               _col("mean winning score", lambda r: _num(r["winning_score"]["mean"]),
-                    lambda r: r["winning_score"]["mean"]),
-               _col("mean margin over 2nd", lambda r: _num(r["winning_margin"]["mean"]),
-                    lambda r: r["winning_margin"]["mean"])]
+    pc_cols = [
+        _col("players", lambda r: r["players"], left=True),
+        _col("games", lambda r: r["games"]),
+        _col("errors", lambda r: r["errors"]),
+        _col("tied games", lambda r: r["tied_games"]),
+        _col("mean winning score", lambda r: _num(r["winning_score"]["mean"]), lambda r: r["winning_score"]["mean"]),
+        _col(
+            "mean margin over 2nd", lambda r: _num(r["winning_margin"]["mean"]), lambda r: r["winning_margin"]["mean"]
+        ),
+    ]
     if numbers["game"] == "red-north":
-        pc_cols.append(_col("decided by", lambda r: ", ".join(f"{k} {v}" for k, v in r["decided_by"].items()),
-                            left=True))
+        pc_cols.append(
+            _col("decided by", lambda r: ", ".join(f"{k} {v}" for k, v in r["decided_by"].items()), left=True)
+        )
     parts.append(_table(pc_cols, g["by_player_count"]))
 
     parts.append("<h2>Win rates</h2>")
@@ -526,84 +635,146 @@ def render_html(numbers: dict, charts: list[tuple[str, str]], files: list[str], 
         group = key.removeprefix("by_")
         parts.append(f"<h3>By {_esc(labels.get(key, group))}</h3>")
         parts.append(_figures(charts, [f"win_{group}.png"]))
-        parts.append(_table([_col("players", lambda r: r["players"], left=True),
-                             _col(labels.get(key, group), itemgetter(group), left=True),
-                             *_rate_cols(lambda r: r)], rows))
+        parts.append(
+            _table(
+                [
+                    _col("players", lambda r: r["players"], left=True),
+                    _col(labels.get(key, group), itemgetter(group), left=True),
+                    *_rate_cols(lambda r: r),
+                ],
+                rows,
+            )
+        )
 
     parts.append("<h2>Scores per scorepad row</h2>")
     parts.append(_figures(charts, ["scores_box.png", "scores_hist.png"]))
-    parts.append(_table([_col("players", lambda r: r["players"], left=True),
-                         _col("row", lambda r: r["row"], left=True), _col("n", lambda r: r["n"]),
-                         *_stat_cols()], numbers["scores"]["stats"]))
+    parts.append(
+        _table(
+            [
+                _col("players", lambda r: r["players"], left=True),
+                _col("row", lambda r: r["row"], left=True),
+                _col("n", lambda r: r["n"]),
+                *_stat_cols(),
+            ],
+            numbers["scores"]["stats"],
+        )
+    )
 
     parts.append("<h2>Game length</h2>")
     parts.append(_figures(charts, ["length.png"]))
-    parts.append(_table([_col("players", lambda r: r["players"], left=True),
-                         _col("measure", lambda r: r["measure"], left=True), _col("games", lambda r: r["n"]),
-                         *_stat_cols()], numbers["length"]["stats"]))
+    parts.append(
+        _table(
+            [
+                _col("players", lambda r: r["players"], left=True),
+                _col("measure", lambda r: r["measure"], left=True),
+                _col("games", lambda r: r["n"]),
+                *_stat_cols(),
+            ],
+            numbers["length"]["stats"],
+        )
+    )
 
     if "cards" in numbers:
         parts.append("<h2>Cards</h2>")
         parts.append(
-            "<p class=\"note\"><em>deployed</em>: times the card was deployed (re-deploys by abilities "
+            '<p class="note"><em>deployed</em>: times the card was deployed (re-deploys by abilities '
             "included); <em>took effect</em>: times its deploy ability changed the game or offered a choice; "
             "<em>kept</em>: games in which it ended in a hand. <em>Held</em>: the player holding it at the "
             "end vs every other player-game; <em>deployer</em>: the players who deployed it (once per player "
-            "and game). <em>Lift</em>: win rate minus fair share.</p>")
+            "and game). <em>Lift</em>: win rate minus fair share.</p>"
+        )
         parts.append(_figures(charts, ["cards_lift.png", "cards_usage.png"]))
-        cols = [_col("card", lambda r: r["card"], left=True), _col("colour", lambda r: r["color"], left=True),
-                _col("value", lambda r: r["value"]), _col("deployed", lambda r: r["deployed"]),
-                _col("took effect", lambda r: r["ability_took_effect"]), _col("kept", lambda r: r["kept"]),
-                _col("kept rate", lambda r: _pct(r["kept_rate"]), lambda r: r["kept_rate"]),
-                *_rate_cols(lambda r: r["held"], "held"),
-                _col("held lift", lambda r: _pct(r["held_lift"]), lambda r: r["held_lift"]),
-                _col("not held win rate", lambda r: _pct(r["not_held"]["win_rate"]),
-                     lambda r: r["not_held"]["win_rate"]),
-                _col("not held 95% CI", lambda r: _ci(r["not_held"]), lambda r: r["not_held"]["ci95"][0]),
-                _col("held mean score", lambda r: _num(r["held_mean_score"]), lambda r: r["held_mean_score"])]
+        cols = [
+            _col("card", lambda r: r["card"], left=True),
+            _col("colour", lambda r: r["color"], left=True),
+            _col("value", lambda r: r["value"]),
+            _col("deployed", lambda r: r["deployed"]),
+            _col("took effect", lambda r: r["ability_took_effect"]),
+            _col("kept", lambda r: r["kept"]),
+            _col("kept rate", lambda r: _pct(r["kept_rate"]), lambda r: r["kept_rate"]),
+            *_rate_cols(lambda r: r["held"], "held"),
+            _col("held lift", lambda r: _pct(r["held_lift"]), lambda r: r["held_lift"]),
+            _col("not held win rate", lambda r: _pct(r["not_held"]["win_rate"]), lambda r: r["not_held"]["win_rate"]),
+            _col("not held 95% CI", lambda r: _ci(r["not_held"]), lambda r: r["not_held"]["ci95"][0]),
+            _col("held mean score", lambda r: _num(r["held_mean_score"]), lambda r: r["held_mean_score"]),
+        ]
         if numbers["cards"] and "deployed_by_player" in numbers["cards"][0]:
-            cols += [_col("deployer n", lambda r: r["deployed_by_player"]["n"]),
-                     _col("deployer win rate", lambda r: _pct(r["deployed_by_player"]["win_rate"]),
-                          lambda r: r["deployed_by_player"]["win_rate"]),
-                     _col("deployer 95% CI", lambda r: _ci(r["deployed_by_player"]),
-                          lambda r: r["deployed_by_player"]["ci95"][0]),
-                     _col("deployer lift", lambda r: _pct(r["deployer_lift"]), lambda r: r["deployer_lift"])]
+            cols += [
+                _col("deployer n", lambda r: r["deployed_by_player"]["n"]),
+                _col(
+                    "deployer win rate",
+                    lambda r: _pct(r["deployed_by_player"]["win_rate"]),
+                    lambda r: r["deployed_by_player"]["win_rate"],
+                ),
+                _col(
+                    "deployer 95% CI",
+                    lambda r: _ci(r["deployed_by_player"]),
+                    lambda r: r["deployed_by_player"]["ci95"][0],
+                ),
+                _col("deployer lift", lambda r: _pct(r["deployer_lift"]), lambda r: r["deployer_lift"]),
+            ]
         parts.append(_table(cols, numbers["cards"]))
 
     if "gods" in numbers:
         parts.append("<h2>Gods</h2>")
         parts.append(_figures(charts, ["gods.png"]))
-        parts.append(_table([
-            _col("god", lambda r: r["god"], left=True), _col("games held", lambda r: r["games_held"]),
-            _col("invoked", lambda r: r["invoked"]),
-            _col("invoke rate", lambda r: _pct(r["invoke_rate"]), lambda r: r["invoke_rate"]),
-            *_rate_cols(lambda r: r["held"], "held"),
-            _col("held lift", lambda r: _pct(r["held_lift"]), lambda r: r["held_lift"]),
-            _col("not held win rate", lambda r: _pct(r["not_held"]["win_rate"]), lambda r: r["not_held"]["win_rate"]),
-            _col("invoked win rate", lambda r: _pct(r["when_invoked"]["win_rate"]),
-                 lambda r: r["when_invoked"]["win_rate"]),
-            _col("held mean VP", lambda r: _num(r["held_mean_vp"]), lambda r: r["held_mean_vp"]),
-            _col("not held mean VP", lambda r: _num(r["not_held_mean_vp"]), lambda r: r["not_held_mean_vp"]),
-        ], numbers["gods"]))
+        parts.append(
+            _table(
+                [
+                    _col("god", lambda r: r["god"], left=True),
+                    _col("games held", lambda r: r["games_held"]),
+                    _col("invoked", lambda r: r["invoked"]),
+                    _col("invoke rate", lambda r: _pct(r["invoke_rate"]), lambda r: r["invoke_rate"]),
+                    *_rate_cols(lambda r: r["held"], "held"),
+                    _col("held lift", lambda r: _pct(r["held_lift"]), lambda r: r["held_lift"]),
+                    _col(
+                        "not held win rate",
+                        lambda r: _pct(r["not_held"]["win_rate"]),
+                        lambda r: r["not_held"]["win_rate"],
+                    ),
+                    _col(
+                        "invoked win rate",
+                        lambda r: _pct(r["when_invoked"]["win_rate"]),
+                        lambda r: r["when_invoked"]["win_rate"],
+                    ),
+                    _col("held mean VP", lambda r: _num(r["held_mean_vp"]), lambda r: r["held_mean_vp"]),
+                    _col("not held mean VP", lambda r: _num(r["not_held_mean_vp"]), lambda r: r["not_held_mean_vp"]),
+                ],
+                numbers["gods"],
+            )
+        )
     if "outposts" in numbers:
         parts.append("<h2>Outposts</h2>")
         parts.append(_figures(charts, ["outposts.png"]))
-        parts.append(_table([
-            _col("outpost", lambda r: r["outpost"], left=True), _col("games", lambda r: r["games"]),
-            _col("in play", lambda r: _pct(r["in_play_rate"]), lambda r: r["in_play_rate"]),
-            *[_control_col(i, n) for i, n in enumerate(("spring", "summer", "ragnarok"))],
-            _col("final: uncontrolled", lambda r: r["final_uncontrolled"]),
-            _col("final controller by turn order", lambda r: ", ".join(
-                f"{k}: {v}" for k, v in r["final_controller_by_turn_order"].items()), left=True),
-            *_rate_cols(lambda r: r["controller_win"], "controller"),
-            _col("controller mean VP", lambda r: _num(r["controller_mean_vp"]), lambda r: r["controller_mean_vp"]),
-        ], numbers["outposts"]))
+        parts.append(
+            _table(
+                [
+                    _col("outpost", lambda r: r["outpost"], left=True),
+                    _col("games", lambda r: r["games"]),
+                    _col("in play", lambda r: _pct(r["in_play_rate"]), lambda r: r["in_play_rate"]),
+                    *[_control_col(i, n) for i, n in enumerate(("spring", "summer", "ragnarok"))],
+                    _col("final: uncontrolled", lambda r: r["final_uncontrolled"]),
+                    _col(
+                        "final controller by turn order",
+                        lambda r: ", ".join(f"{k}: {v}" for k, v in r["final_controller_by_turn_order"].items()),
+                        left=True,
+                    ),
+                    *_rate_cols(lambda r: r["controller_win"], "controller"),
+                    _col(
+                        "controller mean VP", lambda r: _num(r["controller_mean_vp"]), lambda r: r["controller_mean_vp"]
+                    ),
+                ],
+                numbers["outposts"],
+            )
+        )
 
     if numbers["errors"]:
-        parts.append("<h2 class=\"bad\">Failed games</h2>")
+        parts.append('<h2 class="bad">Failed games</h2>')
         for e in numbers["errors"][:20]:
-            parts.append(f"<p>{_esc(e['players'])} players, game {_esc(e['game'])} (seed {_esc(e['seed'])}):</p>"
-                         f"<pre>{_esc(e['error'])}</pre>")
+            parts.append(
+                f"<p>{_esc(e['players'])} players, game {_esc(e['game'])} (seed {_esc(e['seed'])}):</p>"
+                f"<pre>{_esc(e['error'])}</pre>"
+            )
     parts.append(f"<script>{_SORT_JS}</script></body></html>\n")
     return "".join(parts)
 
@@ -611,9 +782,15 @@ def render_html(numbers: dict, charts: list[tuple[str, str]], files: list[str], 
 # ----------------------------------------------------------------------------- all together
 
 
-def write_report(numbers: dict[str, Any], out_dir: str | Path, *, games_rows: list[dict] | None = None,
-                 players_rows: list[dict] | None = None, run: dict[str, Any] | None = None,
-                 charts: bool = True) -> dict[str, Path]:
+def write_report(
+    numbers: dict[str, Any],
+    out_dir: str | Path,
+    *,
+    games_rows: list[dict] | None = None,
+    players_rows: list[dict] | None = None,
+    run: dict[str, Any] | None = None,
+    charts: bool = True,
+) -> dict[str, Path]:
     """Write every file of the report into ``out_dir`` (created); return ``{name: path}``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -659,5 +836,13 @@ def write_report(numbers: dict[str, Any], out_dir: str | Path, *, games_rows: li
     return files
 
 
-__all__ = ["INSTALL_HINT", "MissingDependency", "dumps_numbers", "flatten", "render_html", "require_matplotlib",
-           "write_csv", "write_report"]
+__all__ = [
+    "INSTALL_HINT",
+    "MissingDependency",
+    "dumps_numbers",
+    "flatten",
+    "render_html",
+    "require_matplotlib",
+    "write_csv",
+    "write_report",
+]

@@ -33,9 +33,16 @@ class GameResult:
     decision_counts: list[int] = field(default_factory=list)  # choose() calls, per seat
 
 
-def play_one(game_name: str, players: int, options: dict, index: int, seed: int,
-             bots: list[str] | None = None, keep_record: bool = False,
-             on_state: Callable | None = None) -> GameResult:
+def play_one(
+    game_name: str,
+    players: int,
+    options: dict,
+    index: int,
+    seed: int,
+    bots: list[str] | None = None,
+    keep_record: bool = False,
+    on_state: Callable | None = None,
+) -> GameResult:
     game = make_game(game_name, players, **options)
     gseed = game_seed(seed, index)
     specs = bots or ["random"]
@@ -84,8 +91,9 @@ class SimulateTask:
 
     def __call__(self, index: int) -> GameResult:
         save_dir = self.save_dir
-        r = play_one(self.game, self.players, self.options, index, self.seed, self.bots,
-                     keep_record=save_dir is not None)
+        r = play_one(
+            self.game, self.players, self.options, index, self.seed, self.bots, keep_record=save_dir is not None
+        )
         if save_dir is not None:
             Path(save_dir, f"game-{index:05d}.json").write_text(json.dumps(r.record))
             r.record = None
@@ -106,7 +114,10 @@ class SimulationReport:
         decisions = sum(r.decisions for r in self.results)
         scores = [s for summary in summaries for s in summary["scores"]]
         out: dict[str, Any] = {
-            "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
             "errors": len(self.results) - len(summaries),
             "seconds": round(self.seconds, 4),
             "games_per_second": round(self.games / self.seconds, 2) if self.seconds else 0.0,
@@ -129,10 +140,19 @@ def _mean_decision_seconds(results: list[GameResult]) -> float:
     return round(sum(sum(r.decision_seconds) for r in results) / calls, 8) if calls else 0.0
 
 
-def simulate(game_name: str, players: int, games: int, seed: int, options: dict | None = None,
-             bots: list[str] | None = None, save_dir: str | Path | None = None,
-             progress: Callable[[int], None] | None = None, *, workers: int = 1,
-             backend: str = "local") -> SimulationReport:
+def simulate(
+    game_name: str,
+    players: int,
+    games: int,
+    seed: int,
+    options: dict | None = None,
+    bots: list[str] | None = None,
+    save_dir: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+) -> SimulationReport:
     """Play games ``0..games-1`` (game ``i`` from ``game_seed(seed, i)``) over ``workers``
     processes; everything but the timings is the same for any ``workers``."""
     from .parallel import run_games
@@ -142,8 +162,9 @@ def simulate(game_name: str, players: int, games: int, seed: int, options: dict 
     report = SimulationReport(game_name, players, games, seed)
     if save_dir is not None:
         Path(save_dir).mkdir(parents=True, exist_ok=True)
-    task = SimulateTask(game_name, players, options, seed, list(bots) if bots else None,
-                        None if save_dir is None else str(save_dir))
+    task = SimulateTask(
+        game_name, players, options, seed, list(bots) if bots else None, None if save_dir is None else str(save_dir)
+    )
     t0 = time.perf_counter()
     report.results = run_games(task, range(games), workers, backend, progress=progress)
     report.seconds = time.perf_counter() - t0

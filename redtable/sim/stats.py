@@ -53,8 +53,9 @@ def wilson_interval(successes: float, n: float, z: float = Z95) -> tuple[float, 
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def pairwise_outcomes(seat_bots: Sequence[int], scores: Sequence[float],
-                      winners: Sequence[int]) -> list[tuple[int, int, float]]:
+def pairwise_outcomes(
+    seat_bots: Sequence[int], scores: Sequence[float], winners: Sequence[int]
+) -> list[tuple[int, int, float]]:
     """``(bot_a, bot_b, result_of_a)`` for every two seats of one game held by different bots.
 
     ``result_of_a`` is 1 (a ranks higher), 0 (lower) or 0.5 (same rank); rank is
@@ -72,8 +73,13 @@ def pairwise_outcomes(seat_bots: Sequence[int], scores: Sequence[float],
     return out
 
 
-def elo_ratings(n_bots: int, outcomes: Iterable[tuple[int, int, float]], prior: float = 1.0,
-                tol: float = 1e-10, max_iter: int = 10_000) -> list[float]:
+def elo_ratings(
+    n_bots: int,
+    outcomes: Iterable[tuple[int, int, float]],
+    prior: float = 1.0,
+    tol: float = 1e-10,
+    max_iter: int = 10_000,
+) -> list[float]:
     """Elo ratings (mean 1500) fitted by Bradley-Terry to pairwise ``(a, b, result_of_a)``."""
     if n_bots == 0:
         return []

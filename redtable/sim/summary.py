@@ -30,8 +30,7 @@ def new_table(title: str):
     from rich import box
     from rich.table import Table
 
-    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1),
-                 show_edge=False)
+    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1), show_edge=False)
 
 
 def _num(x: float | None, digits: int = 1) -> str:
@@ -44,8 +43,15 @@ def simulation_numbers(report: SimulationReport, bots: list[str] | None, options
     """The analysis numbers (:func:`~redtable.sim.analyze.analyze`) of a simulation's games."""
     from .analyze import Collection, analyze, record_of
 
-    col = Collection(report.game, [report.players], report.games, report.seed, list(bots or ["random"]),
-                     dict(options), records=[record_of(r, report.players) for r in report.results])
+    col = Collection(
+        report.game,
+        [report.players],
+        report.games,
+        report.seed,
+        list(bots or ["random"]),
+        dict(options),
+        records=[record_of(r, report.players) for r in report.results],
+    )
     return analyze(col)
 
 
@@ -61,10 +67,16 @@ def print_simulation(numbers: dict[str, Any], seconds: float, details: bool = Fa
     if seconds:
         per_second = g["total"] / seconds
         pace = f"; {seconds:.{2 if seconds < 10 else 0}f} s, {per_second:.{1 if per_second < 10 else 0}f} games/s"
-    console.print(f"[b]{numbers['title']}[/b]: {g['total']} games, {P} players, seed {s['seed']}; "
-                  f"{g['errors']} failed{pace}", highlight=False)
-    console.print(f"bots by seat: {', '.join(s['bots'])}" + (" (repeated)" if len(s["bots"]) < P else "")
-                  + (f"; options {s['options']}" if s["options"] else ""), highlight=False)
+    console.print(
+        f"[b]{numbers['title']}[/b]: {g['total']} games, {P} players, seed {s['seed']}; {g['errors']} failed{pace}",
+        highlight=False,
+    )
+    console.print(
+        f"bots by seat: {', '.join(s['bots'])}"
+        + (" (repeated)" if len(s["bots"]) < P else "")
+        + (f"; options {s['options']}" if s["options"] else ""),
+        highlight=False,
+    )
     if not g["finished"]:
         return
     wr = numbers["win_rates"]
@@ -78,8 +90,7 @@ def print_simulation(numbers: dict[str, Any], seconds: float, details: bool = Fa
         t.add_row(str(i), rate(seats[i]) if i in seats else "–", rate(orders[i]) if i in orders else "–")
     console.print()
     console.print(t)
-    console.print(f"[dim]fair share {1 / P:.0%}; turn order 0 = the first player; a tie for first "
-                  f"counts 1/k[/dim]")
+    console.print(f"[dim]fair share {1 / P:.0%}; turn order 0 = the first player; a tie for first counts 1/k[/dim]")
     for what in ("house", "bot"):
         if f"by_{what}" not in wr:
             continue
@@ -95,21 +106,25 @@ def print_simulation(numbers: dict[str, Any], seconds: float, details: bool = Fa
         t.add_column(col, justify="left" if col == "row" else "right", no_wrap=True)
     for r in numbers["scores"]["stats"]:
         if r["n"]:
-            t.add_row(r["row"].replace("_", " "), f"{r['mean']:.1f}", f"{r['std']:.1f}", _num(r["min"]),
-                      _num(r["median"]), _num(r["max"]))
+            t.add_row(
+                r["row"].replace("_", " "),
+                f"{r['mean']:.1f}",
+                f"{r['std']:.1f}",
+                _num(r["min"]),
+                _num(r["median"]),
+                _num(r["max"]),
+            )
     console.print()
     console.print(t)
     t = new_table("game length and result")
     for col in ("", "mean", "min", "median", "max"):
         t.add_column(col, justify="left" if not col else "right", no_wrap=True)
     for r in numbers["length"]["stats"]:
-        t.add_row(r["measure"].replace("_", " "), f"{r['mean']:.1f}", _num(r["min"]), _num(r["median"]),
-                  _num(r["max"]))
+        t.add_row(r["measure"].replace("_", " "), f"{r['mean']:.1f}", _num(r["min"]), _num(r["median"]), _num(r["max"]))
     for key in ("winning_score", "winning_margin"):
         r = pc[key]
         if r["n"]:
-            t.add_row(key.replace("_", " "), f"{r['mean']:.1f}", _num(r["min"]), _num(r["median"]),
-                      _num(r["max"]))
+            t.add_row(key.replace("_", " "), f"{r['mean']:.1f}", _num(r["min"]), _num(r["median"]), _num(r["max"]))
     console.print()
     console.print(t)
     extra = f"ties for first: {pc['tied_games']} of {pc['finished']} games"
@@ -130,8 +145,14 @@ def print_details(numbers: dict[str, Any], console) -> None:
         for col in ("card", "deployed", "effect", "kept", "win % [95% CI]", "lift pp"):
             t.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)
         for c in sorted(numbers["cards"], key=lambda c: (-c["deployed"], c["card"])):
-            t.add_row(c["card"], str(c["deployed"]), str(c["ability_took_effect"]), str(c["kept"]),
-                      rate(c["held"]), pp(c["held_lift"]))
+            t.add_row(
+                c["card"],
+                str(c["deployed"]),
+                str(c["ability_took_effect"]),
+                str(c["kept"]),
+                rate(c["held"]),
+                pp(c["held_lift"]),
+            )
         console.print()
         console.print(t)
         console.print("[dim]effect: the ability took effect; lift: win % minus the fair share[/dim]")
@@ -150,8 +171,13 @@ def print_details(numbers: dict[str, Any], console) -> None:
             t.add_column(col, justify="left" if col == "outpost" else "right", no_wrap=True)
         for r in numbers["outposts"]:
             by_round = " ".join("–" if x is None else f"{x:.0%}" for x in r["control_rate_by_round"])
-            t.add_row(r["outpost"], f"{(r['in_play_rate'] or 0):.0%}", by_round, rate(r["controller_win"]),
-                      pp(r["controller_lift"]))
+            t.add_row(
+                r["outpost"],
+                f"{(r['in_play_rate'] or 0):.0%}",
+                by_round,
+                rate(r["controller_win"]),
+                pp(r["controller_lift"]),
+            )
         console.print()
         console.print(t)
 

@@ -47,8 +47,9 @@ def check_budget(budget: str) -> str:
     """A search budget per decision: time (``0.5s``, ``250ms``) or iterations (``2000it``)."""
     b = budget.strip().lower()
     if not _BUDGET.match(b) or float(re.sub(r"[a-z]+$", "", b)) <= 0:
-        raise InvalidOptions(f"bad budget {budget!r}; expected time per decision like '0.5s' or '250ms', "
-                             f"or iterations like '2000it'")
+        raise InvalidOptions(
+            f"bad budget {budget!r}; expected time per decision like '0.5s' or '250ms', or iterations like '2000it'"
+        )
     return b
 
 
@@ -163,31 +164,47 @@ class TournamentReport:
         bots = []
         for b, name in enumerate(display_names(self.specs)):
             lo, hi = wilson_interval(wins[b], played[b])
-            bots.append({
-                "name": name,
-                "win_rate": round(wins[b] / played[b], 4) if played[b] else 0.0,
-                "ci95": [round(lo, 4), round(hi, 4)],
-                "elo": round(elo[b], 1),
-                "mean_score": round(score[b] / played[b], 3) if played[b] else 0.0,
-                "mean_decision_seconds": round(spent[b] / calls[b], 8) if calls[b] else 0.0,
-                "games": played[b],
-                "wins": round(wins[b], 4),
-                "games_by_seat": by_seat[b],
-                "decisions": calls[b],
-            })
+            bots.append(
+                {
+                    "name": name,
+                    "win_rate": round(wins[b] / played[b], 4) if played[b] else 0.0,
+                    "ci95": [round(lo, 4), round(hi, 4)],
+                    "elo": round(elo[b], 1),
+                    "mean_score": round(score[b] / played[b], 3) if played[b] else 0.0,
+                    "mean_decision_seconds": round(spent[b] / calls[b], 8) if calls[b] else 0.0,
+                    "games": played[b],
+                    "wins": round(wins[b], 4),
+                    "games_by_seat": by_seat[b],
+                    "decisions": calls[b],
+                }
+            )
         out: dict[str, Any] = {
-            "games": self.games, "bots": bots, "game": self.game, "players": self.players,
-            "seed": self.seed, "rotation_period": rotation_period(n, self.players),
-            "errors": len(errors), "seconds": round(self.seconds, 4),
+            "games": self.games,
+            "bots": bots,
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "rotation_period": rotation_period(n, self.players),
+            "errors": len(errors),
+            "seconds": round(self.seconds, 4),
         }
         if errors:
             out["error_details"] = errors[:20]
         return out
 
 
-def tournament(game_name: str, players: int, bots: list[str], games: int, seed: int = 0,
-               options: dict | None = None, budget: str | None = None, workers: int = 1,
-               progress: Callable[[int], None] | None = None, backend: str = "local") -> TournamentReport:
+def tournament(
+    game_name: str,
+    players: int,
+    bots: list[str],
+    games: int,
+    seed: int = 0,
+    options: dict | None = None,
+    budget: str | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    backend: str = "local",
+) -> TournamentReport:
     """Play ``games`` games between ``bots`` (specs for ``make_bot``) with rotated seats."""
     from ..bots import make_bot
     from .parallel import run_games
@@ -209,5 +226,14 @@ def tournament(game_name: str, players: int, bots: list[str], games: int, seed: 
     return report
 
 
-__all__ = ["SEARCH_BOTS", "TournamentReport", "TournamentTask", "apply_budget", "check_budget",
-           "display_names", "rotation_period", "seating", "tournament"]
+__all__ = [
+    "SEARCH_BOTS",
+    "TournamentReport",
+    "TournamentTask",
+    "apply_budget",
+    "check_budget",
+    "display_names",
+    "rotation_period",
+    "seating",
+    "tournament",
+]

@@ -55,7 +55,9 @@ def red_rising_cards(lang: str = "en") -> dict:
         "lang": lang,
         "cards": gallery(lang),
         "colors": list(COLOR_NAMES),
-        "houses": [{"house": h, "title": t, "text": x} for h, t, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)],
+        "houses": [
+            {"house": h, "title": t, "text": x} for h, t, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)
+        ],
         "locations": [{"location": n, "title": t} for n, t in zip(LOCATION_NAMES, LOCATION_TITLES, strict=True)],
         "die": [{"face": f, "text": DIE_TEXT[f]} for f in DIE_FACES],
         "fleet_vp": list(FLEET_VP),
@@ -89,8 +91,10 @@ def slug_choices(choices: dict) -> dict:
     from ..redrising.cards import NAME, SLUG
 
     slug = {name: SLUG[i] for i, name in enumerate(NAME)}
-    return {"as_color": {slug[c]: colour for c, colour in choices["as_color"].items()},
-            "as_name": {slug[c]: slug[n] for c, n in choices["as_name"].items()}}
+    return {
+        "as_color": {slug[c]: colour for c, colour in choices["as_color"].items()},
+        "as_name": {slug[c]: slug[n] for c, n in choices["as_name"].items()},
+    }
 
 
 def score_json(data: Any) -> dict:
@@ -103,8 +107,16 @@ def score_json(data: Any) -> dict:
     scores = score_position(pos)
     return {
         "rows": list(ROWS),
-        "players": [{"name": s.name, **{r: s.row(r) for r in ROWS}, "choices": s.choices,
-                     "choice_slugs": slug_choices(s.choices), "card_points": s.card_points} for s in scores],
+        "players": [
+            {
+                "name": s.name,
+                **{r: s.row(r) for r in ROWS},
+                "choices": s.choices,
+                "choice_slugs": slug_choices(s.choices),
+                "card_points": s.card_points,
+            }
+            for s in scores
+        ],
         "winners": winners(pos, scores),
     }
 
@@ -143,8 +155,10 @@ async def final(request: Request, game_id: str):
         from ..redrising.scoring import score_position
 
         scores = await hub.off_loop(score_position, state.final_position())
-        hands = [[{"card": SLUG[c], "points": scores[p].card_points.get(NAME[c])} for c in hand]
-                 for p, hand in enumerate(state.hands)]
+        hands = [
+            [{"card": SLUG[c], "points": scores[p].card_points.get(NAME[c])} for c in hand]
+            for p, hand in enumerate(state.hands)
+        ]
         return {"game": game.name, "hands": hands, "choices": [slug_choices(s.choices) for s in scores]}
     if game.name == "red-north":
         from ..rednorth.cards import counts_to_slugs
@@ -170,8 +184,11 @@ async def running(request: Request, game_id: str):
     # one consistent reading on the loop; the scoring (a search over Gray/Orange choices) off it
     version, step, status = game.version, game.step, game.status
     view = game.state.view(seat)
-    events = [e for e in game.events_for(seat) if e["kind"] in ("points", "end_of_game_ability")] \
-        if game.name == "red-rising" and seat is not None else []
+    events = (
+        [e for e in game.events_for(seat) if e["kind"] in ("points", "end_of_game_ability")]
+        if game.name == "red-rising" and seat is not None
+        else []
+    )
     try:
         out = await hub.off_loop(running_score, game.name, view, events, seat)
     except ValueError as e:

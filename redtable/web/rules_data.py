@@ -103,17 +103,35 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
         "game": "red-rising",
         "lang": lang,
         "players": {"min": RedRising.min_players, "max": RedRising.max_players},
-        "setup": {"hand_size": HAND_SIZE, "influence_tokens": INFLUENCE_TOKENS,
-                  "neutral_influence_2p": NEUTRAL_INFLUENCE_2P, "cards_per_location": 2},
+        "setup": {
+            "hand_size": HAND_SIZE,
+            "influence_tokens": INFLUENCE_TOKENS,
+            "neutral_influence_2p": NEUTRAL_INFLUENCE_2P,
+            "cards_per_location": 2,
+        },
         "end": {"threshold": THRESHOLD, "fleet_max": FLEET_MAX},
-        "scoring": {"rows": list(ROWS), "helium_vp": HELIUM_VP, "sovereign_vp": SOVEREIGN_VP,
-                    "influence_vp": [*INFLUENCE_VP, 1], "hand_limit": HAND_LIMIT, "excess_card_vp": EXCESS_CARD_VP},
-        "houses": [{"house": h, "name": engine_text(n, lang), "text": engine_text(x, lang)}
-                   for h, n, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)],
+        "scoring": {
+            "rows": list(ROWS),
+            "helium_vp": HELIUM_VP,
+            "sovereign_vp": SOVEREIGN_VP,
+            "influence_vp": [*INFLUENCE_VP, 1],
+            "hand_limit": HAND_LIMIT,
+            "excess_card_vp": EXCESS_CARD_VP,
+        },
+        "houses": [
+            {"house": h, "name": engine_text(n, lang), "text": engine_text(x, lang)}
+            for h, n, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)
+        ],
         # a location's bonus is the die face of the same name (the rulebook draws them alike)
-        "locations": [{"location": loc, "name": engine_text(title, lang), "bonus": engine_text(DIE_TEXT[loc], lang),
-                       "triggers_house": loc == "luna"}
-                      for loc, title in zip(LOCATION_NAMES, LOCATION_TITLES, strict=True)],
+        "locations": [
+            {
+                "location": loc,
+                "name": engine_text(title, lang),
+                "bonus": engine_text(DIE_TEXT[loc], lang),
+                "triggers_house": loc == "luna",
+            }
+            for loc, title in zip(LOCATION_NAMES, LOCATION_TITLES, strict=True)
+        ],
         "die": [{"face": f, "text": engine_text(DIE_TEXT[f], lang)} for f in DIE_FACES],
         "fleet_vp": list(FLEET_VP),
         "colors": [{"color": c, "name": caste[c], "count": counts[c]} for c in COLOR_NAMES],
@@ -160,28 +178,62 @@ def red_north_rules(lang: str) -> dict[str, Any]:
     for k in g["kinds"]:
         k["copies"] = next(x.copies for x in KINDS if x.slug == k["card"])
     muster = {1: {"top": "hero", "cards": SPRING_MUSTER_CARDS}, 2: {"top": "god", "cards": SUMMER_MUSTER_CARDS}}
-    rounds = [{"round": r, "round_name": ROUND_NAMES[r], "name": engine_text(ROUND_NAMES[r].capitalize(), lang),
-               "outpost_vp": ROUND_VP[r], "muster": muster.get(r)} for r in range(1, ROUNDS + 1)]
-    actions = [{"action": a, "name": word(f"action.{a}", a.capitalize()), "text": word(f"text.{a}", ACTION_TEXT[a]),
-                "when": {"promote": "blue_outpost", "invoke": "ragnarok"}.get(a)}
-               for a in ("withdraw", "reinforce", "inspire", "promote", "invoke", "pass")]
+    rounds = [
+        {
+            "round": r,
+            "round_name": ROUND_NAMES[r],
+            "name": engine_text(ROUND_NAMES[r].capitalize(), lang),
+            "outpost_vp": ROUND_VP[r],
+            "muster": muster.get(r),
+        }
+        for r in range(1, ROUNDS + 1)
+    ]
+    actions = [
+        {
+            "action": a,
+            "name": word(f"action.{a}", a.capitalize()),
+            "text": word(f"text.{a}", ACTION_TEXT[a]),
+            "when": {"promote": "blue_outpost", "invoke": "ragnarok"}.get(a),
+        }
+        for a in ("withdraw", "reinforce", "inspire", "promote", "invoke", "pass")
+    ]
     return {
         "game": "red-north",
         "lang": lang,
         "players": {"min": RedNorth.min_players, "max": RedNorth.max_players},
-        "setup": {"hand_deal": HAND_DEAL, "starting_jarls": STARTING_JARLS, "starting_glory": STARTING_GLORY,
-                  "jarls": JARLS, "jarls_removed": {str(p): n for p, n in JARLS_REMOVED.items()},
-                  "raiders_per_colour": RAIDERS_PER_COLOUR, "outposts_extra_per_player": 1,
-                  "outpost_points_default": DEFAULT_OUTPOST_POINTS, "gods_in_box": len(GODS)},
-        "points": {"raider": RAIDER_POINTS, "hero": HERO_POINTS, "jarl_bonus": JARL_BONUS,
-                   "champion_bonus": CHAMPION_BONUS, "glory": GLORY_POINTS, "frankenland_draw": PURPLE_DRAW},
+        "setup": {
+            "hand_deal": HAND_DEAL,
+            "starting_jarls": STARTING_JARLS,
+            "starting_glory": STARTING_GLORY,
+            "jarls": JARLS,
+            "jarls_removed": {str(p): n for p, n in JARLS_REMOVED.items()},
+            "raiders_per_colour": RAIDERS_PER_COLOUR,
+            "outposts_extra_per_player": 1,
+            "outpost_points_default": DEFAULT_OUTPOST_POINTS,
+            "gods_in_box": len(GODS),
+        },
+        "points": {
+            "raider": RAIDER_POINTS,
+            "hero": HERO_POINTS,
+            "jarl_bonus": JARL_BONUS,
+            "champion_bonus": CHAMPION_BONUS,
+            "glory": GLORY_POINTS,
+            "frankenland_draw": PURPLE_DRAW,
+        },
         "rounds": rounds,
         "phases": [
-            {"phase": "deploy", "name": word("phase.deploy", "Deployment"), "party_size": PARTY_SIZE,
-             "text": word("text.deploy", ACTION_TEXT["deploy"])},
+            {
+                "phase": "deploy",
+                "name": word("phase.deploy", "Deployment"),
+                "party_size": PARTY_SIZE,
+                "text": word("text.deploy", ACTION_TEXT["deploy"]),
+            },
             {"phase": "actions", "name": word("phase.actions", "Player Actions"), "actions": actions},
-            {"phase": "resolution", "name": word("phase.resolution", "Resolution"),
-             "steps": ["raid_points", "outposts", "glory", "tokens", "next_round"]},
+            {
+                "phase": "resolution",
+                "name": word("phase.resolution", "Resolution"),
+                "steps": ["raid_points", "outposts", "glory", "tokens", "next_round"],
+            },
         ],
         "colours": [{"colour": c, "name": _capital(engine_text(c, lang))} for c in COLOURS],
         "kinds": g["kinds"],
@@ -204,17 +256,17 @@ _RN_WORDS: dict[str, dict[str, str]] = {
         "action.invoke": "Закликати",
         "action.pass": "Пас",
         "text.withdraw": "Поверніть карту, що лежить долілиць у вашому загоні набігу, собі на руку; прогалина "
-                         "закривається.",
+        "закривається.",
         "text.reinforce": "Переверніть горілиць одну карту вашого загону набігу, що лежить долілиць, потім "
-                          "додайте одну карту з руки горілиць на будь-який край загону.",
+        "додайте одну карту з руки горілиць на будь-який край загону.",
         "text.inspire": "Покладіть 1 фішку слави на рейдера чи героя вашого загону, що лежить горілиць (+1 очко "
-                        "набігу для його кольору).",
+        "набігу для його кольору).",
         "text.promote": "Покладіть фішку чемпіона на ярла вашого загону, що лежить горілиць: він додає +2 очки "
-                        "набігу кожному сусідньому рейдеру чи герою.",
+        "набігу кожному сусідньому рейдеру чи герою.",
         "text.invoke": "Застосуйте особливу властивість вашого бога (один раз за гру, лише в Рагнарок), потім "
-                       "скиньте його.",
+        "скиньте його.",
         "text.pass": "Візьміть собі на руку одну з груп збору, що залишилися; до кінця раунду ви більше не "
-                     "виконуєте дій.",
+        "виконуєте дій.",
         "text.deploy": "Покладіть цю карту долілиць наступною (зліва направо) у ваш загін набігу.",
     },
     "pl": {
@@ -229,11 +281,11 @@ _RN_WORDS: dict[str, dict[str, str]] = {
         "action.pass": "Pas",
         "text.withdraw": "Weź zakrytą kartę ze swojej drużyny najazdu z powrotem na rękę; luka się zamyka.",
         "text.reinforce": "Odkryj jedną zakrytą kartę swojej drużyny najazdu, a potem dołóż jedną kartę z ręki "
-                          "odkrytą na dowolny koniec drużyny.",
+        "odkrytą na dowolny koniec drużyny.",
         "text.inspire": "Połóż 1 znacznik Chwały na odkrytym Najeźdźcy lub Bohaterze swojej drużyny (+1 punkt "
-                        "najazdu dla jego koloru).",
+        "najazdu dla jego koloru).",
         "text.promote": "Połóż znacznik Czempiona na odkrytym Jarlu swojej drużyny: dodaje on +2 punkty najazdu "
-                        "każdemu sąsiedniemu Najeźdźcy lub Bohaterowi.",
+        "każdemu sąsiedniemu Najeźdźcy lub Bohaterowi.",
         "text.invoke": "Użyj specjalnej zdolności swojego Boga (raz na grę, tylko w Ragnarok), a potem go odrzuć.",
         "text.pass": "Weź na rękę jedną z pozostałych grup werbunkowych; do końca rundy nie wykonujesz już akcji.",
         "text.deploy": "Połóż tę kartę zakrytą jako następną (od lewej do prawej) w swojej drużynie najazdu.",

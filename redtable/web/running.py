@@ -60,15 +60,38 @@ def red_rising(view: dict, events: Iterable[dict], seat: int | None) -> dict:
     ranks = influence_ranks(tokens, neutral)
     public = []
     for k, p in enumerate(players):
-        rows = {"fleet": FLEET_VP[p["fleet"]], "helium": HELIUM_VP * p["helium"],
-                "sovereignty": SOVEREIGN_VP if p["sovereign"] else 0, "influence": infl[k],
-                "excess_cards": EXCESS_CARD_VP * max(0, p["hand_size"] - HAND_LIMIT)}
-        public.append({"seat": k, "house": p["house"], "hand_size": p["hand_size"], "fleet": p["fleet"],
-                       "helium": p["helium"], "influence": p["influence"], "influence_rank": ranks[k],
-                       "sovereign": bool(p["sovereign"]), "rows": rows, "subtotal": sum(rows.values())})
-    out: dict[str, Any] = {"game": "red-rising", "seat": seat, "rows": list(ROWS), "public_rows": list(PUBLIC_ROWS),
-                           "neutral_influence": neutral, "phase": view.get("phase"), "players": public,
-                           "hand": None, "final": None}
+        rows = {
+            "fleet": FLEET_VP[p["fleet"]],
+            "helium": HELIUM_VP * p["helium"],
+            "sovereignty": SOVEREIGN_VP if p["sovereign"] else 0,
+            "influence": infl[k],
+            "excess_cards": EXCESS_CARD_VP * max(0, p["hand_size"] - HAND_LIMIT),
+        }
+        public.append(
+            {
+                "seat": k,
+                "house": p["house"],
+                "hand_size": p["hand_size"],
+                "fleet": p["fleet"],
+                "helium": p["helium"],
+                "influence": p["influence"],
+                "influence_rank": ranks[k],
+                "sovereign": bool(p["sovereign"]),
+                "rows": rows,
+                "subtotal": sum(rows.values()),
+            }
+        )
+    out: dict[str, Any] = {
+        "game": "red-rising",
+        "seat": seat,
+        "rows": list(ROWS),
+        "public_rows": list(PUBLIC_ROWS),
+        "neutral_influence": neutral,
+        "phase": view.get("phase"),
+        "players": public,
+        "hand": None,
+        "final": None,
+    }
     if seat is not None and 0 <= seat < len(players) and "hand" in players[seat]:
         events = list(events)
         resolved = {e.get("card") for e in events if e.get("kind") == "end_of_game_ability"}
@@ -80,8 +103,9 @@ def red_rising(view: dict, events: Iterable[dict], seat: int | None) -> dict:
     return out
 
 
-def _rr_hand(view: dict, seat: int, extra: int, public_rows: dict, resolved: set, over: bool,
-             end_of_game: dict) -> dict:
+def _rr_hand(
+    view: dict, seat: int, extra: int, public_rows: dict, resolved: set, over: bool, end_of_game: dict
+) -> dict:
     """The seat's hand scored as at the end of the game, from its view."""
     from ..redrising.cards import BY_SLUG, NAME, NUM_CARDS, SLUG, VALUE
     from ..redrising.scoring import FinalPlayer, FinalPosition, score_position
@@ -95,8 +119,11 @@ def _rr_hand(view: dict, seat: int, extra: int, public_rows: dict, resolved: set
     unseen = sorted((c for c in range(NUM_CARDS) if c not in seen), key=lambda c: (VALUE[c], c))
     # a face-down card the seat did not see: its colour does not count (face down is
     # colourless for everyone); only its core value can matter, when it lies on top
-    unknown_tops = [loc for loc in LOCS if (view["locations"].get(loc) or [{}])[-1].get("face_down")
-                    and not view["locations"][loc][-1].get("card")]
+    unknown_tops = [
+        loc
+        for loc in LOCS
+        if (view["locations"].get(loc) or [{}])[-1].get("face_down") and not view["locations"][loc][-1].get("card")
+    ]
 
     def position(lowest: bool) -> FinalPosition:
         pool = list(unseen) if lowest else list(reversed(unseen))
@@ -115,13 +142,25 @@ def _rr_hand(view: dict, seat: int, extra: int, public_rows: dict, resolved: set
                     down.add(idx)
                 row.append(idx)
             locs.append(row)
-        ps = [FinalPlayer(hand=hand if k == seat else [], fleet=p["fleet"], helium=p["helium"],
-                          influence=p["influence"], sovereign=bool(p["sovereign"]),
-                          extra_points=extra if k == seat else 0) for k, p in enumerate(players)]
+        ps = [
+            FinalPlayer(
+                hand=hand if k == seat else [],
+                fleet=p["fleet"],
+                helium=p["helium"],
+                influence=p["influence"],
+                sovereign=bool(p["sovereign"]),
+                extra_points=extra if k == seat else 0,
+            )
+            for k, p in enumerate(players)
+        ]
         jupiter, mars, luna, institute = locs
-        return FinalPosition(players=ps, locations=(jupiter, mars, luna, institute), banished=[BY_SLUG[s] for s in view.get("banished", [])],
-                             neutral_influence=int(view.get("neutral_influence") or 0),
-                             face_down_on_locations=frozenset(down))
+        return FinalPosition(
+            players=ps,
+            locations=(jupiter, mars, luna, institute),
+            banished=[BY_SLUG[s] for s in view.get("banished", [])],
+            neutral_influence=int(view.get("neutral_influence") or 0),
+            face_down_on_locations=frozenset(down),
+        )
 
     low = score_position(position(True))[seat]
     high = score_position(position(False))[seat] if unknown_tops else low
@@ -131,20 +170,32 @@ def _rr_hand(view: dict, seat: int, extra: int, public_rows: dict, resolved: set
         lo, hi = low.card_points[NAME[c]], high.card_points[NAME[c]]
         color = low.choices["as_color"].get(NAME[c])
         renamed = low.choices["as_name"].get(NAME[c])
-        cards.append({
-            "card": SLUG[c], "value": VALUE[c], "points": min(lo, hi), "points_max": max(lo, hi),
-            "bonus": min(lo, hi) - VALUE[c], "as_color": color,
-            "as_name": SLUG[index_of[renamed]] if renamed else None,
-            "depends_on_hidden": lo != hi,
-            "end_of_game": c in end_of_game and not over and SLUG[c] not in resolved,
-        })
+        cards.append(
+            {
+                "card": SLUG[c],
+                "value": VALUE[c],
+                "points": min(lo, hi),
+                "points_max": max(lo, hi),
+                "bonus": min(lo, hi) - VALUE[c],
+                "as_color": color,
+                "as_name": SLUG[index_of[renamed]] if renamed else None,
+                "depends_on_hidden": lo != hi,
+                "end_of_game": c in end_of_game and not over and SLUG[c] not in resolved,
+            }
+        )
     rows = {"cards": min(low.cards, high.cards), **public_rows}
     rows["total"] = sum(rows[r] for r in ROWS[:-1])
     spread = abs(high.cards - low.cards)
-    return {"cards": cards, "rows": rows, "total_max": rows["total"] + spread, "cards_max": rows["cards"] + spread,
-            "extra_points": extra, "conditional": spread > 0 or any(x["depends_on_hidden"] for x in cards),
-            "unknown_tops": unknown_tops,
-            "end_of_game_pending": any(x["end_of_game"] for x in cards)}
+    return {
+        "cards": cards,
+        "rows": rows,
+        "total_max": rows["total"] + spread,
+        "cards_max": rows["cards"] + spread,
+        "extra_points": extra,
+        "conditional": spread > 0 or any(x["depends_on_hidden"] for x in cards),
+        "unknown_tops": unknown_tops,
+        "end_of_game_pending": any(x["end_of_game"] for x in cards),
+    }
 
 
 # ---------------------------------------------------------------------- Red North
@@ -188,17 +239,36 @@ def red_north(view: dict, seat: int | None) -> dict:
                 points[o["colour"]] += int(o.get("points") or 0)
         vp = int(s["vp"])
         rounds = [r[q] for r in by_round]
-        players.append({
-            "seat": q, "rows": {"vp_spring": rounds[0], "vp_summer": rounds[1], "vp_ragnarok": rounds[2],
-                                 "odin": vp - sum(rounds), "total": vp, "glory": int(s["glory"]),
-                                 "hand": int(s["hand_size"])},
-            "outposts": held, "raid_points": points, "hidden_cards": hidden,
-            "tie_breaker": view.get("tie_breaker") == q, "first_player": view.get("first_player") == q,
-        })
-    out: dict[str, Any] = {"game": "red-north", "seat": seat, "round": view.get("round"),
-                           "round_vp": view.get("round_vp"), "colours": in_play,
-                           "rows": ["vp_spring", "vp_summer", "vp_ragnarok", "odin", "total", "glory", "hand"],
-                           "players": players, "hand": None, "final": None}
+        players.append(
+            {
+                "seat": q,
+                "rows": {
+                    "vp_spring": rounds[0],
+                    "vp_summer": rounds[1],
+                    "vp_ragnarok": rounds[2],
+                    "odin": vp - sum(rounds),
+                    "total": vp,
+                    "glory": int(s["glory"]),
+                    "hand": int(s["hand_size"]),
+                },
+                "outposts": held,
+                "raid_points": points,
+                "hidden_cards": hidden,
+                "tie_breaker": view.get("tie_breaker") == q,
+                "first_player": view.get("first_player") == q,
+            }
+        )
+    out: dict[str, Any] = {
+        "game": "red-north",
+        "seat": seat,
+        "round": view.get("round"),
+        "round_vp": view.get("round_vp"),
+        "colours": in_play,
+        "rows": ["vp_spring", "vp_summer", "vp_ragnarok", "odin", "total", "glory", "hand"],
+        "players": players,
+        "hand": None,
+        "final": None,
+    }
     if seat is not None and 0 <= seat < n and "hand" in view["seats"][seat]:
         per = {c: 0 for c in in_play}  # a colour with no Outpost in play wins nothing
         jarls = idle = 0
@@ -210,8 +280,13 @@ def red_north(view: dict, seat: int | None) -> dict:
                 per[COLOURS[KIND_COLOUR[k]]] += KIND_POINTS[k]
             else:
                 idle += 1
-        out["hand"] = {"cards": list(view["seats"][seat]["hand"]), "raid_points": per,
-                       "raid_total": sum(per.values()), "jarls": jarls, "idle_cards": idle}
+        out["hand"] = {
+            "cards": list(view["seats"][seat]["hand"]),
+            "raid_points": per,
+            "raid_total": sum(per.values()),
+            "jarls": jarls,
+            "idle_cards": idle,
+        }
     if view.get("result"):
         out["final"] = dict(view["result"])
     return out

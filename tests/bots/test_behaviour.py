@@ -9,8 +9,10 @@ from redtable.core import make_game
 
 
 def test_same_seed_same_game():
-    for game_name, specs in (("red-rising", ["ismcts:15it:horizon=12", "heuristic:samples=1:budget=15", "random"]),
-                             ("red-north", ["ismcts:30it", "heuristic", "random"])):
+    for game_name, specs in (
+        ("red-rising", ["ismcts:15it:horizon=12", "heuristic:samples=1:budget=15", "random"]),
+        ("red-north", ["ismcts:30it", "heuristic", "random"]),
+    ):
         runs = []
         for _ in range(2):
             bots = [make_bot(s, seed=i) for i, s in enumerate(specs)]

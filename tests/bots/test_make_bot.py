@@ -14,14 +14,17 @@ def test_plain_names():
     assert isinstance(make_bot("ismcts", seed=1, game="red-north"), ISMCTSBot)
 
 
-@pytest.mark.parametrize("spec, iterations, seconds", [
-    ("ismcts:2000it", 2000, None),
-    ("ismcts:150", 150, None),
-    ("ismcts:0.5s", None, 0.5),
-    ("ismcts:1s", None, 1.0),
-    ("ismcts:250ms", None, 0.25),
-    (" ISMCTS:2s ", None, 2.0),
-])
+@pytest.mark.parametrize(
+    "spec, iterations, seconds",
+    [
+        ("ismcts:2000it", 2000, None),
+        ("ismcts:150", 150, None),
+        ("ismcts:0.5s", None, 0.5),
+        ("ismcts:1s", None, 1.0),
+        ("ismcts:250ms", None, 0.25),
+        (" ISMCTS:2s ", None, 2.0),
+    ],
+)
 def test_ismcts_budgets(spec, iterations, seconds):
     bot = make_bot(spec)
     assert bot.iterations == iterations and bot.seconds == seconds
@@ -41,11 +44,27 @@ def test_parse_budget():
     assert parse_budget("1.5s") == (None, 1.5)
 
 
-@pytest.mark.parametrize("spec", [
-    "", "alphazero", "ismcts:fast", "ismcts:0it", "ismcts:1.5it", "ismcts:-1s", "ismcts:0s",
-    "random:100it", "heuristic:1s", "ismcts:1s:c", "ismcts:1s:depth=3", "ismcts:1s:c=x",
-    "ismcts:1s:playout=smart", "heuristic:c=0.5", "random:c=1", "heuristic:horizon=3",
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "",
+        "alphazero",
+        "ismcts:fast",
+        "ismcts:0it",
+        "ismcts:1.5it",
+        "ismcts:-1s",
+        "ismcts:0s",
+        "random:100it",
+        "heuristic:1s",
+        "ismcts:1s:c",
+        "ismcts:1s:depth=3",
+        "ismcts:1s:c=x",
+        "ismcts:1s:playout=smart",
+        "heuristic:c=0.5",
+        "random:c=1",
+        "heuristic:horizon=3",
+    ],
+)
 def test_bad_specs_raise(spec):
     with pytest.raises(InvalidOptions):
         make_bot(spec)

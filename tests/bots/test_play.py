@@ -9,10 +9,19 @@ from redtable.bots import make_bot
 LINEUP = ["ismcts:10it:horizon=12", "heuristic:samples=1:budget=12", "random"]
 
 
-@pytest.mark.parametrize("game_name, players", [
-    ("red-rising", 2), ("red-rising", 3), ("red-rising", 4), ("red-rising", 5), ("red-rising", 6),
-    ("red-north", 2), ("red-north", 3), ("red-north", 4),
-])
+@pytest.mark.parametrize(
+    "game_name, players",
+    [
+        ("red-rising", 2),
+        ("red-rising", 3),
+        ("red-rising", 4),
+        ("red-rising", 5),
+        ("red-rising", 6),
+        ("red-north", 2),
+        ("red-north", 3),
+        ("red-north", 4),
+    ],
+)
 def test_all_bots_finish_games(game_name, players):
     bots = [make_bot(LINEUP[(i + players) % 3], seed=i) for i in range(players)]
     st = play_game(game_name, players, bots, seed=players)

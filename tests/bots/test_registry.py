@@ -20,6 +20,7 @@ def test_the_three_bots_are_registered_in_order():
 
 def test_base_imports_no_bot_and_no_bot_imports_the_registry():
     """base.py is the bottom of the bots package; registry.py the top."""
+
     def imported(name: str) -> set[str]:
         tree = ast.parse((BOTS_DIR / name).read_text(encoding="utf-8"))
         return {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
@@ -63,14 +64,17 @@ def test_register_bot_checks_its_entry(monkeypatch):
             register_bot(BotKind(bad, lambda s, seed, g: RandomBot(seed)))
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("random:1s", "the random bot takes no budget or options"),
-    ("heuristic:2s", "the heuristic bot takes no search budget"),
-    ("ismcts:1s:samples=2", "ismcts takes the options c, playout, cutoff, horizon, exact, temperature, margin"),
-    ("ismcts:1s:playout=smart", "playout must be 'cutoff', 'greedy' or 'random'"),
-    ("ismcts:1s:depth=3", "options are key=value with key in c, playout"),
-    ("ismcts:soon", "bad search budget 'soon'"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("random:1s", "the random bot takes no budget or options"),
+        ("heuristic:2s", "the heuristic bot takes no search budget"),
+        ("ismcts:1s:samples=2", "ismcts takes the options c, playout, cutoff, horizon, exact, temperature, margin"),
+        ("ismcts:1s:playout=smart", "playout must be 'cutoff', 'greedy' or 'random'"),
+        ("ismcts:1s:depth=3", "options are key=value with key in c, playout"),
+        ("ismcts:soon", "bad search budget 'soon'"),
+    ],
+)
 def test_errors_name_what_is_wrong_and_what_is_allowed(spec, message):
     with pytest.raises(InvalidOptions, match=message):
         parse_spec(spec)

@@ -123,12 +123,15 @@ def test_replay_names_the_illegal_step(tmp_path):
         replay(rec)
 
 
-@pytest.mark.parametrize("bad, message", [
-    ([], "JSON object"),
-    ({"game": "red-rising", "players": "4", "seed": 1, "actions": []}, "players"),
-    ({"game": "red-rising", "players": 4, "seed": 1, "actions": [3]}, "step 0"),
-    ({"game": "red-rising", "players": 4, "seed": 1, "actions": [], "format": "x"}, "unknown format"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([], "JSON object"),
+        ({"game": "red-rising", "players": "4", "seed": 1, "actions": []}, "players"),
+        ({"game": "red-rising", "players": 4, "seed": 1, "actions": [3]}, "step 0"),
+        ({"game": "red-rising", "players": 4, "seed": 1, "actions": [], "format": "x"}, "unknown format"),
+    ],
+)
 def test_malformed_records_are_rejected(bad, message):
     with pytest.raises(ReplayError, match=message):
         GameRecord.from_json(bad)

@@ -9,8 +9,12 @@ np = pytest.importorskip("numpy")
 from redtable.core import make_game  # noqa: E402
 from redtable.envs.actions import RN_MAX_PARTY, codec  # noqa: E402
 
-GAMES = [("red-rising", range(2, 7), 16, {}), ("red-rising", range(3, 7), 4, {"multiplayer_variant": True}),
-         ("red-north", range(2, 5), 60, {}), ("red-north", range(2, 5), 10, {"outpost_points": 3})]
+GAMES = [
+    ("red-rising", range(2, 7), 16, {}),
+    ("red-rising", range(3, 7), 4, {"multiplayer_variant": True}),
+    ("red-north", range(2, 5), 60, {}),
+    ("red-north", range(2, 5), 10, {"outpost_points": 3}),
+]
 
 
 def random_game(name, players, seed, options=None):
@@ -49,7 +53,9 @@ def test_codec_sizes_and_vocabulary():
     for loc in LOCATION_NAMES:  # a location can never hold more than every card of the game
         assert f"{loc}:{NUM_CARDS - 1}" in rr and f"{loc}:{NUM_CARDS}" not in rr
     assert {f"p{i}" for i in range(6)} <= set(rr.actions)
-    assert {"block:judge", "block:justice", "block:martyr", "block:pax-au-telemanus", "block:the-howlers"} <= set(rr.actions)
+    assert {"block:judge", "block:justice", "block:martyr", "block:pax-au-telemanus", "block:the-howlers"} <= set(
+        rr.actions
+    )
     assert {"helium", "advance", "influence", "banish", "place"} <= set(rr.actions)
 
     rn = codec("red-north")

@@ -13,12 +13,15 @@ from redtable.envs import RedTableEnv  # noqa: E402
 from redtable.envs.actions import codec  # noqa: E402
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(game="red-north"),
-    dict(game="red-rising"),
-    dict(game="red-north", players=3, obs_type="dict", seat=None),
-    dict(game="red-rising", players=3, seat=2, opponents=["random", "heuristic"]),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(game="red-north"),
+        dict(game="red-rising"),
+        dict(game="red-north", players=3, obs_type="dict", seat=None),
+        dict(game="red-rising", players=3, seat=2, opponents=["random", "heuristic"]),
+    ],
+)
 def test_env_checker(kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -65,7 +68,10 @@ def test_episodes(game, players):
 
 
 def test_reset_is_deterministic():
-    a, b = RedTableEnv("red-rising", players=3, opponents="heuristic"), RedTableEnv("red-rising", players=3, opponents="heuristic")
+    a, b = (
+        RedTableEnv("red-rising", players=3, opponents="heuristic"),
+        RedTableEnv("red-rising", players=3, opponents="heuristic"),
+    )
     ra, rb = run_episode(a, 7), run_episode(b, 7)
     assert ra[:2] == rb[:2]
     assert a.unwrapped.game_state.history == b.unwrapped.game_state.history

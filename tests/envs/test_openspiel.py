@@ -40,10 +40,13 @@ def test_random_sim_test_with_serialization(name, players):
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("short,params", [
-    ("python_red_rising", {"players": 3, "multiplayer_variant": True, "block_windows": True}),
-    ("python_red_north", {"players": 3, "outpost_points": 2, "outpost_points_by_colour": "green:4; purple:0"}),
-])
+@pytest.mark.parametrize(
+    "short,params",
+    [
+        ("python_red_rising", {"players": 3, "multiplayer_variant": True, "block_windows": True}),
+        ("python_red_north", {"players": 3, "outpost_points": 2, "outpost_points_by_colour": "green:4; purple:0"}),
+    ],
+)
 def test_random_sim_test_with_game_options(short, params):
     game = pyspiel.load_game(short, params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
@@ -75,17 +78,23 @@ def test_game_type_and_sizes():
 
 
 # ------------------------------------------------------------------ parameters
-@pytest.mark.parametrize("short,params,words", [
-    ("python_red_rising", {"players": 7}, ["'players'", "from 2 to 6", "7"]),
-    ("python_red_north", {"players": 1}, ["'players'", "from 2 to 4"]),
-    ("python_red_rising", {"player": 3}, ["unknown parameter 'player'", "players", "block_windows"]),
-    ("python_red_rising", {"block_windows": 1}, ["'block_windows'", "bool", "1"]),
-    ("python_red_north", {"outpost_points": 12}, ["outpost_points", "12"]),
-    ("python_red_north", {"outpost_points_by_colour": "green=2"}, ["outpost_points_by_colour", "green:2;red:3",
-                                                                  "'green=2'"]),
-    ("python_red_north", {"outpost_points_by_colour": "pink=2"}, ["colours from green, red"]),
-    ("python_red_rising", {"max_game_length": 0}, ["max_game_length", "positive"]),
-])
+@pytest.mark.parametrize(
+    "short,params,words",
+    [
+        ("python_red_rising", {"players": 7}, ["'players'", "from 2 to 6", "7"]),
+        ("python_red_north", {"players": 1}, ["'players'", "from 2 to 4"]),
+        ("python_red_rising", {"player": 3}, ["unknown parameter 'player'", "players", "block_windows"]),
+        ("python_red_rising", {"block_windows": 1}, ["'block_windows'", "bool", "1"]),
+        ("python_red_north", {"outpost_points": 12}, ["outpost_points", "12"]),
+        (
+            "python_red_north",
+            {"outpost_points_by_colour": "green=2"},
+            ["outpost_points_by_colour", "green:2;red:3", "'green=2'"],
+        ),
+        ("python_red_north", {"outpost_points_by_colour": "pink=2"}, ["colours from green, red"]),
+        ("python_red_rising", {"max_game_length": 0}, ["max_game_length", "positive"]),
+    ],
+)
 def test_bad_parameters_name_the_parameter(short, params, words):
     with pytest.raises(ValueError) as e:
         ros.GAMES[short](params)
@@ -280,22 +289,34 @@ def test_public_observer_and_unsupported_observation_types():
 
     game = ros.load("red-rising", players=3)
     state = ros.deal(game, 6)
-    public = make_observation(game, pyspiel.IIGObservationType(
-        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE),
+    )
     public.set_from(state, 0)
     text = public.string_from(state, 0)
     assert text == public.string_from(state, 2)  # the same for every seat
     assert '"you":null' in text and '"hand":' not in text
     assert public.tensor.shape == (1744,) and set(public.dict) >= {"me", "cards", "decision"}
-    recall = make_observation(game, pyspiel.IIGObservationType(
-        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    recall = make_observation(
+        game,
+        pyspiel.IIGObservationType(perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE),
+    )
     assert recall.string_from(state, 1).startswith("public, decision 0, history ")
     assert "own_actions" not in recall.dict and recall.tensor.shape == (1744 + 6,)
     for bad, words in [
-        (pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
-                                    private_info=pyspiel.PrivateInfoType.ALL_PLAYERS), "whole state"),
-        (pyspiel.IIGObservationType(perfect_recall=False, public_info=False,
-                                    private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER), "public_info=True"),
+        (
+            pyspiel.IIGObservationType(
+                perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            ),
+            "whole state",
+        ),
+        (
+            pyspiel.IIGObservationType(
+                perfect_recall=False, public_info=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+            ),
+            "public_info=True",
+        ),
     ]:
         with pytest.raises(ValueError, match=words):
             game.make_py_observer(bad, None)
@@ -396,8 +417,7 @@ def test_openspiel_ismcts_plays_from_the_information_state(name, players):
     root's information state) and picks legal actions."""
     game = ros.load(name, players=players)
     rs = np.random.RandomState(0)
-    bot = os_ismcts.ISMCTSBot(game, os_mcts.RandomRolloutEvaluator(1, rs), 0.7, max_simulations=15,
-                              random_state=rs)
+    bot = os_ismcts.ISMCTSBot(game, os_mcts.RandomRolloutEvaluator(1, rs), 0.7, max_simulations=15, random_state=rs)
     state = ros.deal(game, 5)
     for _ in range(6):
         if len(state.legal_actions()) > 1:
@@ -416,8 +436,10 @@ def test_timed_bots_stop_at_their_deadline():
         state.apply_action(state.legal_actions()[0])
     import time
 
-    for bot in (osbots.TimedISMCTSBot(game, 0.05, random_state=np.random.RandomState(1)),
-                osbots.DeterminizedBot(osbots.TimedMCTSBot(game, 0.05, random_state=np.random.RandomState(1)))):
+    for bot in (
+        osbots.TimedISMCTSBot(game, 0.05, random_state=np.random.RandomState(1)),
+        osbots.DeterminizedBot(osbots.TimedMCTSBot(game, 0.05, random_state=np.random.RandomState(1))),
+    ):
         t = time.perf_counter()
         action = bot.step(state)
         took = time.perf_counter() - t
@@ -441,8 +463,9 @@ def test_determinized_mcts_decides_from_the_information_state_only():
 
     def bot():
         rs = np.random.RandomState(3)
-        return osbots.DeterminizedBot(os_mcts.MCTSBot(game, 0.7, 40, os_mcts.RandomRolloutEvaluator(1, rs),
-                                                      random_state=rs), seed=4)
+        return osbots.DeterminizedBot(
+            os_mcts.MCTSBot(game, 0.7, 40, os_mcts.RandomRolloutEvaluator(1, rs), random_state=rs), seed=4
+        )
 
     assert bot().step(state) == bot().step(twin)
 
@@ -469,8 +492,11 @@ def test_make_bot_specs():
     tuned = osbots.make_bot("ismcts:c=0.5", game, seconds=0.3)
     assert tuned.bot.seconds == 0.3 and tuned.bot.c == 0.5
     assert osbots.make_bot("ismcts:300it", game).bot.iterations == 300
-    for bad, words in [("openspiel:cfr", "known: openspiel:ismcts"), ("alphazero", "unknown bot"),
-                       ("", "bad bot spec")]:
+    for bad, words in [
+        ("openspiel:cfr", "known: openspiel:ismcts"),
+        ("alphazero", "unknown bot"),
+        ("", "bad bot spec"),
+    ]:
         with pytest.raises(ValueError, match=words):
             osbots.make_bot(bad, game)
     with pytest.raises(ValueError, match="seconds"):
@@ -503,8 +529,10 @@ def test_the_example_plays_a_game_and_saves_its_record(tmp_path, capsys):
     example = Path(__file__).resolve().parents[2] / "examples" / "openspiel_play.py"
     main = runpy.run_path(str(example))["main"]
     out = tmp_path / "game.json"
-    assert main(["--bots", "openspiel:mcts,ismcts", "--seconds", "0.005", "--seed", "3", "--quiet",
-                 "--save", str(out)]) == 0
+    assert (
+        main(["--bots", "openspiel:mcts,ismcts", "--seconds", "0.005", "--seed", "3", "--quiet", "--save", str(out)])
+        == 0
+    )
     text = capsys.readouterr().out
     assert "Red North, 2 players, seed 3: scores" in text and "winners ['p" in text
     rec = GameRecord.load(out)

@@ -17,8 +17,12 @@ from redtable.i18n.pl import MESSAGES as PL
 from redtable.i18n.uk import MESSAGES as UK
 
 ROOT = Path(__file__).resolve().parents[2] / "redtable"
-FILES = [*sorted((ROOT / "play").glob("*.py")), ROOT / "redrising" / "score_cli.py",
-         ROOT / "redrising" / "scorepad.py", ROOT / "redrising" / "gallery_cli.py"]
+FILES = [
+    *sorted((ROOT / "play").glob("*.py")),
+    ROOT / "redrising" / "score_cli.py",
+    ROOT / "redrising" / "scorepad.py",
+    ROOT / "redrising" / "gallery_cli.py",
+]
 CATALOGS = {"uk": UK, "pl": PL}
 
 
@@ -39,8 +43,12 @@ def all_msgids() -> dict[str, bool]:
     from redtable.redrising import gallery_cli, score_cli
 
     ids = literal_msgids()
-    for m in (*render_redrising.MSGIDS, *render_rednorth.MSGIDS, *score_cli.MSGIDS,
-              *(label for _, label in gallery_cli.TEXT_KEYS)):
+    for m in (
+        *render_redrising.MSGIDS,
+        *render_rednorth.MSGIDS,
+        *score_cli.MSGIDS,
+        *(label for _, label in gallery_cli.TEXT_KEYS),
+    ):
         ids.setdefault(m, False)
     return ids
 
@@ -88,17 +96,27 @@ def test_translations_keep_placeholders_and_markup(lang):
             assert fields(form) <= fields(msgid) | {"n"}, (lang, msgid, form)
             assert fields(form) >= fields(msgid) - {"n"} or plural, (lang, msgid, form)
             assert tags(form) == tags(msgid), (lang, msgid, form)
-            Text.from_markup(form.format(**{f: "x" for f in fields(form)}))   # valid markup
-            assert form.startswith(" ") == msgid.startswith(" "), (lang, msgid)   # the same indentation
+            Text.from_markup(form.format(**{f: "x" for f in fields(form)}))  # valid markup
+            assert form.startswith(" ") == msgid.startswith(" "), (lang, msgid)  # the same indentation
 
 
 def test_terms_follow_the_rulebooks_and_the_web_ui():
     set_lang("uk")
     assert (tr("Scout"), tr("Luna"), tr("Banished"), tr("Raiding Party"), tr("VP")) == (
-        "Розвідка", "Місяць", "Вигнані карти", "Загін набігу", "ПО")
+        "Розвідка",
+        "Місяць",
+        "Вигнані карти",
+        "Загін набігу",
+        "ПО",
+    )
     set_lang("pl")
     assert (tr("Scout"), tr("Jupiter"), tr("Glory"), tr("Outposts"), tr("Deck")) == (
-        "Zwiad", "Jowisz", "Chwała", "Placówki", "Stos")
+        "Zwiad",
+        "Jowisz",
+        "Chwała",
+        "Placówki",
+        "Stos",
+    )
 
 
 def test_plural_forms():
@@ -112,17 +130,20 @@ def test_plural_forms():
     assert [ntr("{n} card", "{n} cards", n) for n in (1, 3)] == ["1 card", "3 cards"]
 
 
-@pytest.mark.parametrize("env,lang", [
-    ({}, "en"),
-    ({"LANG": "C.UTF-8"}, "en"),
-    ({"LANG": "C.UTF-8", "LANGUAGE": "uk"}, "en"),          # gettext: LANGUAGE is ignored under C
-    ({"LANG": "uk_UA.UTF-8"}, "uk"),
-    ({"LANG": "pl_PL.UTF-8"}, "pl"),
-    ({"LANG": "de_DE.UTF-8"}, "en"),
-    ({"LANG": "en_US.UTF-8", "LC_ALL": "pl_PL.UTF-8"}, "pl"),
-    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "uk_UA"}, "uk"),
-    ({"LANG": "de_DE.UTF-8", "LANGUAGE": "de:pl:en"}, "pl"),
-])
+@pytest.mark.parametrize(
+    "env,lang",
+    [
+        ({}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "C.UTF-8", "LANGUAGE": "uk"}, "en"),  # gettext: LANGUAGE is ignored under C
+        ({"LANG": "uk_UA.UTF-8"}, "uk"),
+        ({"LANG": "pl_PL.UTF-8"}, "pl"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "en_US.UTF-8", "LC_ALL": "pl_PL.UTF-8"}, "pl"),
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "uk_UA"}, "uk"),
+        ({"LANG": "de_DE.UTF-8", "LANGUAGE": "de:pl:en"}, "pl"),
+    ],
+)
 def test_language_from_the_environment(env, lang):
     assert detect(env) == lang
 

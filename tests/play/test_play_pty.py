@@ -30,15 +30,22 @@ ROWS, COLS = 24, 80
 
 
 def spawn(tmp_path, *args: str, color: bool = False, env: dict | None = None, lang: str = "C.UTF-8"):
-    environ = dict(os.environ, TERM="xterm-256color", PYTHONIOENCODING="utf-8", LANG=lang,
-                   XDG_STATE_HOME=str(tmp_path / "state"))
+    environ = dict(
+        os.environ, TERM="xterm-256color", PYTHONIOENCODING="utf-8", LANG=lang, XDG_STATE_HOME=str(tmp_path / "state")
+    )
     for var in ("NO_COLOR", "COLUMNS", "LINES", "LC_ALL", "LC_MESSAGES", "LANGUAGE"):
         environ.pop(var, None)
     if not color:
         environ["NO_COLOR"] = "1"
     environ.update(env or {})
-    child = pexpect.spawn(sys.executable, ["-m", "redtable.play", *args], env=environ, encoding="utf-8",
-                          dimensions=(ROWS, COLS), timeout=60)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "redtable.play", *args],
+        env=environ,
+        encoding="utf-8",
+        dimensions=(ROWS, COLS),
+        timeout=60,
+    )
     child.delaybeforesend = None
     return child
 
@@ -54,9 +61,9 @@ def options_of(match) -> int:
 def check_screen(chunk: str, prompt: str) -> list[str]:
     """The lines a screen printed before its prompt (``chunk`` starts where the previous answer's
     echo ends); asserts that with the prompt they fit 24 lines of 80 columns."""
-    lines = plain(chunk).split("\n")[1:]           # the first is the rest of the previous prompt's line
-    lines = [ln for ln in lines if "is thinking…" not in ln]   # a bot's spinner, erased when it is done
-    screen = lines[:-1] + [lines[-1] + plain(prompt)]      # the prompt goes on the last line
+    lines = plain(chunk).split("\n")[1:]  # the first is the rest of the previous prompt's line
+    lines = [ln for ln in lines if "is thinking…" not in ln]  # a bot's spinner, erased when it is done
+    screen = lines[:-1] + [lines[-1] + plain(prompt)]  # the prompt goes on the last line
     assert len(screen) <= ROWS, f"a screen of {len(screen)} lines:\n" + "\n".join(screen)
     for ln in screen:
         assert cell_len(ln) <= COLS, f"a line of {cell_len(ln)} columns: {ln!r}"
@@ -112,10 +119,10 @@ def test_full_red_rising_game_six_players_fits_80x24(tmp_path):
     assert answers > 10
     state = replay(load(save))
     assert state.is_terminal()
-    end = text[text.index("The game is over"):]
+    end = text[text.index("The game is over") :]
     for row in ("Scorepad", "Player", "Fleet", "Helium", "Total", "Final hands"):
         assert row in end
-    for p, total in enumerate(state.scores()):     # a row per player, the total last
+    for p, total in enumerate(state.scores()):  # a row per player, the total last
         assert re.search(rf"P{p} \w+[^\n]*\b{int(total)}\s*│?\s*\n", end), (p, total, end)
     assert ("Winner:" in end) == (len(state.winners()) == 1)
     # the end screen fits too: from the game-over line to the end
@@ -140,9 +147,16 @@ def test_full_red_north_game_four_players_fits_80x24(tmp_path):
     assert child.exitstatus == 0, text[-3000:]
     state = replay(load(save))
     assert state.is_terminal()
-    end = text[text.index("The game is over"):]
-    for row in ("Spring VP", "Summer VP", "Ragnarok VP", "Total VP", "Unused Glory", "Cards in hand",
-                "Tie Breaker token"):
+    end = text[text.index("The game is over") :]
+    for row in (
+        "Spring VP",
+        "Summer VP",
+        "Ragnarok VP",
+        "Total VP",
+        "Unused Glory",
+        "Cards in hand",
+        "Tie Breaker token",
+    ):
         assert row in end
     vp = re.search(r"Total VP\s*│" + r"\s*(\d+)\s*│" * 3 + r"\s*(\d+)", end)
     assert vp and [int(x) for x in vp.groups()] == [int(s) for s in state.scores()]
@@ -191,7 +205,7 @@ def test_one_human_keeps_the_terminal_history_and_the_seed_line(tmp_path):
 def test_hot_seat_clears_at_each_hand_over(tmp_path):
     child = spawn(tmp_path, "red-north", "--players", "2", "--humans", "2", "--seed", "3")
     child.expect(PASS)
-    assert "\x1b[3J" in child.before     # the screen and its scrollback: the other hand must not show
+    assert "\x1b[3J" in child.before  # the screen and its scrollback: the other hand must not show
     assert "seed 3" in plain(child.before + child.after)
     child.sendline("")
     child.expect(PROMPT)
@@ -217,8 +231,14 @@ def test_bad_input_lists_the_legal_choices_and_changes_nothing(tmp_path):
         assert f"{n}) " in listed and "1) " in listed
         check_screen("\n" + child.before, child.after)
     # help, log, board, hand and a declined quit change nothing either
-    for command, seen in (("?", "Help"), ("log", "The whole log"), ("gods", "Odin"), ("board", "Outposts"),
-                          ("hand", "Your hand"), ("b", "Your decision")):
+    for command, seen in (
+        ("?", "Help"),
+        ("log", "The whole log"),
+        ("gods", "Odin"),
+        ("board", "Outposts"),
+        ("hand", "Your hand"),
+        ("b", "Your decision"),
+    ):
         child.sendline(command)
         child.expect(seen)
         while child.expect([PROMPT, MORE]) == 1:
@@ -250,7 +270,7 @@ def test_long_outputs_are_paged_to_fit(tmp_path):
     child.sendline("help")
     child.expect("Help")
     if child.expect([PROMPT, MORE]) == 1:
-        child.sendline("q")            # stop paging
+        child.sendline("q")  # stop paging
         child.expect(PROMPT)
     quit_game(child)
 
@@ -261,7 +281,7 @@ def test_option_string_and_names_are_accepted(tmp_path):
     child.expect(PROMPT)
     child.sendline("scout")  # the option string itself
     child.expect(PROMPT)
-    child.sendline("Mars")   # a location by its name
+    child.sendline("Mars")  # a location by its name
     child.expect(PROMPT)
     quit_game(child)
     assert child.exitstatus == 0
@@ -323,7 +343,7 @@ def test_autosave_by_default_and_resume_with_the_same_seats(tmp_path):
     text, _ = play_to_end(child, fresh=False)
     assert child.exitstatus == 0, text[-2000:]
     record = load(path)
-    assert record.actions[:len(before)] == before
+    assert record.actions[: len(before)] == before
     assert replay(record).is_terminal()
     assert f"Game saved to {path}" in text.replace("\n", "")
 
@@ -404,7 +424,7 @@ def test_polish_screens_from_the_environment(tmp_path):
         assert word in first, word
     check_screen("\n" + child.before, child.after)
     child.sendline("1")
-    while True:   # the whole game in Polish fits 80x24 too
+    while True:  # the whole game in Polish fits 80x24 too
         i = child.expect([prompt, r"Koniec gry", pexpect.EOF])
         if i:
             break
@@ -429,7 +449,7 @@ def test_hot_seat_hides_each_hand_until_its_player_is_at_the_keyboard(tmp_path):
     that its viewer has not seen."""
     save = tmp_path / "hot.json"
     child = spawn(tmp_path, "red-rising", "--players", "2", "--humans", "2", "--seed", "24", "--save", str(save))
-    chunks = []   # (viewer, text) in order
+    chunks = []  # (viewer, text) in order
     viewer = None
     buf = []
     decisions = 0

@@ -98,7 +98,7 @@ def _screens_fit(game: str, players: int, seed: int, lang: str, width: int = 80,
             buf.truncate()
             session.show_screen(d)
             lines = buf.getvalue().split("\n")[:-1]
-            assert len(lines) + 1 <= height, "\n".join(lines)         # and the prompt
+            assert len(lines) + 1 <= height, "\n".join(lines)  # and the prompt
             assert all(cell_len(x) <= width for x in lines), max(lines, key=cell_len)
             screens += 1
             action = bot.choose(state)

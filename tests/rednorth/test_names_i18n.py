@@ -18,8 +18,17 @@ def test_english_gallery_is_what_the_api_served():
     g = gallery("en")
     assert g == {
         "colours": list(COLOURS),
-        "kinds": [{"card": k.slug, "name": k.name, "type": k.type, "colour": k.colour_name, "points": k.points,
-                   "text": k.text} for k in KINDS],
+        "kinds": [
+            {
+                "card": k.slug,
+                "name": k.name,
+                "type": k.type,
+                "colour": k.colour_name,
+                "points": k.points,
+                "text": k.text,
+            }
+            for k in KINDS
+        ],
         "gods": [{"god": x.slug, "name": x.name, "text": x.text} for x in GODS],
         "outposts": [{"colour": COLOURS[i], "name": o.name, "text": o.text} for i, o in enumerate(OUTPOSTS)],
     }

@@ -14,8 +14,10 @@ runner = CliRunner()
 
 def test_simulate_json_has_vp_and_glory_statistics(tmp_path):
     out = tmp_path / "games"
-    res = runner.invoke(app, ["simulate", "red-north", "--players", "3", "--games", "12", "--seed", "1",
-                              "--json", "--save-games", str(out)])
+    res = runner.invoke(
+        app,
+        ["simulate", "red-north", "--players", "3", "--games", "12", "--seed", "1", "--json", "--save-games", str(out)],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["game"] == "red-north" and data["errors"] == 0 and data["games"] == 12
@@ -48,8 +50,14 @@ def test_replay_reports_an_illegal_step(tmp_path):
     for _ in range(10):
         d = s.decision()
         s.apply(d.options[rng.below(len(d.options))])
-    record = {"format": "redtable-game/1", "game": "red-north", "players": 2, "seed": 4,
-              "options": {}, "actions": [*s.history, "invoke:odin"]}
+    record = {
+        "format": "redtable-game/1",
+        "game": "red-north",
+        "players": 2,
+        "seed": 4,
+        "options": {},
+        "actions": [*s.history, "invoke:odin"],
+    }
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record))
     res = runner.invoke(app, ["replay", str(path)])

@@ -27,7 +27,8 @@ def assert_view_hides(s, p):
         q = seat["seat"]
         if q == p:
             assert sorted(seat["hand"]) == sorted(
-                slug for k, slug in enumerate(KIND_SLUG) for _ in range(s.hands[q][k]))
+                slug for k, slug in enumerate(KIND_SLUG) for _ in range(s.hands[q][k])
+            )
             assert all(x["card"] is not None for x in seat["party"])
         else:
             assert "hand" not in seat

@@ -42,7 +42,11 @@ def test_angleland_takes_first_player_and_may_give_it_away():
     assert (d.kind, d.player) == ("angleland", 3)
     s.apply("give:2")
     assert s.first == 2 and s.decision().player == 2
-    assert [e for e in s.events if e.kind == "first-player"][-1].data == {"player": 3, "recipient": 2, "by": "angleland"}
+    assert [e for e in s.events if e.kind == "first-player"][-1].data == {
+        "player": 3,
+        "recipient": 2,
+        "by": "angleland",
+    }
 
 
 def test_rus_gives_the_champion_token_for_promote():

@@ -58,8 +58,8 @@ def test_outposts_add_printed_points_to_their_controller():
     in_play = (True, True, False, False, True)
     pts = raid_points(parties, owners, (5, 2, 7, 7, 3), in_play)
     assert pts[RED] == [4, 2]
-    assert pts[YELLOW] == [0, 3]       # even without a card of the colour
-    assert pts[BLUE] == [0, 0]         # not in play
+    assert pts[YELLOW] == [0, 3]  # even without a card of the colour
+    assert pts[BLUE] == [0, 0]  # not in play
 
 
 def test_face_down_cards_are_revealed_and_counted():
@@ -141,7 +141,7 @@ def test_outpost_points_option_changes_who_wins(points, winner):
     goto_turn(s, 0, round=3)
     set_owner(s, "red", 0)
     s.tiebreaker = 1
-    set_party(s, 0, ["+raider-red"])                  # 2 + printed points
+    set_party(s, 0, ["+raider-red"])  # 2 + printed points
     set_party(s, 1, ["+raider-red", "+raider-red"])  # 4
     resolve_now(s, 0)
     assert s.owner[RED] == winner
@@ -166,9 +166,9 @@ def test_glory_only_for_battles_fought_and_lost():
     set_colours(s, "green", "red", "blue", "purple")
     goto_turn(s, 0, round=3)
     set_owner(s, "purple", 0)
-    set_party(s, 0, ["+raider-red"])                   # purple only through its Outpost (2 points)
+    set_party(s, 0, ["+raider-red"])  # purple only through its Outpost (2 points)
     set_party(s, 1, ["+hero-purple", "+raider-red/1"])  # wins purple 4 > 2, wins red 3 > 2
-    set_party(s, 2, ["+jarl", "+raider-green"])         # wins green; the Jarl fights no battle
+    set_party(s, 2, ["+jarl", "+raider-green"])  # wins green; the Jarl fights no battle
     resolve_now(s, 0)
     assert s.owner[PURPLE] == 1 and s.owner[RED] == 1 and s.owner[GREEN] == 2
     assert s.reports[-1]["glory"] == [1, 0, 0]  # player 0: red only; purple was lost without battle
@@ -337,7 +337,7 @@ def test_final_then_cards_in_hand():
 def test_final_then_closest_to_first_player():
     assert final_winner([9, 9, 9], -1, [2, 2, 2], [3, 3, 3], 1) == (1, "turn-order")  # the First Player
     assert final_winner([9, 9, 0], -1, [2, 2, 2], [3, 3, 3], 2) == (0, "turn-order")  # 2 -> 0 -> 1
-    assert final_winner([0, 9, 9, 0], -1, [0] * 4, [0] * 4, 3) == (1, "turn-order")   # 3 -> 0 -> 1 -> 2
+    assert final_winner([0, 9, 9, 0], -1, [0] * 4, [0] * 4, 3) == (1, "turn-order")  # 3 -> 0 -> 1 -> 2
 
 
 def test_final_tie_breakers_in_the_engine():

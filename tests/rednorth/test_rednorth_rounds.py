@@ -115,9 +115,9 @@ def test_turn_order_is_clockwise_from_first_player_and_skips_passed_players():
     d = s.decision()
     assert d.player == 1
     act(next(o for o in d.options if o.startswith("pass")))
-    act(next(o for o in s.decision().options if o.startswith("withdraw")))     # player 2
-    act(next(o for o in s.decision().options if o.startswith("pass")))         # player 0 passes
-    act(next(o for o in s.decision().options if o.startswith("withdraw")))     # player 2 again
+    act(next(o for o in s.decision().options if o.startswith("withdraw")))  # player 2
+    act(next(o for o in s.decision().options if o.startswith("pass")))  # player 0 passes
+    act(next(o for o in s.decision().options if o.startswith("withdraw")))  # player 2 again
     assert s.decision().player == 2  # the only one left keeps acting
     act(next(o for o in s.decision().options if o.startswith("pass")))
     assert seq == [1, 2, 0, 2, 2]
@@ -224,7 +224,9 @@ def test_pass_in_spring_takes_hero_group_and_ends_your_round():
     p = s.decision().player
     head, cards = s.muster[1]
     option = f"pass:{s.view(p)['muster'][1]['group']}"
-    assert [o for o in s.decision().options if o.startswith("pass")] == [f"pass:{g['group']}" for g in s.view(p)["muster"]]
+    assert [o for o in s.decision().options if o.startswith("pass")] == [
+        f"pass:{g['group']}" for g in s.view(p)["muster"]
+    ]
     n = s.hand_n[p]
     before = list(s.hands[p])
     s.apply(option)

@@ -91,7 +91,12 @@ def test_options_validation_and_round_trip():
     assert g2.outpost_points == (0, 3, 1, 1, 1)
     assert type(g2)(**g2.options()).outpost_points == g2.outpost_points
     assert make_game("red-north", 4, outpost_points=2).outpost_points == (2,) * 5
-    assert (RedNorth.name, RedNorth.title, RedNorth.min_players, RedNorth.max_players) == ("red-north", "Red North", 2, 4)
+    assert (RedNorth.name, RedNorth.title, RedNorth.min_players, RedNorth.max_players) == (
+        "red-north",
+        "Red North",
+        2,
+        4,
+    )
 
 
 def test_outpost_points_are_reported_at_setup():

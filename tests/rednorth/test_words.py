@@ -20,10 +20,16 @@ from redtable.rednorth.outposts import OUTPOSTS
 
 LANGS = ("en", "uk", "pl")
 CYRILLIC = re.compile(r"[а-яіїєґ]", re.I)
-ENGLISH = re.compile(r"\b(the|and|your|you|from|with|card|cards|player|turn|skip|none|deploys|passes|takes|"
-                     r"glory|raider|hero|party|left|right|end|slot)\b", re.I)
-PRINTED = re.compile("|".join(re.escape(x) for x in sorted([*(g.name for g in GODS), *(o.name for o in OUTPOSTS)],
-                                                          key=len, reverse=True)))
+ENGLISH = re.compile(
+    r"\b(the|and|your|you|from|with|card|cards|player|turn|skip|none|deploys|passes|takes|"
+    r"glory|raider|hero|party|left|right|end|slot)\b",
+    re.I,
+)
+PRINTED = re.compile(
+    "|".join(
+        re.escape(x) for x in sorted([*(g.name for g in GODS), *(o.name for o in OUTPOSTS)], key=len, reverse=True)
+    )
+)
 
 
 @pytest.fixture(autouse=True)

@@ -22,8 +22,12 @@ def test_families_import_the_table_never_abilities():
 
 
 def test_install_order_is_explicit_and_complete():
-    assert abilities.FAMILIES == (abilities.SHARED, abilities_gold.ABILITIES, abilities_highcaste.ABILITIES,
-                                 abilities_lowcaste.ABILITIES)
+    assert abilities.FAMILIES == (
+        abilities.SHARED,
+        abilities_gold.ABILITIES,
+        abilities_highcaste.ABILITIES,
+        abilities_lowcaste.ABILITIES,
+    )
     merged = merge(*abilities.FAMILIES)
     assert merged["deploy"] == DEPLOY and merged["end_of_game"] == END_OF_GAME
     assert merged["block_sovereign"] == BLOCK_SOVEREIGN
@@ -43,21 +47,24 @@ def test_installing_again_changes_nothing():
 def test_a_family_imported_first_gives_the_same_tables():
     """The old side-effect imports filled the tables in an order that depended on which
     module came first; now any entry point gives the same ordered tables."""
-    code = ("import hashlib, redtable.redrising.{}, redtable.redrising.game\n"
-            "from redtable.redrising.engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME\n"
-            "tables = (list(DEPLOY.items()), list(END_OF_GAME.items()), sorted(BLOCK_STEAL_BANISH),"
-            " list(BLOCK_SOVEREIGN.items()))\n"
-            "print(len(DEPLOY), hashlib.sha256(repr(tables).encode()).hexdigest())")
-    outs = {subprocess.run([sys.executable, "-c", code.format(first)], capture_output=True, text=True,
-                           check=True).stdout
-            for first in ("abilities_gold", "abilities_highcaste", "abilities_lowcaste", "game")}
+    code = (
+        "import hashlib, redtable.redrising.{}, redtable.redrising.game\n"
+        "from redtable.redrising.engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME\n"
+        "tables = (list(DEPLOY.items()), list(END_OF_GAME.items()), sorted(BLOCK_STEAL_BANISH),"
+        " list(BLOCK_SOVEREIGN.items()))\n"
+        "print(len(DEPLOY), hashlib.sha256(repr(tables).encode()).hexdigest())"
+    )
+    outs = {
+        subprocess.run([sys.executable, "-c", code.format(first)], capture_output=True, text=True, check=True).stdout
+        for first in ("abilities_gold", "abilities_highcaste", "abilities_lowcaste", "game")
+    }
     assert len(outs) == 1 and outs.pop().startswith("107 ")
 
 
 def test_an_accidental_second_definition_is_refused():
     a, b = AbilityTable("first"), AbilityTable("second")
     a.deploy("lawyer", ("influence", 1))
-    b.deploy("lawyer", ("influence", 1))          # the same effect again: fine
+    b.deploy("lawyer", ("influence", 1))  # the same effect again: fine
     assert merge(a, b)["deploy"] == {card("lawyer"): ("influence", 1)}
     b.deploy("lawyer", ("influence", 2))
     with pytest.raises(ValueError, match="second: the deploy ability of 'lawyer' differs from the one in first"):

@@ -64,14 +64,25 @@ def test_no_window_when_the_target_surely_holds_no_blocker():
     play(st, "tactus", "mars")
     assert st.decision().kind != "block"
     # every blocker lies face up on a location or banished: nobody can hold one
-    st = scenario(2, hands={0: ["aja"], 1: ["eo", "trigg"]}, locations={"jupiter": ["judge"]},
-                  banished=["pax-au-telemanus", "the-howlers"], block_windows=True)
+    st = scenario(
+        2,
+        hands={0: ["aja"], 1: ["eo", "trigg"]},
+        locations={"jupiter": ["judge"]},
+        banished=["pax-au-telemanus", "the-howlers"],
+        block_windows=True,
+    )
     play(st, "aja", "mars")
     d = st.decision()
     assert d.player == 1 and d.kind == "banish_from_hand"  # straight to the effect
     # a face-down blocker might be anywhere as far as the others know: still asked
-    st = scenario(2, hands={0: ["aja"], 1: ["eo", "trigg"]}, locations={"jupiter": ["judge"]}, facedown={"judge": 1},
-                  banished=["pax-au-telemanus", "the-howlers"], block_windows=True)
+    st = scenario(
+        2,
+        hands={0: ["aja"], 1: ["eo", "trigg"]},
+        locations={"jupiter": ["judge"]},
+        facedown={"judge": 1},
+        banished=["pax-au-telemanus", "the-howlers"],
+        block_windows=True,
+    )
     play(st, "aja", "mars")
     assert st.decision().kind == "block" and st.decision().options == ("no",)
 
@@ -118,6 +129,7 @@ def test_no_sovereign_window_for_an_empty_hand_or_the_holder_themselves():
 def _swap(st, a: int, b: int) -> None:
     """Exchange two cards lying in places hidden from every seat but their holders (a hand
     or the deck), keeping the holders' ``known`` sets right."""
+
     def place(c):
         for q, h in enumerate(st.hands):
             if c in h:
@@ -156,8 +168,9 @@ def _twin_states(seed: int, players: int):
     cards = {c for c in list(BLOCK_STEAL_BANISH) + [BY_SLUG["aja"]]}
     if not all(_hidden_from_all_but_holder(st, c) for c in cards) or len(st.hands[q]) < 2:
         return None
-    spare = [c for c in st.deck if _hidden_from_all_but_holder(st, c) and c not in cards
-             and c not in BLOCK_SOVEREIGN][:8]
+    spare = [c for c in st.deck if _hidden_from_all_but_holder(st, c) and c not in cards and c not in BLOCK_SOVEREIGN][
+        :8
+    ]
     aja = BY_SLUG["aja"]
     if aja not in st.hands[a]:
         _swap(st, aja, next(c for c in st.hands[a] if c != aja and c not in cards))
@@ -209,8 +222,8 @@ def test_redealt_target_hand_tells_the_others_nothing(seed, players):
                 assert da.options == ("block:judge", "no") and db.options == ("no",) and da.context == db.context
         for p in others:
             assert with_judge.view(p) == without.view(p)
-            ea = [e for e in with_judge.events[starts[0]:] if e.visible_to(p)]
-            eb = [e for e in without.events[starts[1]:] if e.visible_to(p)]
+            ea = [e for e in with_judge.events[starts[0] :] if e.visible_to(p)]
+            eb = [e for e in without.events[starts[1] :] if e.visible_to(p)]
             assert ea == eb
         if step < len(script):
             action = script[step]
@@ -225,7 +238,7 @@ def test_redealt_target_hand_tells_the_others_nothing(seed, players):
             action = da.options[rng.below(len(da.options))]
         with_judge.apply(action)
         without.apply(action)
-    assert windows == 1 and any(e.kind == "lead" and e.data["player"] == a for e in without.events[starts[1]:])
+    assert windows == 1 and any(e.kind == "lead" and e.data["player"] == a for e in without.events[starts[1] :])
 
 
 def test_without_the_option_the_prompt_tells():

@@ -65,8 +65,10 @@ def test_english_gallery_is_unchanged():
 
 def test_english_spot_texts():
     darrow = card_entry(BY_SLUG["darrow"])
-    assert darrow["deploy"] == ("Gain any other non-Gold from this location. Banish this card unless you "
-                                "deployed this directly on top of a Gold.")
+    assert darrow["deploy"] == (
+        "Gain any other non-Gold from this location. Banish this card unless you "
+        "deployed this directly on top of a Gold."
+    )
     assert render(DEPLOY[BY_SLUG["deanna"]], "en") == "Gain 1 Helium."
     assert bonus_text(BY_SLUG["janitor"], "en") == "5 VP for each Green, Yellow and Blue."
 
@@ -116,10 +118,33 @@ def test_every_primitive_and_condition_has_a_renderer(lang):
 def test_rulebook_terms(lang):
     texts = " ".join(t for _, _, t in _texts(lang))
     terms = {
-        "uk": ("фішку володарювання", "трек", "флоту", "Інститут", "зони", "виженіть", "призначили", "гелію",
-               "впливу", "Місяця", "золотого", "зі срібним"),
-        "pl": ("znacznik Suwerena", "torze Floty", "Instytucie", "lokacji", "odrzuć", "zagrałeś", "Helium",
-               "Wpływu", "Luni", "Złotego", "ze Srebrnym"),
+        "uk": (
+            "фішку володарювання",
+            "трек",
+            "флоту",
+            "Інститут",
+            "зони",
+            "виженіть",
+            "призначили",
+            "гелію",
+            "впливу",
+            "Місяця",
+            "золотого",
+            "зі срібним",
+        ),
+        "pl": (
+            "znacznik Suwerena",
+            "torze Floty",
+            "Instytucie",
+            "lokacji",
+            "odrzuć",
+            "zagrałeś",
+            "Helium",
+            "Wpływu",
+            "Luni",
+            "Złotego",
+            "ze Srebrnym",
+        ),
     }[lang]
     for term in terms:
         assert term in texts, term
@@ -129,14 +154,33 @@ def test_rulebook_terms(lang):
 def test_plural_forms():
     uk, pl = get_lang("uk"), get_lang("pl")
     assert [format(Count(n, uk.helium, "uk"), "a") for n in (1, 2, 5, 21, 12)] == [
-        "1 фішку гелію", "2 фішки гелію", "5 фішок гелію", "21 фішку гелію", "12 фішок гелію"]
+        "1 фішку гелію",
+        "2 фішки гелію",
+        "5 фішок гелію",
+        "21 фішку гелію",
+        "12 фішок гелію",
+    ]
     assert [format(Count(n, pl.helium, "pl"), "a") for n in (1, 2, 5, 22, 12)] == [
-        "1 znacznik Helium", "2 znaczniki Helium", "5 znaczników Helium", "22 znaczniki Helium",
-        "12 znaczników Helium"]
+        "1 znacznik Helium",
+        "2 znaczniki Helium",
+        "5 znaczników Helium",
+        "22 znaczniki Helium",
+        "12 znaczników Helium",
+    ]
     assert [format(Count(n, uk.point, "uk"), "n") for n in (1, 2, 5, -1, -10)] == [
-        "1 очко", "2 очки", "5 очок", "-1 очко", "-10 очок"]
+        "1 очко",
+        "2 очки",
+        "5 очок",
+        "-1 очко",
+        "-10 очок",
+    ]
     assert [format(Count(n, pl.point, "pl"), "n") for n in (1, 2, 5, -1, 31)] == [
-        "1 punkt", "2 punkty", "5 punktów", "-1 punkt", "31 punktów"]
+        "1 punkt",
+        "2 punkty",
+        "5 punktów",
+        "-1 punkt",
+        "31 punktów",
+    ]
     # a caste counted: genitive plural for persons from 2 on
     assert format(Count(2, uk.colours_np((13,)), "uk"), "a") == "2 золотих"
     assert format(Count(2, pl.colours_np((13,)), "pl"), "a") == "2 Złotych"
@@ -174,19 +218,25 @@ def test_rulebook_models():
 def test_agreement_with_the_bound_card_and_names():
     # a caste taken: masculine animate accusative; then "him"
     assert card_texts("colonel-valentin", "uk")["deploy"].startswith(
-        "Перемістіть золотого з будь-якої зони безпосередньо під цю карту. Можете взяти його.")
+        "Перемістіть золотого з будь-якої зони безпосередньо під цю карту. Можете взяти його."
+    )
     assert card_texts("colonel-valentin", "pl")["deploy"].startswith(
-        "Przenieś Złotego z dowolnej lokacji bezpośrednio pod tę kartę. Możesz go zyskać.")
+        "Przenieś Złotego z dowolnej lokacji bezpośrednio pod tę kartę. Możesz go zyskać."
+    )
     # a card revealed: "her"
     assert card_texts("calliope", "uk")["deploy"] == (
-        "Розкрийте верхню карту колоди. Призначте її горілиць в іншу зону.")
+        "Розкрийте верхню карту колоди. Призначте її горілиць в іншу зону."
+    )
     # names declined: instrumental after "with", accusative after "have"
     assert card_texts("evey", "pl")["end_game_bonus"] == (
-        "15 punktów, jeśli z Darrowem. -15 punktów, jeśli z Mickeyem Rzeźbiarzem.")
+        "15 punktów, jeśli z Darrowem. -15 punktów, jeśli z Mickeyem Rzeźbiarzem."
+    )
     assert card_texts("lysander", "uk")["end_game_bonus"] == (
-        "20 очок, якщо ви маєте фішку володарювання, Октавію або Кассія.")
+        "20 очок, якщо ви маєте фішку володарювання, Октавію або Кассія."
+    )
     assert card_texts("octavia", "uk")["end_game_bonus"] == (
-        "-30 очок, якщо ви не маєте ні фішки володарювання, ні Лісандра.")
+        "-30 очок, якщо ви не маєте ні фішки володарювання, ні Лісандра."
+    )
 
 
 def test_euphony():

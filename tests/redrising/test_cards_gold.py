@@ -105,8 +105,9 @@ def test_aja_block_declined():
 
 def test_aja_multiplayer_variant_targets_only_players_above_starting_hand():
     five = ["trigg", "eo", "helga", "sefi", "ragnar"]
-    st = scenario(3, hands={0: ["aja"], 1: five, 2: ["dancer", "darrow", "deanna", "harmony", "arlus", "orator"]},
-                  variant=True)
+    st = scenario(
+        3, hands={0: ["aja"], 1: five, 2: ["dancer", "darrow", "deanna", "harmony", "arlus", "orator"]}, variant=True
+    )
     play(st, "aja", "mars")
     d = st.decision()  # p1 (5 cards) cannot be chosen: p2 is chosen at once
     assert d.player == 2 and d.kind == "banish_from_hand"
@@ -146,8 +147,7 @@ def test_ash_lord_no_blue_nothing_happens():
 
 
 def test_ash_lord_face_down_blue_is_colourless():
-    st = scenario(2, hands={0: ["ash-lord"]}, locations={"mars": ["invictus", "orion", "pelus"]},
-                  facedown={"orion": 0})
+    st = scenario(2, hands={0: ["ash-lord"]}, locations={"mars": ["invictus", "orion", "pelus"]}, facedown={"orion": 0})
     play(st, "ash-lord", "mars")
     assert banished(st) == {"invictus", "pelus"} and "ash-lord" in hand_names(st, 0)
     assert location_names(st, "mars") == ["orion"]
@@ -625,24 +625,39 @@ PRINTED_KEYWORDS = {
     "boneriders": ["gain the sovereign token"],
     "cassius": ["gain the card directly under this one", "banish", "unless that card is a gold"],
     "fitchner": ["institute", "place 1 influence"],
-    "karnus": ["banish the card directly under this one", "mustang, the jackal or nero", "you may",
-               "choose an opponent", "banish 1 of their cards"],
+    "karnus": [
+        "banish the card directly under this one",
+        "mustang, the jackal or nero",
+        "you may",
+        "choose an opponent",
+        "banish 1 of their cards",
+    ],
     "lorn": ["if the card directly under this one is a gold, banish that card"],
     "lysander": ["gain the top card of the deck", "banish", "unless", "luna"],
     "mustang": ["gain 1 banished card", "if that card is not a gold, banish"],
     "nero": ["gain 1 helium for each red at this location"],
-    "octavia": ["if you have the sovereign token", "bottom card on luna (if it's not this card)",
-                "banish", "unless that card is a gold"],
+    "octavia": [
+        "if you have the sovereign token",
+        "bottom card on luna (if it's not this card)",
+        "banish",
+        "unless that card is a gold",
+    ],
     "romulus": ["gain a blue from this location", "banish", "unless", "directly on top of a gold"],
-    "roque": ["look at", "their hand", "name a card", "randomly select a card from their hand",
-              "if you select the named card, banish"],
+    "roque": [
+        "look at",
+        "their hand",
+        "name a card",
+        "randomly select a card from their hand",
+        "if you select the named card, banish",
+    ],
     "sevro": ["banish the card directly under this one", "you may reveal the howlers to instead gain that card"],
     "tactus": ["you may", "steal 1 card", "they choose the card", "if you do, banish this card and end your turn"],
     "the-jackal": ["gain the sovereign token"],
-    "the-telemanuses": ["move all cards under this card from this location to the top of another location",
-                        "same order"],
-    "victra": ["gain the bottom card of this location (if it's not this card)", "banish", "unless",
-               "on top of a gold"],
+    "the-telemanuses": [
+        "move all cards under this card from this location to the top of another location",
+        "same order",
+    ],
+    "victra": ["gain the bottom card of this location (if it's not this card)", "banish", "unless", "on top of a gold"],
 }
 
 

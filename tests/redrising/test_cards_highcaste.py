@@ -79,8 +79,12 @@ def points(st, p):
 
 # ================================================================ Yellows
 # ---------------------------------------------------------------- reveal 2 under this card
-UNDER = [("dr-virany", "mars"), ("dataport-specialist", "jupiter"), ("holo-designer", "luna"),
-         ("administrator", "institute")]
+UNDER = [
+    ("dr-virany", "mars"),
+    ("dataport-specialist", "jupiter"),
+    ("holo-designer", "luna"),
+    ("administrator", "institute"),
+]
 
 
 @pytest.mark.parametrize("card,loc", UNDER)
@@ -166,8 +170,12 @@ def test_group_counselor_declined_partway_and_impossible():
 
 # ---------------------------------------------------------------- Hypnotist
 def test_hypnotist_each_player_in_clockwise_order_banishes_and_draws():
-    st = scenario(3, hands={0: ["hypnotist", "eo", "helga"], 1: ["nero"], 2: ["sevro", "victra"]},
-                  deck_top=["dancer", "harmony", "arlus"], current=0)
+    st = scenario(
+        3,
+        hands={0: ["hypnotist", "eo", "helga"], 1: ["nero"], 2: ["sevro", "victra"]},
+        deck_top=["dancer", "harmony", "arlus"],
+        current=0,
+    )
     play(st, "hypnotist", "mars")
     d = st.decision()
     assert d.player == 0 and d.kind == "banish_from_hand" and set(d.options) == {"eo", "helga"}
@@ -216,8 +224,12 @@ def test_hypnotist_blocked_by_judge():
 
 def test_hypnotist_is_not_limited_by_the_multiplayer_variant():
     # it chooses nobody: every player swaps, whatever their hand size
-    st = scenario(3, hands={0: ["hypnotist", "eo"], 1: ["nero"], 2: ["sevro"]},
-                  deck_top=["dancer", "harmony", "arlus"], variant=True)
+    st = scenario(
+        3,
+        hands={0: ["hypnotist", "eo"], 1: ["nero"], 2: ["sevro"]},
+        deck_top=["dancer", "harmony", "arlus"],
+        variant=True,
+    )
     play(st, "hypnotist", "mars")
     assert banished(st) == ["eo", "nero", "sevro"]
 
@@ -568,8 +580,9 @@ def test_ceo_regress_for_two_helium():
 
 
 def test_investor_helium_per_card_of_chosen_color_here():
-    st = scenario(hands={0: ["investor"]}, locations={"mars": ["eo", "dancer", "nero", "harmony"]},
-                  facedown={"harmony": 1})
+    st = scenario(
+        hands={0: ["investor"]}, locations={"mars": ["eo", "dancer", "nero", "harmony"]}, facedown={"harmony": 1}
+    )
     play(st, "investor", "mars")
     assert "silver" not in st.decision().options
     play(st, "red")
@@ -587,8 +600,12 @@ def test_investor_end_of_game_counts_mars():
 
 
 def test_loan_shark_out_of_order_turn_then_your_turn_goes_on():
-    st = scenario(3, hands={0: ["loan-shark"], 1: ["eo", "developer"], 2: ["nero"]},
-                  locations={"jupiter": ["helga"]}, helium=[0, 3, 5])
+    st = scenario(
+        3,
+        hands={0: ["loan-shark"], 1: ["eo", "developer"], 2: ["nero"]},
+        locations={"jupiter": ["helga"]},
+        helium=[0, 3, 5],
+    )
     play(st, "loan-shark", "mars")
     d = st.decision()
     assert d.kind == "choose_opponent" and d.options == ("p1", "p2")
@@ -708,8 +725,14 @@ def test_judge_justice_martyr_blocks_are_registered():
 
 @pytest.mark.parametrize("blocker", ["justice", "martyr"])
 def test_justice_and_martyr_block_taking_the_sovereign(blocker):
-    st = scenario(2, hands={0: [blocker, "eo"], 1: ["lawyer"]}, locations={"luna": ["nero"]},
-                  sovereign=0, current=1, deck_top=["dancer"])
+    st = scenario(
+        2,
+        hands={0: [blocker, "eo"], 1: ["lawyer"]},
+        locations={"luna": ["nero"]},
+        sovereign=0,
+        current=1,
+        deck_top=["dancer"],
+    )
     play(st, "lawyer", "mars", "luna")
     d = st.decision()
     assert d.player == 0 and d.options == (f"block:{blocker}", "no")
@@ -845,9 +868,15 @@ def test_timony_counts_golds_at_the_institute_wherever_deployed():
 
 
 # ================================================================ Grays
-GRAYS = [("bridge", "calliope", "eo"), ("colonel-valentin", "nero", "eo"), ("danto", "judge", "eo"),
-         ("holiday", "cyther", "eo"), ("sun-hwa", "helga", "eo"), ("trigg", "pathologist", "eo"),
-         ("ugly-dan", "modjob", "nero")]
+GRAYS = [
+    ("bridge", "calliope", "eo"),
+    ("colonel-valentin", "nero", "eo"),
+    ("danto", "judge", "eo"),
+    ("holiday", "cyther", "eo"),
+    ("sun-hwa", "helga", "eo"),
+    ("trigg", "pathologist", "eo"),
+    ("ugly-dan", "modjob", "nero"),
+]
 
 
 @pytest.mark.parametrize("gray,target,other", GRAYS)
@@ -877,8 +906,11 @@ def test_gray_nothing_to_move(gray, target, other):
 
 
 def test_gray_chooses_among_several_and_ignores_face_down_and_itself():
-    st = scenario(hands={0: ["trigg"]}, locations={"jupiter": ["pathologist", "bridge"], "luna": ["surgeon"]},
-                  facedown={"surgeon": 1})
+    st = scenario(
+        hands={0: ["trigg"]},
+        locations={"jupiter": ["pathologist", "bridge"], "luna": ["surgeon"]},
+        facedown={"surgeon": 1},
+    )
     play(st, "trigg", "jupiter")
     assert set(st.decision().options) == {"jupiter:0", "jupiter:1"}
     play(st, "jupiter:0", "no")
@@ -886,10 +918,17 @@ def test_gray_chooses_among_several_and_ignores_face_down_and_itself():
 
 
 # ================================================================ Oranges
-ORANGES = [("aegis-craftsman", "nero", "eo"), ("artificer", "cyther", "eo"), ("artificer", "nero", "eo"),
-           ("cyther", "invictus", "eo"), ("gravboot-cobbler", "bridge", "eo"), ("gravboot-cobbler", "nero", "eo"),
-           ("pulse-armorer", "trigg", "nero"), ("pulse-fist-engineer", "helga", "nero"),
-           ("razor-designer", "nero", "eo")]
+ORANGES = [
+    ("aegis-craftsman", "nero", "eo"),
+    ("artificer", "cyther", "eo"),
+    ("artificer", "nero", "eo"),
+    ("cyther", "invictus", "eo"),
+    ("gravboot-cobbler", "bridge", "eo"),
+    ("gravboot-cobbler", "nero", "eo"),
+    ("pulse-armorer", "trigg", "nero"),
+    ("pulse-fist-engineer", "helga", "nero"),
+    ("razor-designer", "nero", "eo"),
+]
 
 
 @pytest.mark.parametrize("orange,target,other", ORANGES)
@@ -972,7 +1011,13 @@ EOG_KEYWORDS = {
     "psychologist": ["fewest cards", "ties count", "random banished card"],
     "surgeon": ["Gain any 1 banished Gold"],
     "hacker": ["top card of the deck", "points equal to that card's core value"],
-    "online-gambler": ["1 non-Gold color", "Reveal 7 cards", "gain all cards of that color", "Shuffle", "top of the deck"],
+    "online-gambler": [
+        "1 non-Gold color",
+        "Reveal 7 cards",
+        "gain all cards of that color",
+        "Shuffle",
+        "top of the deck",
+    ],
     "banker": ["may pay 3 Helium", "top of any location"],
     "investor": ["color other than Silver", "1 Helium for each card of that color on Mars"],
     "justice": ["Sovereign token", "Luna"],

@@ -235,8 +235,7 @@ class TestEo:
         d = dec(st)
         assert d.player == 1 and d.kind == "reveal" and set(d.options) == {"dancer", "harmony"}
         play(st, "harmony")
-        assert hand_reveals(st)[-1].data == {"player": 1, "card": "harmony", "source": "hand",
-                                                 "reason": "must_reveal"}
+        assert hand_reveals(st)[-1].data == {"player": 1, "card": "harmony", "source": "hand", "reason": "must_reveal"}
         assert st.helium == [0, 2, 1]  # player 2 had no Red
         assert hand_names(st, 1) == ["dancer", "harmony", "nero"]
         assert at_gain_step(st)
@@ -351,7 +350,9 @@ class TestBrownMovers:
 
 class TestModjob:
     def test_deploys_red_under_it_elsewhere_triggering_its_ability(self):
-        st = scenario(2, hands={0: ["modjob"]}, locations={"mars": ["deanna"], "luna": ["lawyer"], "institute": ["seer"]})
+        st = scenario(
+            2, hands={0: ["modjob"]}, locations={"mars": ["deanna"], "luna": ["lawyer"], "institute": ["seer"]}
+        )
         play(st, "modjob", "mars")
         assert dec(st).kind == "deploy_location" and options(st) == ("jupiter", "luna", "institute")
         play(st, "luna")
@@ -444,8 +445,11 @@ class TestConversationalist:
         assert location_names(st, "luna") == ["nero"]
 
     def test_other_card_stays_under(self):
-        st = scenario(2, hands={0: ["conversationalist"]}, locations={"mars": ["lawyer"], "luna": ["judge", "nero"],
-                                                                       "jupiter": ["eo"]})
+        st = scenario(
+            2,
+            hands={0: ["conversationalist"]},
+            locations={"mars": ["lawyer"], "luna": ["judge", "nero"], "jupiter": ["eo"]},
+        )
         play(st, "conversationalist", "mars")
         assert set(options(st)) == {"luna:1", "jupiter:0"}  # tops of other locations only
         play(st, "luna:1")
@@ -602,8 +606,9 @@ class TestTheodora:
 # ============================================================================ Violets
 class TestPainter:
     def test_only_locations_without_that_colour(self):
-        st = scenario(2, hands={0: ["4d-painter"]},
-                      locations={"mars": ["nero"], "jupiter": ["octavia"], "luna": ["lawyer"]})
+        st = scenario(
+            2, hands={0: ["4d-painter"]}, locations={"mars": ["nero"], "jupiter": ["octavia"], "luna": ["lawyer"]}
+        )
         play(st, "4d-painter", "mars")
         assert set(options(st)) == {"mars:0", "mars:1"}  # Nero, or the Painter itself
         play(st, "mars:0")
@@ -621,17 +626,27 @@ class TestPainter:
         assert at_gain_step(st) and "mars" not in options(st)  # still deployed on Mars
 
     def test_card_without_destination_not_offered(self):
-        st = scenario(2, hands={0: ["4d-painter"]},
-                      locations={"mars": ["nero"], "jupiter": ["octavia", "musician"], "luna": ["roque", "zanzibar"],
-                                 "institute": ["romulus", "reporter"]})
+        st = scenario(
+            2,
+            hands={0: ["4d-painter"]},
+            locations={
+                "mars": ["nero"],
+                "jupiter": ["octavia", "musician"],
+                "luna": ["roque", "zanzibar"],
+                "institute": ["romulus", "reporter"],
+            },
+        )
         play(st, "4d-painter", "mars")
         assert kind(st) == "gain"  # neither Nero nor the Painter can go anywhere
         assert location_names(st, "mars") == ["nero", "4d-painter"]
 
     def test_face_down_cards_share_no_colour(self):
-        st = scenario(2, hands={0: ["4d-painter"]},
-                      locations={"mars": ["nero"], "jupiter": ["octavia"], "luna": ["lawyer"]},
-                      facedown={"octavia": 1})
+        st = scenario(
+            2,
+            hands={0: ["4d-painter"]},
+            locations={"mars": ["nero"], "jupiter": ["octavia"], "luna": ["lawyer"]},
+            facedown={"octavia": 1},
+        )
         play(st, "4d-painter", "mars", "mars:0")
         assert options(st) == ("jupiter", "luna", "institute")
 
@@ -675,8 +690,12 @@ class TestGivers:
 
 class TestMickey:
     def test_banish_red_dig_for_gold_order_bottom(self):
-        st = scenario(2, hands={0: ["mickey-the-carver", "eo", "deanna"]},
-                      deck_top=["lawyer", "banker", "judge", "nero", "seer"], locations={"luna": ["orator"]})
+        st = scenario(
+            2,
+            hands={0: ["mickey-the-carver", "eo", "deanna"]},
+            deck_top=["lawyer", "banker", "judge", "nero", "seer"],
+            locations={"luna": ["orator"]},
+        )
         play(st, "mickey-the-carver", "mars")
         d = dec(st)
         assert d.kind == "banish_from_hand" and set(d.options) == {"eo", "deanna", "none"}
@@ -693,14 +712,18 @@ class TestMickey:
         consistent(st)
 
     def test_gold_on_top(self):
-        st = scenario(2, hands={0: ["mickey-the-carver", "eo"]}, deck_top=["nero", "lawyer"], locations={"luna": ["orator"]})
+        st = scenario(
+            2, hands={0: ["mickey-the-carver", "eo"]}, deck_top=["nero", "lawyer"], locations={"luna": ["orator"]}
+        )
         play(st, "mickey-the-carver", "mars", "eo")
         assert hand_names(st, 0) == ["nero"]
         assert SLUG[st.deck[-1]] == "lawyer"
         assert at_gain_step(st)
 
     def test_declined(self):
-        st = scenario(2, hands={0: ["mickey-the-carver", "eo"]}, deck_top=["lawyer", "nero"], locations={"luna": ["orator"]})
+        st = scenario(
+            2, hands={0: ["mickey-the-carver", "eo"]}, deck_top=["lawyer", "nero"], locations={"luna": ["orator"]}
+        )
         play(st, "mickey-the-carver", "mars", "none")
         assert hand_names(st, 0) == ["eo"] and banished(st) == []
         assert SLUG[st.deck[-1]] == "lawyer"
@@ -713,7 +736,9 @@ class TestMickey:
         assert not effect_logged(st, "mickey-the-carver")
 
     def test_no_gold_left_all_revealed_go_under(self):
-        st = scenario(2, hands={0: ["mickey-the-carver", "eo"]}, deck_top=["lawyer", "banker"], locations={"luna": ["orator"]})
+        st = scenario(
+            2, hands={0: ["mickey-the-carver", "eo"]}, deck_top=["lawyer", "banker"], locations={"luna": ["orator"]}
+        )
         empty_deck(st)
         for s in ("banker", "lawyer"):
             c = BY_SLUG[s]
@@ -750,15 +775,17 @@ class TestParityMovers:
 
 # ============================================================================ Blues
 class TestShips:
-    @pytest.mark.parametrize("slug,home", [("invictus", "mars"), ("morning-star", "jupiter"),
-                                           ("quietus", "institute"), ("the-pax", "luna")])
+    @pytest.mark.parametrize(
+        "slug,home", [("invictus", "mars"), ("morning-star", "jupiter"), ("quietus", "institute"), ("the-pax", "luna")]
+    )
     def test_advance_on_home(self, slug, home):
         st = scenario(2, hands={0: [slug]})
         play(st, slug, home)
         assert st.fleet == [1, 0]
 
-    @pytest.mark.parametrize("slug,away", [("invictus", "luna"), ("morning-star", "mars"),
-                                           ("quietus", "jupiter"), ("the-pax", "institute")])
+    @pytest.mark.parametrize(
+        "slug,away", [("invictus", "luna"), ("morning-star", "mars"), ("quietus", "jupiter"), ("the-pax", "institute")]
+    )
     def test_elsewhere_nothing(self, slug, away):
         st = scenario(2, hands={0: [slug]})
         play(st, slug, away)
@@ -803,8 +830,9 @@ class TestOrion:
 
 # ============================================================================ Obsidians
 class TestAlfrunJopho:
-    @pytest.mark.parametrize("slug,friend", [("alfrun", "nero"), ("alfrun", "jopho"),
-                                             ("jopho", "alfrun"), ("jopho", "nero")])
+    @pytest.mark.parametrize(
+        "slug,friend", [("alfrun", "nero"), ("alfrun", "jopho"), ("jopho", "alfrun"), ("jopho", "nero")]
+    )
     def test_gain_friend_regain_self_end_turn(self, slug, friend):
         st = scenario(2, hands={0: [slug]}, locations={"mars": [friend, "lawyer"]})
         play(st, slug, "mars")
@@ -830,9 +858,11 @@ class TestAlfrunJopho:
 
 class TestAliaSnowsparrow:
     def test_top_non_gold_under_golds_gain_helium(self):
-        st = scenario(2, hands={0: ["alia-snowsparrow"]},
-                      locations={"mars": ["lawyer"], "luna": ["eo", "banker", "nero", "octavia"],
-                                 "jupiter": ["romulus"]})
+        st = scenario(
+            2,
+            hands={0: ["alia-snowsparrow"]},
+            locations={"mars": ["lawyer"], "luna": ["eo", "banker", "nero", "octavia"], "jupiter": ["romulus"]},
+        )
         play(st, "alia-snowsparrow", "mars")
         assert banished(st) == ["banker"]
         assert st.helium[0] == 1
@@ -947,12 +977,21 @@ KEYWORDS = {
     "garden-trained-rose": ["card directly under", "another location", "Silver", "1 Helium"],
     "masseuse": ["another location", "a different location", "original location bonus"],
     "matteo": ["any other card from this location", "another location", "Pink", "1 Influence"],
-    "theodora": ["You may move the bottom card of this location", "on top of this card", "Gold or Red",
-                 "gain", "End your turn"],
+    "theodora": [
+        "You may move the bottom card of this location",
+        "on top of this card",
+        "Gold or Red",
+        "gain",
+        "End your turn",
+    ],
     "4d-painter": ["from this location", "another location", "no cards with the same color"],
     "holo-host": ["more Influence", "player to your right", "top 2 cards", "End your turn"],
-    "mickey-the-carver": ["You may banish a Red from your hand", "until you find a Gold", "bottom of the deck",
-                          "any order"],
+    "mickey-the-carver": [
+        "You may banish a Red from your hand",
+        "until you find a Gold",
+        "bottom of the deck",
+        "any order",
+    ],
     "musician": ["even core value", "this location", "another location"],
     "reporter": ["more Helium", "player to your right", "top 2 cards", "End your turn"],
     "vlogger": ["further on the Fleet Track", "player to your right", "top 2 cards", "End your turn"],

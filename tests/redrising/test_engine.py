@@ -63,29 +63,43 @@ def test_same_seed_same_setup():
 
 # ---------------------------------------------------------------- lead
 def test_lead_deploys_then_gains_from_another_location_with_its_bonus():
-    st = scenario(2, hands={0: ["Lorn"]}, locations={"mars": ["Judge", "Eo"], "jupiter": ["Helga"],
-                                                      "luna": [], "institute": ["Seer"]})
+    st = scenario(
+        2,
+        hands={0: ["Lorn"]},
+        locations={"mars": ["Judge", "Eo"], "jupiter": ["Helga"], "luna": [], "institute": ["Seer"]},
+    )
     assert set(st.legal_actions()) == {"lorn", "scout"}
     play(st, "lorn")
     assert st.decision().kind == "deploy_location"
     play(st, "institute")
     assert location_names(st, "institute")[-1] == "lorn"
     d = st.decision()
-    assert d.kind == "gain" and set(d.options) == {"jupiter", "mars", "deck"}  # not the deployed location, not empty Luna
+    assert d.kind == "gain" and set(d.options) == {
+        "jupiter",
+        "mars",
+        "deck",
+    }  # not the deployed location, not empty Luna
     play(st, "mars")
     assert "eo" in hand_names(st, 0) and st.helium[0] == 1
     assert st.decision().player == 1  # turn passed
 
 
-@pytest.mark.parametrize("loc, check", [
-    ("jupiter", lambda st: st.fleet[0] == 1),
-    ("mars", lambda st: st.helium[0] == 1),
-    ("institute", lambda st: st.influence[0] == 1),
-    ("luna", lambda st: st.sovereign == 0),
-])
+@pytest.mark.parametrize(
+    "loc, check",
+    [
+        ("jupiter", lambda st: st.fleet[0] == 1),
+        ("mars", lambda st: st.helium[0] == 1),
+        ("institute", lambda st: st.influence[0] == 1),
+        ("luna", lambda st: st.sovereign == 0),
+    ],
+)
 def test_location_bonuses(loc, check):
-    st = scenario(2, hands={0: ["Lorn"]}, locations={"jupiter": ["Helga"], "mars": ["Eo"], "luna": ["Judge"],
-                                                      "institute": ["Seer"]}, houses=["jupiter", "mars"])
+    st = scenario(
+        2,
+        hands={0: ["Lorn"]},
+        locations={"jupiter": ["Helga"], "mars": ["Eo"], "luna": ["Judge"], "institute": ["Seer"]},
+        houses=["jupiter", "mars"],
+    )
     target = "mars" if loc != "mars" else "luna"
     play(st, "lorn", target, loc)
     assert check(st)
@@ -141,9 +155,14 @@ def test_scout_places_the_top_card_and_gains_the_bonus():
 
 
 def test_fleet_stops_at_ten_influence_at_ten_helium_unlimited():
-    st = scenario(2, hands={0: ["Lorn"]}, locations={"jupiter": ["Eo", "Helga"], "institute": ["Seer", "Judge"],
-                                                      "mars": ["Sefi", "Ragnar"]},
-                  fleet=[10, 0], influence=[10, 0], helium=[30, 0])
+    st = scenario(
+        2,
+        hands={0: ["Lorn"]},
+        locations={"jupiter": ["Eo", "Helga"], "institute": ["Seer", "Judge"], "mars": ["Sefi", "Ragnar"]},
+        fleet=[10, 0],
+        influence=[10, 0],
+        helium=[30, 0],
+    )
     play(st, "lorn", "luna", "jupiter")
     assert st.fleet[0] == 10
     st2 = scenario(2, hands={0: ["Lorn"]}, locations={"institute": ["Seer"]}, influence=[10, 0])
@@ -156,8 +175,14 @@ def test_fleet_stops_at_ten_influence_at_ten_helium_unlimited():
 
 # ---------------------------------------------------------------- Sovereign and houses
 def _take_luna(house, **kw):
-    st = scenario(2, hands={0: ["Lorn"]}, locations={"luna": ["Judge"], "mars": ["Eo"], "jupiter": ["Helga"]},
-                  houses=[house, "mars" if house != "mars" else "diana"], deck_top=["Sefi", "Ragnar"], **kw)
+    st = scenario(
+        2,
+        hands={0: ["Lorn"]},
+        locations={"luna": ["Judge"], "mars": ["Eo"], "jupiter": ["Helga"]},
+        houses=[house, "mars" if house != "mars" else "diana"],
+        deck_top=["Sefi", "Ragnar"],
+        **kw,
+    )
     play(st, "lorn", "institute", "luna")
     return st
 
@@ -212,8 +237,14 @@ def test_minerva_rolls_and_rechooses_on_sovereign():
 
 @pytest.mark.parametrize("blocker", ["Martyr", "Justice"])
 def test_sovereign_block_banishes_blocker_keeps_token_and_draws(blocker):
-    st = scenario(2, hands={0: ["Lorn"], 1: [blocker]}, locations={"luna": ["Judge"]}, sovereign=1,
-                  houses=["diana", "mars"], deck_top=["Sefi"])
+    st = scenario(
+        2,
+        hands={0: ["Lorn"], 1: [blocker]},
+        locations={"luna": ["Judge"]},
+        sovereign=1,
+        houses=["diana", "mars"],
+        deck_top=["Sefi"],
+    )
     play(st, "lorn", "mars", "luna")
     d = st.decision()
     assert d.player == 1 and d.kind == "block_sovereign"
@@ -225,14 +256,17 @@ def test_sovereign_block_banishes_blocker_keeps_token_and_draws(blocker):
 
 
 def test_sovereign_block_declined():
-    st = scenario(2, hands={0: ["Lorn"], 1: ["Martyr"]}, locations={"luna": ["Judge"]}, sovereign=1,
-                  houses=["diana", "mars"])
+    st = scenario(
+        2, hands={0: ["Lorn"], 1: ["Martyr"]}, locations={"luna": ["Judge"]}, sovereign=1, houses=["diana", "mars"]
+    )
     play(st, "lorn", "mars", "luna", "no")
     assert st.sovereign == 0 and st.influence[0] == 1 and hand_names(st, 1) == ["martyr"]
 
 
 def test_no_block_offered_without_a_blocker_or_from_nobody():
-    st = scenario(2, hands={0: ["Lorn"], 1: ["Judge"]}, locations={"luna": ["Eo"]}, sovereign=1, houses=["diana", "mars"])
+    st = scenario(
+        2, hands={0: ["Lorn"], 1: ["Judge"]}, locations={"luna": ["Eo"]}, sovereign=1, houses=["diana", "mars"]
+    )
     play(st, "lorn", "mars", "luna")
     assert st.sovereign == 0
 
@@ -245,32 +279,57 @@ def _finish_turn(st):
 
 
 def test_two_conditions_by_one_player_trigger_the_end():
-    st = scenario(4, hands={0: ["Lorn"]}, locations={"mars": ["Eo"]}, helium=[6, 0, 0, 0], fleet=[7, 0, 0, 0],
-                  houses=["diana", "jupiter", "mars", "minerva"])
+    st = scenario(
+        4,
+        hands={0: ["Lorn"]},
+        locations={"mars": ["Eo"]},
+        helium=[6, 0, 0, 0],
+        fleet=[7, 0, 0, 0],
+        houses=["diana", "jupiter", "mars", "minerva"],
+    )
     play(st, "lorn", "luna", "mars")
     assert st.end_triggered
 
 
 def test_three_conditions_by_any_combination_trigger_the_end():
-    st = scenario(4, hands={0: ["Lorn"]}, locations={"mars": ["Eo"]}, helium=[6, 0, 0, 0], fleet=[0, 7, 0, 0],
-                  influence=[0, 0, 7, 0], houses=["diana", "jupiter", "mars", "minerva"])
+    st = scenario(
+        4,
+        hands={0: ["Lorn"]},
+        locations={"mars": ["Eo"]},
+        helium=[6, 0, 0, 0],
+        fleet=[0, 7, 0, 0],
+        influence=[0, 0, 7, 0],
+        houses=["diana", "jupiter", "mars", "minerva"],
+    )
     assert not st.end_triggered
     play(st, "lorn", "luna", "mars")
     assert st.end_triggered
 
 
 def test_one_condition_alone_does_not_end():
-    st = scenario(4, hands={0: ["Lorn"]}, locations={"mars": ["Eo"]}, helium=[6, 0, 0, 0], fleet=[0, 7, 0, 0],
-                  houses=["diana", "jupiter", "mars", "minerva"])
+    st = scenario(
+        4,
+        hands={0: ["Lorn"]},
+        locations={"mars": ["Eo"]},
+        helium=[6, 0, 0, 0],
+        fleet=[0, 7, 0, 0],
+        houses=["diana", "jupiter", "mars", "minerva"],
+    )
     play(st, "lorn", "luna", "mars")
     assert not st.end_triggered
 
 
 def test_round_is_finished_then_apollo_takes_the_extra_last_turn():
     # Rulebook example: A (Apollo) first; B triggers the end; C and D play; then A plays once more.
-    st = scenario(4, hands={0: ["Lorn"], 1: ["Sefi"], 2: ["Eo"], 3: ["Judge"]},
-                  locations={"mars": ["Helga", "Ragnar", "Stained"], "jupiter": ["Seer", "Orator"]},
-                  helium=[0, 6, 0, 0], fleet=[0, 7, 0, 0], houses=["apollo", "jupiter", "mars", "minerva"], first=0)
+    st = scenario(
+        4,
+        hands={0: ["Lorn"], 1: ["Sefi"], 2: ["Eo"], 3: ["Judge"]},
+        locations={"mars": ["Helga", "Ragnar", "Stained"], "jupiter": ["Seer", "Orator"]},
+        helium=[0, 6, 0, 0],
+        fleet=[0, 7, 0, 0],
+        houses=["apollo", "jupiter", "mars", "minerva"],
+        first=0,
+    )
     order = []
     for _ in range(4):
         order.append(st.decision().player)
@@ -285,8 +344,15 @@ def test_round_is_finished_then_apollo_takes_the_extra_last_turn():
 
 
 def test_without_apollo_the_game_ends_when_turns_are_equal():
-    st = scenario(3, hands={0: ["Lorn"], 1: ["Sefi"], 2: ["Eo"]}, locations={"mars": ["Helga", "Ragnar", "Stained"]},
-                  helium=[0, 6, 0], fleet=[0, 7, 0], houses=["diana", "jupiter", "mars"], first=0)
+    st = scenario(
+        3,
+        hands={0: ["Lorn"], 1: ["Sefi"], 2: ["Eo"]},
+        locations={"mars": ["Helga", "Ragnar", "Stained"]},
+        helium=[0, 6, 0],
+        fleet=[0, 7, 0],
+        houses=["diana", "jupiter", "mars"],
+        first=0,
+    )
     for _ in range(3):
         _finish_turn(st)
     assert st.turns == [1, 1, 1] and st.phase != "play"
@@ -309,6 +375,7 @@ def test_view_hides_other_hands_and_the_deck():
     text = json.dumps(v)
     for c in st.hands[1] + st.hands[2] + st.deck:
         from redtable.redrising.cards import SLUG
+
         if c not in st.hands[0]:
             assert f'"{SLUG[c]}"' not in text
     assert "options" not in st.view(1)["decision"] or st.decision().player == 1
@@ -331,8 +398,16 @@ def test_clone_is_independent():
 
 
 def test_multiplayer_variant_limits_targets():
-    st = scenario(4, hands={0: ["Lorn"], 1: ["Eo"] * 0 + ["Sefi", "Ragnar", "Helga", "Stained", "Eo", "Judge"],
-                            2: ["Seer"], 3: ["Orator", "Magistrate", "Priestess", "Martyr", "Justice"]}, variant=True)
+    st = scenario(
+        4,
+        hands={
+            0: ["Lorn"],
+            1: ["Eo"] * 0 + ["Sefi", "Ragnar", "Helga", "Stained", "Eo", "Judge"],
+            2: ["Seer"],
+            3: ["Orator", "Magistrate", "Priestess", "Martyr", "Justice"],
+        },
+        variant=True,
+    )
     assert st.targetable(0) == [1]
     st2 = scenario(4, hands={0: ["Lorn"], 2: ["Seer"]})
     assert st2.targetable(0) == [1, 2, 3]
@@ -340,8 +415,12 @@ def test_multiplayer_variant_limits_targets():
 
 def test_lead_gain_excludes_every_location_deployed_to_this_turn():
     # Calliope deploys the deck's top card to another location: neither location may be gained from.
-    st = scenario(2, hands={0: ["Calliope"]}, locations={"jupiter": ["Eo"], "mars": ["Sefi"], "luna": ["Helga"],
-                                                         "institute": ["Seer"]}, deck_top=["Deanna"])
+    st = scenario(
+        2,
+        hands={0: ["Calliope"]},
+        locations={"jupiter": ["Eo"], "mars": ["Sefi"], "luna": ["Helga"], "institute": ["Seer"]},
+        deck_top=["Deanna"],
+    )
     play(st, "calliope", "jupiter", "mars")
     assert location_names(st, "mars")[-1] == "deanna"
     assert set(st.decision().options) == {"luna", "institute", "deck"}

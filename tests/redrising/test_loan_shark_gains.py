@@ -328,8 +328,7 @@ def _end_of_game(st, p):
 @pytest.mark.parametrize("card,loc", [("justice", "luna"), ("martyr", "mars"), ("banker", "mars")])
 def test_end_of_game_gains_offer_loan_shark(card, loc):
     """No turn out of order at the end of the game: Loan Shark is offered as usual."""
-    st = scenario(2, hands={0: [card]}, locations={loc: ["eo", LS], "jupiter": ["deanna"]}, sovereign=0,
-                  helium=[3, 0])
+    st = scenario(2, hands={0: [card]}, locations={loc: ["eo", LS], "jupiter": ["deanna"]}, sovereign=0, helium=[3, 0])
     _end_of_game(st, 0)
     if st.decision().kind == "may":  # Banker: pay 3 Helium?
         play(st, "yes")

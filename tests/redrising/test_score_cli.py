@@ -29,15 +29,41 @@ EXPECTED_THREE = {
     "players": [
         # Darrow 40 (7 cards), Sevro 35, Bridge 15+5 (Evey on Mars; the face-down Calliope has no colour),
         # Cyther 14 (no Blue), The Howlers 35, Eo 10+30 (Darrow, Deanna, Bridge as Red), Deanna 35
-        {"name": "Ann", "cards": 219, "fleet": 10, "helium": 6, "sovereignty": 10, "influence": 20,
-         "excess_cards": 0, "total": 265,
-         "choices": {"as_color": {"Bridge": "red"}, "as_name": {"Cyther": "Victra"}}},
+        {
+            "name": "Ann",
+            "cards": 219,
+            "fleet": 10,
+            "helium": 6,
+            "sovereignty": 10,
+            "influence": 20,
+            "excess_cards": 0,
+            "total": 265,
+            "choices": {"as_color": {"Bridge": "red"}, "as_name": {"Cyther": "Victra"}},
+        },
         # Janitor 10+10 (Codebreaker, Trigg as Yellow), Pulse Armorer 30, Trigg 15, Quicksilver 40, Codebreaker 30
-        {"name": "Bob", "cards": 135, "fleet": 28, "helium": 15, "sovereignty": 0, "influence": 20,
-         "excess_cards": 0, "total": 198, "choices": {"as_color": {"Trigg": "yellow"}, "as_name": {}}},
+        {
+            "name": "Bob",
+            "cards": 135,
+            "fleet": 28,
+            "helium": 15,
+            "sovereignty": 0,
+            "influence": 20,
+            "excess_cards": 0,
+            "total": 198,
+            "choices": {"as_color": {"Trigg": "yellow"}, "as_name": {}},
+        },
         # Mustang 20+20 (Orange, Green, White, Copper), Artificer 10, Holo Designer 7, Judge 25, Lawyer 35
-        {"name": "Cy", "cards": 117, "fleet": 3, "helium": 0, "sovereignty": 0, "influence": 4,
-         "excess_cards": 0, "total": 124, "choices": {"as_color": {}, "as_name": {}}},
+        {
+            "name": "Cy",
+            "cards": 117,
+            "fleet": 3,
+            "helium": 0,
+            "sovereignty": 0,
+            "influence": 4,
+            "excess_cards": 0,
+            "total": 124,
+            "choices": {"as_color": {}, "as_name": {}},
+        },
     ],
     "winners": ["Ann"],
 }
@@ -54,8 +80,17 @@ def test_json_keys_are_exactly_the_scorepad():
     data = json.loads(run(DATA / "three_players.json", "--json").stdout)
     assert set(data) == {"players", "winners"}
     for p in data["players"]:
-        assert set(p) == {"name", "cards", "fleet", "helium", "sovereignty", "influence", "excess_cards",
-                          "total", "choices"}
+        assert set(p) == {
+            "name",
+            "cards",
+            "fleet",
+            "helium",
+            "sovereignty",
+            "influence",
+            "excess_cards",
+            "total",
+            "choices",
+        }
 
 
 def test_two_player_file_with_neutral_house_and_sovereign_tie_break():
@@ -107,10 +142,15 @@ def test_score_file_returns_the_exit_code(capsys):
 
 BASE = {
     "players": [
-        {"name": "Ann", "hand": ["Darrow", "Sevro", {"card": "Bridge", "as_color": "red"}], "fleet": 4,
-         "helium": 2, "influence": 5, "sovereign": True},
-        {"name": "Bob", "hand": ["Janitor", "Cyther", "Trigg", "Quicksilver"], "fleet": 7, "helium": 5,
-         "influence": 5},
+        {
+            "name": "Ann",
+            "hand": ["Darrow", "Sevro", {"card": "Bridge", "as_color": "red"}],
+            "fleet": 4,
+            "helium": 2,
+            "influence": 5,
+            "sovereign": True,
+        },
+        {"name": "Bob", "hand": ["Janitor", "Cyther", "Trigg", "Quicksilver"], "fleet": 7, "helium": 5, "influence": 5},
     ],
     "locations": {"jupiter": ["Arlus"], "mars": [], "luna": ["Evey"], "institute": []},
     "banished": ["Harmony"],
@@ -126,8 +166,7 @@ def _set(data, path, value):
 
 ERRORS = [
     # unknown cards, with suggestions
-    ([("players", 1, "hand", 3)], "Darow",
-     "players[1].hand[3]: unknown card 'Darow'; did you mean: Darrow, Danto"),
+    ([("players", 1, "hand", 3)], "Darow", "players[1].hand[3]: unknown card 'Darow'; did you mean: Darrow, Danto"),
     ([("players", 0, "hand", 0)], "Zqxv", "players[0].hand[0]: unknown card 'Zqxv'"),
     ([("banished", 0)], "Harmoni", "banished[0]: unknown card 'Harmoni'; did you mean: Harmony"),
     ([("locations", "luna", 0)], {"card": "Evy"}, "locations.luna[0].card: unknown card 'Evy'"),
@@ -159,22 +198,39 @@ ERRORS = [
     ([("players", 1, "name")], "ann", "players[1].name: 'ann' is also the name of players[0]"),
     ([("players", 1, "name")], "", "players[1].name: expected a non-empty string"),
     ([("players", 1, "sovereign")], True, "players[1].sovereign: only one player can hold the Sovereign token"),
-    ([("neutral_influence",)], 3, None),   # valid for 2 players (control case)
+    ([("neutral_influence",)], 3, None),  # valid for 2 players (control case)
     # Gray and Orange choices
-    ([("players", 0, "hand", 1)], {"card": "Sevro", "as_color": "red"},
-     "players[0].hand[1].as_color: only Gray cards may count as another colour; Sevro is Gold"),
-    ([("players", 0, "hand", 2)], {"card": "Bridge", "as_color": "gray"},
-     'players[0].hand[2].as_color: expected a colour other than gray'),
-    ([("players", 0, "hand", 2)], {"card": "Bridge", "as_color": "purple"},
-     'got "purple"'),
-    ([("players", 0, "hand", 2)], {"card": "Bridge", "as_color": "red", "face_down": True},
-     "players[0].hand[2].as_color: Bridge is face down"),
-    ([("players", 1, "hand", 0)], {"card": "Janitor", "as_name": "Darrow"},
-     "players[1].hand[0].as_name: only Orange cards may take another character's name; Janitor is Brown"),
-    ([("players", 1, "hand", 1)], {"card": "Cyther", "as_name": "Darow"},
-     "players[1].hand[1].as_name: unknown card 'Darow'; did you mean: Darrow"),
-    ([("players", 1, "hand", 1)], {"card": "Cyther", "face_down": "yes"},
-     'players[1].hand[1].face_down: expected true or false, got "yes"'),
+    (
+        [("players", 0, "hand", 1)],
+        {"card": "Sevro", "as_color": "red"},
+        "players[0].hand[1].as_color: only Gray cards may count as another colour; Sevro is Gold",
+    ),
+    (
+        [("players", 0, "hand", 2)],
+        {"card": "Bridge", "as_color": "gray"},
+        "players[0].hand[2].as_color: expected a colour other than gray",
+    ),
+    ([("players", 0, "hand", 2)], {"card": "Bridge", "as_color": "purple"}, 'got "purple"'),
+    (
+        [("players", 0, "hand", 2)],
+        {"card": "Bridge", "as_color": "red", "face_down": True},
+        "players[0].hand[2].as_color: Bridge is face down",
+    ),
+    (
+        [("players", 1, "hand", 0)],
+        {"card": "Janitor", "as_name": "Darrow"},
+        "players[1].hand[0].as_name: only Orange cards may take another character's name; Janitor is Brown",
+    ),
+    (
+        [("players", 1, "hand", 1)],
+        {"card": "Cyther", "as_name": "Darow"},
+        "players[1].hand[1].as_name: unknown card 'Darow'; did you mean: Darrow",
+    ),
+    (
+        [("players", 1, "hand", 1)],
+        {"card": "Cyther", "face_down": "yes"},
+        'players[1].hand[1].face_down: expected true or false, got "yes"',
+    ),
     ([("banished", 0)], {"card": "Harmony", "face_down": True}, "banished[0].face_down: banished cards are face up"),
 ]
 
@@ -235,14 +291,17 @@ def test_missing_hand(tmp_path):
     assert r.exit_code == 2 and r.stdout == "" and "players[1]: missing key 'hand'" in r.stderr
 
 
-@pytest.mark.parametrize("text,message", [
-    ('{"players": [', "malformed JSON at line 1 column"),
-    ("", "malformed JSON at line 1 column 1"),
-    ('{"players": []}\n}', "malformed JSON at line 2 column 1"),
-    ("[1, 2]", "expected the final position (a JSON object), got [1, 2]"),
-    ('"players"', "expected the final position (a JSON object)"),
-    ('{"players": [], "banished": [], "extra": 1}', "unknown key 'extra'"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ('{"players": [', "malformed JSON at line 1 column"),
+        ("", "malformed JSON at line 1 column 1"),
+        ('{"players": []}\n}', "malformed JSON at line 2 column 1"),
+        ("[1, 2]", "expected the final position (a JSON object), got [1, 2]"),
+        ('"players"', "expected the final position (a JSON object)"),
+        ('{"players": [], "banished": [], "extra": 1}', "unknown key 'extra'"),
+    ],
+)
 def test_malformed_files(tmp_path, text, message):
     f = tmp_path / "bad.json"
     f.write_text(text)
@@ -258,17 +317,24 @@ def test_missing_file(tmp_path):
 
 
 def test_face_down_cards_and_extra_points_from_the_file(tmp_path):
-    data = {"players": [
-        {"name": "A", "hand": ["Janitor", {"card": "Codebreaker", "face_down": True}], "extra_points": 12},
-        {"name": "B", "hand": ["Firewall Expert"]}],
-        "locations": {"jupiter": ["Aja"], "mars": ["Eo"], "luna": ["Arlus"],
-                      "institute": ["Darrow", {"card": "Lorn", "face_down": True}]}}
+    data = {
+        "players": [
+            {"name": "A", "hand": ["Janitor", {"card": "Codebreaker", "face_down": True}], "extra_points": 12},
+            {"name": "B", "hand": ["Firewall Expert"]},
+        ],
+        "locations": {
+            "jupiter": ["Aja"],
+            "mars": ["Eo"],
+            "luna": ["Arlus"],
+            "institute": ["Darrow", {"card": "Lorn", "face_down": True}],
+        },
+    }
     f = tmp_path / "g.json"
     f.write_text(json.dumps(data))
     a, b = json.loads(run(f, "--json").stdout)["players"]
     # the face-down Codebreaker is no Green for Janitor, but keeps its name for its own bonus
     assert a["cards"] == 10 + (8 + 22) + 12
-    assert b["cards"] == 13 + 22            # a face-down top card for Firewall Expert
+    assert b["cards"] == 13 + 22  # a face-down top card for Firewall Expert
 
 
 def test_helium_has_no_upper_limit(tmp_path):
@@ -283,6 +349,7 @@ def test_helium_has_no_upper_limit(tmp_path):
 # ------------------------------------------------------------------------------ hostile files
 # Every bad file: exit code 2, one message on stderr naming the problem and what is allowed,
 # nothing on stdout, no traceback, and no echoed input longer than 200 characters.
+
 
 def clean_error(r, *fragments):
     assert r.exit_code == 2, (r.exit_code, r.stdout, r.stderr, r.exception)
@@ -311,11 +378,16 @@ def base_with(value_text: str, *path) -> str:
     return json.dumps(data).replace('"@@VALUE@@"', value_text)
 
 
-@pytest.mark.parametrize("text", [
-    "[" * 100_000, '{"a":' * 100_000, "[" * 33 + "]" * 33,
-    base_with("[" * 100_000 + "]" * 100_000, "players", 0, "hand"),
-    base_with('{"card":' * 50 + '"Darrow"' + "}" * 50, "players", 0, "hand", 0),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000,
+        '{"a":' * 100_000,
+        "[" * 33 + "]" * 33,
+        base_with("[" * 100_000 + "]" * 100_000, "players", 0, "hand"),
+        base_with('{"card":' * 50 + '"Darrow"' + "}" * 50, "players", 0, "hand", 0),
+    ],
+)
 def test_score_deep_nesting(tmp_path, text):
     for r in score_text(tmp_path, text):
         clean_error(r, "JSON nested too deeply", "at most 32")
@@ -324,23 +396,30 @@ def test_score_deep_nesting(tmp_path, text):
 def test_score_deep_nesting_in_a_real_process(tmp_path):
     f = tmp_path / "deep.json"
     f.write_text("[" * 100_000 + '{"a":' * 100_000)
-    p = subprocess.run([sys.executable, "-m", "redtable.cli", "score", "red-rising", str(f)], capture_output=True,
-                       text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "redtable.cli", "score", "red-rising", str(f)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
     assert "JSON nested too deeply" in p.stderr
 
 
 @pytest.mark.parametrize("digits", [5_000, 100_000])
-@pytest.mark.parametrize("path,message", [
-    (("players", 0, "fleet"), "players[0].fleet: must be from 0 to 10, got {sign}99999"),
-    (("players", 1, "helium"), "players[1].helium: must be from 0 to 999, got {sign}99999"),
-    (("players", 1, "influence"), "players[1].influence: must be from 0 to 10, got {sign}99999"),
-    (("players", 0, "extra_points"), "players[0].extra_points: must be from 0 to 999, got {sign}99999"),
-    (("neutral_influence",), "neutral_influence: must be from 0 to 10, got {sign}99999"),
-    (("players", 0, "hand", 1), "players[0].hand[1]: expected a card name (a string), got {sign}99999"),
-    (("players", 0, "sovereign"), "players[0].sovereign: expected true or false, got {sign}99999"),
-    (("locations", "mars"), "locations.mars: expected a list of cards, got {sign}99999"),
-])
+@pytest.mark.parametrize(
+    "path,message",
+    [
+        (("players", 0, "fleet"), "players[0].fleet: must be from 0 to 10, got {sign}99999"),
+        (("players", 1, "helium"), "players[1].helium: must be from 0 to 999, got {sign}99999"),
+        (("players", 1, "influence"), "players[1].influence: must be from 0 to 10, got {sign}99999"),
+        (("players", 0, "extra_points"), "players[0].extra_points: must be from 0 to 999, got {sign}99999"),
+        (("neutral_influence",), "neutral_influence: must be from 0 to 10, got {sign}99999"),
+        (("players", 0, "hand", 1), "players[0].hand[1]: expected a card name (a string), got {sign}99999"),
+        (("players", 0, "sovereign"), "players[0].sovereign: expected true or false, got {sign}99999"),
+        (("locations", "mars"), "locations.mars: expected a list of cards, got {sign}99999"),
+    ],
+)
 @pytest.mark.parametrize("sign", ["", "-"])
 def test_score_huge_integers_name_the_field_and_range(tmp_path, digits, path, message, sign):
     for r in score_text(tmp_path, base_with(sign + "9" * digits, *path)):
@@ -356,16 +435,21 @@ def test_score_huge_floats_are_not_integers(tmp_path, digits):
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
 def test_score_dev_zero_stops_at_the_size_limit():
     start = time.monotonic()
-    clean_error(run("/dev/zero"), "/dev/zero: the file is too large (more than 1 MB)",
-                "the limit for a final position is 1 MB")
+    clean_error(
+        run("/dev/zero"), "/dev/zero: the file is too large (more than 1 MB)", "the limit for a final position is 1 MB"
+    )
     assert time.monotonic() - start < 10
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
 def test_score_dev_zero_in_a_real_process():
     start = time.monotonic()
-    p = subprocess.run([sys.executable, "-m", "redtable.cli", "score", "red-rising", "/dev/zero", "--json"],
-                       capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "redtable.cli", "score", "red-rising", "/dev/zero", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
     assert "too large (more than 1 MB)" in p.stderr
     assert time.monotonic() - start < 20
@@ -373,7 +457,7 @@ def test_score_dev_zero_in_a_real_process():
 
 def test_score_huge_file(tmp_path):
     f = tmp_path / "huge.json"
-    with open(f, "wb") as out:                 # sparse: 2 MB without writing them
+    with open(f, "wb") as out:  # sparse: 2 MB without writing them
         out.truncate(2 << 20)
     clean_error(run(f), f"the file is too large ({2 << 20} bytes)", "the limit for a final position is 1 MB")
 
@@ -382,8 +466,8 @@ def test_score_huge_file(tmp_path):
 def test_score_fifo(tmp_path):
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)
-    clean_error(run(fifo), "the file is empty")                     # nobody writes: no hang
-    fd = os.open(fifo, os.O_RDWR)              # a writer that never stops (as reader too: no race)
+    clean_error(run(fifo), "the file is empty")  # nobody writes: no hang
+    fd = os.open(fifo, os.O_RDWR)  # a writer that never stops (as reader too: no race)
     stop = threading.Event()
 
     def feed():
@@ -415,12 +499,15 @@ def test_score_directory_and_missing_file(tmp_path):
     clean_error(run(tmp_path / ("n" * 5000)), "cannot read the file", "characters)")
 
 
-@pytest.mark.parametrize("data,message", [
-    (b'{"players": [{"name": "\xc3\x28"}]}', "not UTF-8 text: byte 0xc3 at line 1 column 24"),
-    (json.dumps(BASE).encode("utf-16"), "UTF-16"),
-    (b"\xef\xbb\xbf" + json.dumps(BASE).encode(), None),              # a UTF-8 byte order mark is fine
-    (b"   \n ", "the file is empty"),
-])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (b'{"players": [{"name": "\xc3\x28"}]}', "not UTF-8 text: byte 0xc3 at line 1 column 24"),
+        (json.dumps(BASE).encode("utf-16"), "UTF-16"),
+        (b"\xef\xbb\xbf" + json.dumps(BASE).encode(), None),  # a UTF-8 byte order mark is fine
+        (b"   \n ", "the file is empty"),
+    ],
+)
 def test_score_bad_bytes(tmp_path, data, message):
     for r in score_text(tmp_path, data):
         if message is None:
@@ -429,40 +516,53 @@ def test_score_bad_bytes(tmp_path, data, message):
             clean_error(r, message)
 
 
-@pytest.mark.parametrize("value,message", [
-    ("2.0", "expected an integer 0-10, got 2.0"),
-    ("NaN", "expected an integer 0-10, got NaN"),
-    ("Infinity", "expected an integer 0-10, got Infinity"),
-    ("-Infinity", "expected an integer 0-10, got -Infinity"),
-    ("1e400", "expected an integer 0-10, got Infinity"),
-    ('"4"', 'expected an integer 0-10, got "4"'),
-    ("true", "expected an integer 0-10, got true"),
-    ("false", "expected an integer 0-10, got false"),
-    ("null", "expected an integer 0-10, got null"),
-    ("[4]", "expected an integer 0-10, got [4]"),
-    ('{"n": 4}', 'expected an integer 0-10, got {"n": 4}'),
-])
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        ("2.0", "expected an integer 0-10, got 2.0"),
+        ("NaN", "expected an integer 0-10, got NaN"),
+        ("Infinity", "expected an integer 0-10, got Infinity"),
+        ("-Infinity", "expected an integer 0-10, got -Infinity"),
+        ("1e400", "expected an integer 0-10, got Infinity"),
+        ('"4"', 'expected an integer 0-10, got "4"'),
+        ("true", "expected an integer 0-10, got true"),
+        ("false", "expected an integer 0-10, got false"),
+        ("null", "expected an integer 0-10, got null"),
+        ("[4]", "expected an integer 0-10, got [4]"),
+        ('{"n": 4}', 'expected an integer 0-10, got {"n": 4}'),
+    ],
+)
 def test_score_wrong_numbers(tmp_path, value, message):
     for r in score_text(tmp_path, base_with(value, "players", 0, "fleet")):
         clean_error(r, "players[0].fleet: " + message)
 
 
-@pytest.mark.parametrize("text,message", [
-    ("[]", "expected the final position (a JSON object), got []"),
-    ("3", "expected the final position (a JSON object), got 3"),
-    ("null", "expected the final position (a JSON object), got null"),
-    ("true", "expected the final position (a JSON object), got true"),
-    ('"players"', 'expected the final position (a JSON object), got "players"'),
-    (json.dumps({"player": []}), "unknown key 'player' (did you mean 'players'?)"),
-    (base_with('[{"name": "A", "hand": [], "helum": 3}, {"hand": []}]', "players"),
-     "players[0]: unknown key 'helum' (did you mean 'helium'?)"),
-    (base_with('{"jupitr": []}', "locations"), "locations: unknown key 'jupitr' (did you mean 'jupiter'?)"),
-    (base_with('{"card": "Bridge", "as_colour": "red"}', "players", 0, "hand", 2),
-     "players[0].hand[2]: unknown key 'as_colour' (did you mean 'as_color'?)"),
-    (base_with('{"name": "A", "name": "B", "hand": []}', "players", 0), "duplicate key 'name'"),
-    (base_with('"\\ud800"', "players", 0, "name"), "players[0].name: a string contains \\ud800"),
-    (base_with('"\\u001b[31mRed"', "players", 0, "name"), "players[0].name: a name cannot contain control characters"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("[]", "expected the final position (a JSON object), got []"),
+        ("3", "expected the final position (a JSON object), got 3"),
+        ("null", "expected the final position (a JSON object), got null"),
+        ("true", "expected the final position (a JSON object), got true"),
+        ('"players"', 'expected the final position (a JSON object), got "players"'),
+        (json.dumps({"player": []}), "unknown key 'player' (did you mean 'players'?)"),
+        (
+            base_with('[{"name": "A", "hand": [], "helum": 3}, {"hand": []}]', "players"),
+            "players[0]: unknown key 'helum' (did you mean 'helium'?)",
+        ),
+        (base_with('{"jupitr": []}', "locations"), "locations: unknown key 'jupitr' (did you mean 'jupiter'?)"),
+        (
+            base_with('{"card": "Bridge", "as_colour": "red"}', "players", 0, "hand", 2),
+            "players[0].hand[2]: unknown key 'as_colour' (did you mean 'as_color'?)",
+        ),
+        (base_with('{"name": "A", "name": "B", "hand": []}', "players", 0), "duplicate key 'name'"),
+        (base_with('"\\ud800"', "players", 0, "name"), "players[0].name: a string contains \\ud800"),
+        (
+            base_with('"\\u001b[31mRed"', "players", 0, "name"),
+            "players[0].name: a name cannot contain control characters",
+        ),
+    ],
+)
 def test_score_wrong_shapes_and_keys(tmp_path, text, message):
     for r in score_text(tmp_path, text):
         clean_error(r, message)
@@ -471,11 +571,19 @@ def test_score_wrong_shapes_and_keys(tmp_path, text, message):
 LONG = "x" * 100_000
 
 
-@pytest.mark.parametrize("path", [
-    ("players", 0, "name"), ("players", 0, "hand", 0), ("players", 0, "sovereign"), ("banished", 0),
-    ("players", 0, "hand", 2, "as_color"), ("locations", "luna", 0), ("players", 1, "hand", 1, "as_name"),
-    ("players", 0, "hand", 1, LONG),           # a long key
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        ("players", 0, "name"),
+        ("players", 0, "hand", 0),
+        ("players", 0, "sovereign"),
+        ("banished", 0),
+        ("players", 0, "hand", 2, "as_color"),
+        ("locations", "luna", 0),
+        ("players", 1, "hand", 1, "as_name"),
+        ("players", 0, "hand", 1, LONG),  # a long key
+    ],
+)
 def test_score_long_strings_are_clipped(tmp_path, path):
     data = copy.deepcopy(BASE)
     data["players"][0]["hand"][1] = {"card": "Sevro"}
@@ -487,8 +595,10 @@ def test_score_long_strings_are_clipped(tmp_path, path):
 
 
 def test_score_long_keys_are_clipped(tmp_path):
-    for text in (json.dumps({"k" * 100_000: 1}), base_with(json.dumps({"card": "Darrow", "k" * 100_000: 1}),
-                                                           "players", 0, "hand", 0)):
+    for text in (
+        json.dumps({"k" * 100_000: 1}),
+        base_with(json.dumps({"card": "Darrow", "k" * 100_000: 1}), "players", 0, "hand", 0),
+    ):
         for r in score_text(tmp_path, text):
             err = clean_error(r, "unknown key 'kkkk", "characters")
             assert "k" * 201 not in err
@@ -502,6 +612,7 @@ def test_score_unknown_game_name_is_clipped():
 
 # ------------------------------------------------------------------- the 2-player neutral house
 
+
 def test_two_player_file_without_neutral_influence_counts_the_neutral_houses_3_tokens(tmp_path):
     """The rulebook always places 3 Influence tokens of an unused house on the Institute in a
     2-player game (Setup; Scoring: "the 2 players will include those 3 tokens in the end-game
@@ -510,8 +621,8 @@ def test_two_player_file_without_neutral_influence_counts_the_neutral_houses_3_t
     data = {"players": [{"name": "A", "hand": [], "influence": 2}, {"name": "B", "hand": [], "influence": 1}]}
     f.write_text(json.dumps(data))
     players = json.loads(run(f, "--json").stdout)["players"]
-    assert [p["influence"] for p in players] == [4, 1]     # neutral 3 most, A 2 second (2 each), B 1 (1 each)
-    data["neutral_influence"] = 0                          # said explicitly: no neutral tokens
+    assert [p["influence"] for p in players] == [4, 1]  # neutral 3 most, A 2 second (2 each), B 1 (1 each)
+    data["neutral_influence"] = 0  # said explicitly: no neutral tokens
     f.write_text(json.dumps(data))
     players = json.loads(run(f, "--json").stdout)["players"]
     assert [p["influence"] for p in players] == [8, 2]
@@ -519,9 +630,17 @@ def test_two_player_file_without_neutral_influence_counts_the_neutral_houses_3_t
 
 def test_three_player_file_has_no_neutral_house_by_default(tmp_path):
     f = tmp_path / "g.json"
-    f.write_text(json.dumps({"players": [{"name": "A", "hand": [], "influence": 2},
-                                         {"name": "B", "hand": [], "influence": 1},
-                                         {"name": "C", "hand": []}]}))
+    f.write_text(
+        json.dumps(
+            {
+                "players": [
+                    {"name": "A", "hand": [], "influence": 2},
+                    {"name": "B", "hand": [], "influence": 1},
+                    {"name": "C", "hand": []},
+                ]
+            }
+        )
+    )
     players = json.loads(run(f, "--json").stdout)["players"]
     assert [p["influence"] for p in players] == [8, 2, 0]
 
@@ -552,39 +671,44 @@ def test_text_form_from_standard_input():
     r = runner.invoke(app, ["score", "red-rising", "-", "--json"], input=TEXT)
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout) == EXPECTED_THREE
-    r = runner.invoke(app, ["score", "red-rising"], input=TEXT)   # no FILE, stdin not a terminal
+    r = runner.invoke(app, ["score", "red-rising"], input=TEXT)  # no FILE, stdin not a terminal
     assert r.exit_code == 0, r.stderr
     assert "Winner: Ann" in r.stdout and "265" in r.stdout
 
 
 def test_issue_example_line_and_the_neutral_house(tmp_path):
     f = tmp_path / "two.txt"
-    f.write_text("Ann: Darrow, Mustang, Trigg as red, Cyther as Sevro | fleet 6 helium 4 influence 7 sovereign\n"
-                 "Bob: Eo | influence 2\n")
+    f.write_text(
+        "Ann: Darrow, Mustang, Trigg as red, Cyther as Sevro | fleet 6 helium 4 influence 7 sovereign\n"
+        "Bob: Eo | influence 2\n"
+    )
     data = json.loads(run(f, "--json").stdout)
     ann, bob = data["players"]
     assert ann["choices"] == {"as_color": {"Trigg": "red"}, "as_name": {"Cyther": "Sevro"}}
     assert (ann["fleet"], ann["helium"], ann["sovereignty"], ann["influence"]) == (21, 12, 10, 28)
-    assert bob["influence"] == 2          # the neutral house's 3 tokens are second, Bob third
+    assert bob["influence"] == 2  # the neutral house's 3 tokens are second, Bob third
     f.write_text(f.read_text() + "neutral 0\n")
     assert json.loads(run(f, "--json").stdout)["players"][1]["influence"] == 4
 
 
-@pytest.mark.parametrize("text,message", [
-    ("Ann: Darow\nBob: Eo", "line 1: unknown card 'Darow'; did you mean: Darrow"),
-    ("Ann: Darrow\nBob: Darrow", "line 2, card 1: Darrow appears twice (also at line 1, card 1)"),
-    ("Ann: Darrow | flet 3\nBob: Eo", "line 1: unknown word 'flet' (did you mean 'fleet'?)"),
-    ("Ann: Darrow | fleet 11\nBob: Eo", "line 1, fleet: must be from 0 to 10, got 11"),
-    ("Ann: Darrow | fleet\nBob: Eo", "line 1: fleet needs a number"),
-    ("Ann: Darrow as red\nBob: Eo", "Darrow is Red: only a Gray card counts as another colour"),
-    ("Ann: Trigg as purple\nBob: Eo", "line 1, card 1: expected a colour other than gray"),
-    ("Ann Darrow\nBob: Eo", "line 1: expected 'NAME: cards | tokens'"),
-    ("Ann: Darrow", "Red Rising is for 2-6 players, got 1"),
-    ("Ann: Darrow | sovereign\nBob: Eo | sovereign", "line 2, sovereign: only one player can hold"),
-    ("# nothing\n\n", "no players"),
-    ("", "the file is empty"),
-    ("Ann: Darrow,, Eo\nBob: Sevro", "line 1: an empty card name"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("Ann: Darow\nBob: Eo", "line 1: unknown card 'Darow'; did you mean: Darrow"),
+        ("Ann: Darrow\nBob: Darrow", "line 2, card 1: Darrow appears twice (also at line 1, card 1)"),
+        ("Ann: Darrow | flet 3\nBob: Eo", "line 1: unknown word 'flet' (did you mean 'fleet'?)"),
+        ("Ann: Darrow | fleet 11\nBob: Eo", "line 1, fleet: must be from 0 to 10, got 11"),
+        ("Ann: Darrow | fleet\nBob: Eo", "line 1: fleet needs a number"),
+        ("Ann: Darrow as red\nBob: Eo", "Darrow is Red: only a Gray card counts as another colour"),
+        ("Ann: Trigg as purple\nBob: Eo", "line 1, card 1: expected a colour other than gray"),
+        ("Ann Darrow\nBob: Eo", "line 1: expected 'NAME: cards | tokens'"),
+        ("Ann: Darrow", "Red Rising is for 2-6 players, got 1"),
+        ("Ann: Darrow | sovereign\nBob: Eo | sovereign", "line 2, sovereign: only one player can hold"),
+        ("# nothing\n\n", "no players"),
+        ("", "the file is empty"),
+        ("Ann: Darrow,, Eo\nBob: Sevro", "line 1: an empty card name"),
+    ],
+)
 def test_text_form_errors_name_the_line(tmp_path, text, message):
     f = tmp_path / "final.txt"
     f.write_text(text)
@@ -609,8 +733,11 @@ def test_scorepad_in_ukrainian_and_polish():
     out = runner.invoke(app, ["score", "red-rising", str(DATA / "three_players.json"), "--lang", "uk"]).stdout
     for word in ("КАРТИ", "ФЛОТ", "ГЕЛІЙ", "УСЬОГО", "Переможець: Ann"):
         assert word in out, word
-    out = runner.invoke(app, ["score", "red-rising", str(DATA / "three_players.json")],
-                        env={"LANG": "pl_PL.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": ""}).stdout
+    out = runner.invoke(
+        app,
+        ["score", "red-rising", str(DATA / "three_players.json")],
+        env={"LANG": "pl_PL.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": ""},
+    ).stdout
     for word in ("KARTY", "SUMA", "Zwycięzca: Ann"):
         assert word in out, word
     r = runner.invoke(app, ["score", "red-rising", str(DATA / "three_players.json"), "--lang", "xx"])
@@ -625,34 +752,45 @@ def test_cards_gallery_in_ukrainian():
 
 # ------------------------------------------------------------------- the interactive scorepad (a terminal)
 
+
 def test_interactive_scorepad_through_a_terminal(tmp_path):
     import pexpect
 
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", NO_COLOR="1", PYTHONIOENCODING="utf-8")
     for var in ("COLUMNS", "LINES", "LC_ALL", "LANGUAGE"):
         env.pop(var, None)
-    child = pexpect.spawn(sys.executable, ["-m", "redtable.cli", "score", "red-rising"], env=env,
-                          encoding="utf-8", dimensions=(24, 80), timeout=30)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "redtable.cli", "score", "red-rising"],
+        env=env,
+        encoding="utf-8",
+        dimensions=(24, 80),
+        timeout=30,
+    )
     child.expect(r"How many players \(2-6\)\? \[2\]: ")
     child.sendline("2")
     child.expect(r"Player 1's name \[Player 1\]: ")
     child.sendline("Ann")
     child.expect(r"card 1: ")
-    child.send("Darr\t")                     # Tab completes the name
+    child.send("Darr\t")  # Tab completes the name
     child.expect("Darrow")
     child.sendline("")
-    child.expect(r"Ann: 10\S* so far")       # the running total
+    child.expect(r"Ann: 10\S* so far")  # the running total
     child.expect(r"card 2: ")
-    child.sendline("Trig as red")            # a typo: suggestions, nothing counted
+    child.sendline("Trig as red")  # a typo: suggestions, nothing counted
     child.expect(r"unknown card 'Trig'; did you mean: Trigg")
     child.expect(r"card 2: ")
     child.sendline("Trigg as red")
     child.expect(r"Ann: 25\S* so far")
     child.expect(r"card 3: ")
     child.sendline("")
-    for prompt, answer in ((r"Fleet Track \(0-10\) \[0\]: ", "6"), (r"Helium \[0\]: ", "4"),
-                           (r"Influence on the Institute \(0-10\) \[0\]: ", "7"),
-                           (r"Sovereign token\? \[y/N\]: ", "y"), (r"Hacker\) \[0\]: ", "")):
+    for prompt, answer in (
+        (r"Fleet Track \(0-10\) \[0\]: ", "6"),
+        (r"Helium \[0\]: ", "4"),
+        (r"Influence on the Institute \(0-10\) \[0\]: ", "7"),
+        (r"Sovereign token\? \[y/N\]: ", "y"),
+        (r"Hacker\) \[0\]: ", ""),
+    ):
         child.expect(prompt)
         child.sendline(answer)
     child.expect(r"Ann: 96\S* so far")
@@ -665,14 +803,19 @@ def test_interactive_scorepad_through_a_terminal(tmp_path):
     child.sendline("Eo")
     child.expect(r"card 2: ")
     child.sendline("")
-    for prompt, answer in ((r"Fleet Track \(0-10\) \[0\]: ", "11"), (r"A number from 0 to 10", None),
-                           (r"Fleet Track \(0-10\) \[0\]: ", "3"), (r"Helium \[0\]: ", "2"),
-                           (r"Institute \(0-10\) \[0\]: ", "2"), (r"Hacker\) \[0\]: ", ""),
-                           (r"Neutral house's Influence on the Institute \[3\]: ", "")):
+    for prompt, answer in (
+        (r"Fleet Track \(0-10\) \[0\]: ", "11"),
+        (r"A number from 0 to 10", None),
+        (r"Fleet Track \(0-10\) \[0\]: ", "3"),
+        (r"Helium \[0\]: ", "2"),
+        (r"Institute \(0-10\) \[0\]: ", "2"),
+        (r"Hacker\) \[0\]: ", ""),
+        (r"Neutral house's Influence on the Institute \[3\]: ", ""),
+    ):
         child.expect(prompt)
         if answer is not None:
             child.sendline(answer)
-    for _ in range(5):                        # the locations and the banished pile
+    for _ in range(5):  # the locations and the banished pile
         child.expect(r"\(bottom to top, commas\): ")
         child.sendline("")
     child.expect(r"TOTAL")
@@ -688,8 +831,14 @@ def test_interactive_scorepad_end_of_input_scores_nothing():
     import pexpect
 
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "redtable.cli", "score", "red-rising"], env=env,
-                          encoding="utf-8", dimensions=(24, 80), timeout=30)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "redtable.cli", "score", "red-rising"],
+        env=env,
+        encoding="utf-8",
+        dimensions=(24, 80),
+        timeout=30,
+    )
     child.expect(r"How many players")
     child.sendeof()
     child.expect("nothing scored")

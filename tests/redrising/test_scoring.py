@@ -31,8 +31,13 @@ def hand(*names: str) -> list[int]:
 
 
 def position(*players: FinalPlayer, locations=([], [], [], []), banished=(), neutral=0, down=()) -> FinalPosition:
-    return FinalPosition(players=list(players), locations=tuple(list(x) for x in locations),
-                         banished=list(banished), neutral_influence=neutral, face_down_on_locations=frozenset(down))
+    return FinalPosition(
+        players=list(players),
+        locations=tuple(list(x) for x in locations),
+        banished=list(banished),
+        neutral_influence=neutral,
+        face_down_on_locations=frozenset(down),
+    )
 
 
 def score_one(*names: str, **kw) -> PlayerScore:
@@ -72,8 +77,8 @@ def test_influence_ranks_distinct_counts_and_ignores_houses_without_tokens():
 
 
 def test_two_player_neutral_house_counts_as_a_third_house():
-    assert influence_points([3, 1], neutral=3) == [12, 2]      # tied with the neutral house for the most
-    assert influence_points([2, 2], neutral=5) == [4, 4]       # the neutral house has the most
+    assert influence_points([3, 1], neutral=3) == [12, 2]  # tied with the neutral house for the most
+    assert influence_points([2, 2], neutral=5) == [4, 4]  # the neutral house has the most
     assert influence_points([2, 1], neutral=5) == [4, 1]
     assert influence_points([2, 1], neutral=0) == [8, 2]
     a, b = FinalPlayer(hand=[], name="a", influence=2), FinalPlayer(hand=[], name="b", influence=1)
@@ -91,7 +96,7 @@ def test_excess_cards(n, penalty):
 
 def test_total_is_the_sum_of_the_rows_and_extra_points_go_to_cards():
     s = score_one("Darrow", "Aja", fleet=3, helium=2, influence=4, sovereign=True, extra_points=11)
-    assert s.cards == 10 + 15 + 11                               # Hacker-like reveal points
+    assert s.cards == 10 + 15 + 11  # Hacker-like reveal points
     assert s.card_points == {"Darrow": 10, "Aja": 15}
     assert s.total == s.cards + 6 + 6 + 10 + 16 + 0
 
@@ -114,14 +119,14 @@ def test_artisan_chef_ignores_lost_points_from_golds():
     without = score_one("The Jackal", "Darrow")
     assert without.card_points["The Jackal"] == 10 - 30
     s = score_one("Artisan Chef", "The Jackal", "Darrow", "Karnus", "Nero")
-    assert s.card_points["The Jackal"] == 10           # -30 ignored
-    assert s.card_points["Karnus"] == 15               # -15 (with Nero, The Jackal) ignored
-    assert s.card_points["Nero"] == 25                 # -5 for Karnus ignored
+    assert s.card_points["The Jackal"] == 10  # -30 ignored
+    assert s.card_points["Karnus"] == 15  # -15 (with Nero, The Jackal) ignored
+    assert s.card_points["Nero"] == 25  # -5 for Karnus ignored
     assert s.card_points["Artisan Chef"] == 10 + 5 * 3
     # positive clauses of Golds still count; losses of non-Golds still count
     s = score_one("Artisan Chef", "Antonia", "The Jackal", "Sevro", "Sefi")
-    assert s.card_points["Antonia"] == 15 + 15         # +15 with The Jackal, -10 with Sevro ignored
-    assert s.card_points["Sefi"] == 20 - 5 * 3         # Sefi is an Obsidian
+    assert s.card_points["Antonia"] == 15 + 15  # +15 with The Jackal, -10 with Sevro ignored
+    assert s.card_points["Sefi"] == 20 - 5 * 3  # Sefi is an Obsidian
 
 
 def test_darrow_counts_himself_and_loan_shark_counts_all_cards():
@@ -165,7 +170,7 @@ def test_given_gray_colour_is_used_as_is():
     s = score_one("Dataport Specialist", "Bridge", as_color={ci("Bridge"): RED})
     assert s.card_points["Dataport Specialist"] == 9
     assert s.choices["as_color"] == {"Bridge": "red"}
-    s = score_one("Dataport Specialist", "Bridge", as_color={ci("Bridge"): GRAY})   # explicitly none
+    s = score_one("Dataport Specialist", "Bridge", as_color={ci("Bridge"): GRAY})  # explicitly none
     assert s.card_points["Dataport Specialist"] == 9 and s.choices["as_color"] == {}
 
 
@@ -178,7 +183,7 @@ def test_given_choices_are_checked():
 
 def test_mustang_counts_a_gray_extra_colour_as_another_different_colour():
     s = score_one("Mustang", "Trigg", "Darrow")
-    assert s.card_points["Mustang"] == 20 + 5 * 3      # Gray, Red and one more colour
+    assert s.card_points["Mustang"] == 20 + 5 * 3  # Gray, Red and one more colour
     assert len(s.choices["as_color"]) == 1 and s.choices["as_color"]["Trigg"] not in ("red", "gray")
 
 
@@ -186,11 +191,11 @@ def test_an_orange_renamed_to_darrow():
     s = score_one("Evey", "Cyther")
     assert s.card_points["Evey"] == 15 + 15
     assert s.choices == {"as_color": {}, "as_name": {"Cyther": "Darrow"}}
-    assert s.card_points["Cyther"] == 14               # keeps its own value, colour and bonus
+    assert s.card_points["Cyther"] == 14  # keeps its own value, colour and bonus
 
 
 def test_a_renamed_orange_keeps_its_colour():
-    s = score_one("Ragnar", "Cyther", "Sefi")         # Ragnar: with an Orange, with Sefi
+    s = score_one("Ragnar", "Cyther", "Sefi")  # Ragnar: with an Orange, with Sefi
     assert s.card_points["Ragnar"] == 20 + 20
 
 
@@ -207,7 +212,7 @@ def test_given_orange_name_is_used_as_is():
 
 
 def test_an_orange_rename_can_fix_codebreaker_first_letters():
-    s = score_one("Codebreaker", "Cyther", "Darrow")   # C, C, D
+    s = score_one("Codebreaker", "Cyther", "Darrow")  # C, C, D
     assert s.card_points["Codebreaker"] == 8 + 22
     new = s.choices["as_name"]["Cyther"]
     assert new[0] not in "CD" and card_index(new) not in (ci("Codebreaker"), ci("Darrow"))
@@ -216,11 +221,11 @@ def test_an_orange_rename_can_fix_codebreaker_first_letters():
 def test_codebreaker_with_two_oranges_sharing_a_letter():
     s = score_one("Codebreaker", "Pulse Armorer", "Pulse Fist Engineer")
     assert s.card_points["Codebreaker"] == 30
-    assert len(s.choices["as_name"]) == 1              # one of them keeps its own name
+    assert len(s.choices["as_name"]) == 1  # one of them keeps its own name
 
 
 def test_no_rename_when_it_cannot_help():
-    s = score_one("Codebreaker", "Cassius", "Cyther")   # Codebreaker and Cassius clash anyway
+    s = score_one("Codebreaker", "Cassius", "Cyther")  # Codebreaker and Cassius clash anyway
     assert s.choices["as_name"] == {} and s.card_points["Codebreaker"] == 8
 
 
@@ -241,8 +246,10 @@ def test_face_down_cards_are_colourless():
 
 def _players(totals_and_sov):
     """Players whose totals are exactly the given numbers (the Sovereign token's 10 included)."""
-    return [FinalPlayer(hand=[], name=str(k), extra_points=t - (10 if sov else 0), sovereign=sov)
-            for k, (t, sov) in enumerate(totals_and_sov)]
+    return [
+        FinalPlayer(hand=[], name=str(k), extra_points=t - (10 if sov else 0), sovereign=sov)
+        for k, (t, sov) in enumerate(totals_and_sov)
+    ]
 
 
 def test_highest_total_wins():
@@ -280,15 +287,47 @@ def _brute_force(p: FinalPlayer, board) -> int:
             names = list(p.hand)
             for j, x in zip(oranges, nc, strict=True):
                 names[j] = x
-            t = sum(VALUE[c] for c in p.hand) + sum(hand_bonuses(Hand(tuple(p.hand), tuple(masks), tuple(names)), board))
+            t = sum(VALUE[c] for c in p.hand) + sum(
+                hand_bonuses(Hand(tuple(p.hand), tuple(masks), tuple(names)), board)
+            )
             best = t if best is None or t > best else best
     return best
 
 
-INTERESTING = ("Codebreaker", "Mustang", "4D Painter", "Harmony", "Alia Snowsparrow", "Eo", "Lawyer", "Sevro",
-               "Tactus", "Stained", "Theodora", "Cassius", "Karnus", "Nero", "Artisan Chef", "Antonia", "Romulus",
-               "Dancer", "Lorn", "Janitor", "Boneriders", "Pax au Telemanus", "Matteo", "Evey", "Darrow",
-               "Calliope", "The Jackal", "Octavia", "Aja", "Deanna", "Dataport Specialist", "Artificer")
+INTERESTING = (
+    "Codebreaker",
+    "Mustang",
+    "4D Painter",
+    "Harmony",
+    "Alia Snowsparrow",
+    "Eo",
+    "Lawyer",
+    "Sevro",
+    "Tactus",
+    "Stained",
+    "Theodora",
+    "Cassius",
+    "Karnus",
+    "Nero",
+    "Artisan Chef",
+    "Antonia",
+    "Romulus",
+    "Dancer",
+    "Lorn",
+    "Janitor",
+    "Boneriders",
+    "Pax au Telemanus",
+    "Matteo",
+    "Evey",
+    "Darrow",
+    "Calliope",
+    "The Jackal",
+    "Octavia",
+    "Aja",
+    "Deanna",
+    "Dataport Specialist",
+    "Artificer",
+)
 
 
 def test_search_matches_brute_force_on_random_hands():
@@ -307,18 +346,35 @@ def test_search_matches_brute_force_on_random_hands():
         down = frozenset(rng.sample(cards, 1)) if rng.random() < 0.2 else frozenset()
         rest = [c for c in range(112) if c not in cards]
         rng.shuffle(rest)
-        me = FinalPlayer(hand=cards, name="me", fleet=rng.randint(0, 10), helium=rng.randint(0, 7),
-                         influence=rng.randint(0, 6), sovereign=rng.random() < 0.5, face_down=down)
-        opp = FinalPlayer(hand=[], name="opp", fleet=rng.randint(0, 10), helium=rng.randint(0, 7),
-                          influence=rng.randint(0, 6))
-        pos = position(me, opp, locations=(rest[0:2], rest[2:4], rest[4:5], []), banished=rest[5:5 + rng.randint(0, 6)])
+        me = FinalPlayer(
+            hand=cards,
+            name="me",
+            fleet=rng.randint(0, 10),
+            helium=rng.randint(0, 7),
+            influence=rng.randint(0, 6),
+            sovereign=rng.random() < 0.5,
+            face_down=down,
+        )
+        opp = FinalPlayer(
+            hand=[], name="opp", fleet=rng.randint(0, 10), helium=rng.randint(0, 7), influence=rng.randint(0, 6)
+        )
+        pos = position(
+            me, opp, locations=(rest[0:2], rest[2:4], rest[4:5], []), banished=rest[5 : 5 + rng.randint(0, 6)]
+        )
         s = score_position(pos)[0]
         assert s.cards == _brute_force(me, _board(pos, 0)), [NAME[c] for c in cards]
         # the reported choices reproduce the score
-        fixed = FinalPlayer(hand=cards, name="me", fleet=me.fleet, helium=me.helium, influence=me.influence,
-                            sovereign=me.sovereign, face_down=down,
-                            as_color={ci(k): COLOR_OF_NAME[v] for k, v in s.choices["as_color"].items()},
-                            as_name={ci(k): ci(v) for k, v in s.choices["as_name"].items()})
+        fixed = FinalPlayer(
+            hand=cards,
+            name="me",
+            fleet=me.fleet,
+            helium=me.helium,
+            influence=me.influence,
+            sovereign=me.sovereign,
+            face_down=down,
+            as_color={ci(k): COLOR_OF_NAME[v] for k, v in s.choices["as_color"].items()},
+            as_name={ci(k): ci(v) for k, v in s.choices["as_name"].items()},
+        )
         assert score_position(position(fixed, opp, locations=pos.locations, banished=pos.banished))[0].cards == s.cards
 
 

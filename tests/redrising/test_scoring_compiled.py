@@ -46,14 +46,14 @@ def random_hand(rng: random.Random, must: int | None = None) -> Hand:
     if must is not None and must not in cards:
         cards.insert(rng.randrange(len(cards) + 1), must)
     if rng.random() < 0.15 and cards:
-        cards.append(rng.choice(cards))           # the same card twice (duplicate names)
+        cards.append(rng.choice(cards))  # the same card twice (duplicate names)
     masks, names = [], []
     for c in cards:
         m = 1 << COLOR[c]
         if COLOR[c] == GRAY and rng.random() < 0.6:
-            m |= 1 << rng.randrange(NCOLORS)      # a Gray counted as another colour too
+            m |= 1 << rng.randrange(NCOLORS)  # a Gray counted as another colour too
         if rng.random() < 0.07:
-            m = 0                                 # face down
+            m = 0  # face down
         masks.append(m)
         n = c
         if COLOR[c] == ORANGE and rng.random() < 0.6:
@@ -72,14 +72,17 @@ def random_board(rng: random.Random) -> Board:
         return None if r < 0.15 else (rng.randint(0, 60), down and r < 0.3)
 
     return Board(
-        fleet=rng.randint(0, 10), helium=rng.randint(0, 9), influence=rng.randint(0, 10),
+        fleet=rng.randint(0, 10),
+        helium=rng.randint(0, 9),
+        influence=rng.randint(0, 10),
         sovereign=rng.random() < 0.3,
         opp_fleet=tuple(rng.randint(0, 10) for _ in range(opp)),
         opp_helium=tuple(rng.randint(0, 9) for _ in range(opp)),
         opp_influence=tuple(rng.randint(0, 10) for _ in range(opp)),
         neutral_influence=rng.choice([0, 0, 3, 5]),
-        location_masks=tuple(0 if rng.random() < 0.1 else 1 << rng.randrange(NCOLORS)
-                             for _ in range(rng.randint(0, 16))),
+        location_masks=tuple(
+            0 if rng.random() < 0.1 else 1 << rng.randrange(NCOLORS) for _ in range(rng.randint(0, 16))
+        ),
         tops=tuple(top() for _ in range(4)),
         banished_masks=tuple(1 << rng.randrange(NCOLORS) for _ in range(rng.randint(0, 14))),
     )
@@ -110,7 +113,7 @@ def test_compiled_conditions_agree_in_truth_with_their_reference():
             conds.append(obj)
         for slot in getattr(type(obj), "__slots__", ()):
             v = getattr(obj, slot, None)
-            for x in (v if isinstance(v, tuple) else (v,)):
+            for x in v if isinstance(v, tuple) else (v,):
                 if isinstance(x, (Cond, B.Clause)):
                     walk(x)
 
@@ -154,7 +157,7 @@ def test_selector_forms():
     assert both.form() == Form(mask=1, names=frozenset({card_index("Darrow")}))
     but = gold.but_not("Cassius")
     assert but.form() == Form(mask=1 << 13, exclude=frozenset({card_index("Cassius")}))
-    nested = Or(but, red)           # an exception inside a union: the general predicate
+    nested = Or(but, red)  # an exception inside a union: the general predicate
     assert nested.form().pred is not None
 
 
@@ -179,6 +182,7 @@ def test_a_new_selector_without_a_form_still_compiles_correctly():
 def test_a_subclass_that_changes_the_rule_never_inherits_a_fast_form():
     """WithNo compiles to a specialised loop; a subclass that redefines ``holds`` without
     its own ``compile`` must compile to its own rule, not to WithNo's loop."""
+
     class WithNoButReversed(B.WithNo):
         __slots__ = ()
 
@@ -207,18 +211,33 @@ def random_position(rng: random.Random) -> FinalPosition:
             cards.append(next(c for c in deck if COLOR[c] in (GRAY, ORANGE)))
             deck.remove(cards[-1])
         down = frozenset(c for c in cards if rng.random() < 0.05)
-        as_color = {c: rng.randrange(NCOLORS) for c in cards
-                    if COLOR[c] == GRAY and c not in down and rng.random() < 0.2}
+        as_color = {
+            c: rng.randrange(NCOLORS) for c in cards if COLOR[c] == GRAY and c not in down and rng.random() < 0.2
+        }
         as_name = {c: rng.randrange(NUM_CARDS) for c in cards if COLOR[c] == ORANGE and rng.random() < 0.2}
-        ps.append(FinalPlayer(hand=cards, fleet=rng.randint(0, 10), helium=rng.randint(0, 8),
-                              influence=rng.randint(0, 10), sovereign=False, name=f"p{k}", face_down=down,
-                              as_color=as_color or None, as_name=as_name or None))
+        ps.append(
+            FinalPlayer(
+                hand=cards,
+                fleet=rng.randint(0, 10),
+                helium=rng.randint(0, 8),
+                influence=rng.randint(0, 10),
+                sovereign=False,
+                name=f"p{k}",
+                face_down=down,
+                as_color=as_color or None,
+                as_name=as_name or None,
+            )
+        )
     ps[rng.randrange(players)].sovereign = True
     locations = tuple([deck.pop() for _ in range(rng.randint(0, 4))] for _ in range(4))
     tops = [loc[-1] for loc in locations if loc]
-    return FinalPosition(players=ps, locations=locations, banished=[deck.pop() for _ in range(rng.randint(0, 10))],
-                         neutral_influence=3 if players == 2 and rng.random() < 0.5 else 0,
-                         face_down_on_locations=frozenset(t for t in tops if rng.random() < 0.2))
+    return FinalPosition(
+        players=ps,
+        locations=locations,
+        banished=[deck.pop() for _ in range(rng.randint(0, 10))],
+        neutral_influence=3 if players == 2 and rng.random() < 0.5 else 0,
+        face_down_on_locations=frozenset(t for t in tops if rng.random() < 0.2),
+    )
 
 
 def test_scorepads_are_the_same_through_the_reference_evaluation(monkeypatch):
@@ -246,7 +265,10 @@ def test_scorepads_of_the_data_files_are_unchanged():
         pos = load_position(data / name)
         compiled = score_position(pos)
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(scoring, "_CLAUSES", tuple(tuple((cl, cl.refs(), cl.value) for cl in BONUSES[c])
-                                                  for c in range(NUM_CARDS)))
+            mp.setattr(
+                scoring,
+                "_CLAUSES",
+                tuple(tuple((cl, cl.refs(), cl.value) for cl in BONUSES[c]) for c in range(NUM_CARDS)),
+            )
             mp.setattr(scoring, "hand_bonuses", reference_hand_bonuses)
             assert score_position(pos) == compiled

@@ -88,7 +88,7 @@ def test_canonical_rng_draws_like_random_random():
     """CanonicalRng inlines random.Random.randrange/shuffle (ISMCTS inlines below() too)."""
     for seed in range(40):
         a, r = CanonicalRng(seed), random.Random(seed)
-        for n in (1, 2, 3, 5, 7, 8, 9, 100, 1000, 2 ** 40 + 3):
+        for n in (1, 2, 3, 5, 7, 8, 9, 100, 1000, 2**40 + 3):
             assert a.below(n) == r.randrange(n)
         x = list(range(seed * 3))
         y = x[:]

@@ -28,9 +28,12 @@ OPTIONAL = {"may": "may", "gold_reveal_instead": "instead", "lowcaste_may_banish
 CYRILLIC = re.compile(r"[а-яіїєґ]", re.I)
 POLISH_OR_PLAIN = re.compile(r"^[^а-яіїєґ]*$", re.I)
 # English words that must not appear in a Ukrainian or Polish sentence (card names removed first).
-ENGLISH = re.compile(r"\b(the|and|your|you|from|with|choose|gain|gains|deploy|deploys|card|cards|banish|"
-                     r"banishes|place|places|reveal|reveals|player|turn|skip|don't|none|location|deck|"
-                     r"top|bottom|into|onto|their|which)\b", re.I)
+ENGLISH = re.compile(
+    r"\b(the|and|your|you|from|with|choose|gain|gains|deploy|deploys|card|cards|banish|"
+    r"banishes|place|places|reveal|reveals|player|turn|skip|don't|none|location|deck|"
+    r"top|bottom|into|onto|their|which)\b",
+    re.I,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -128,10 +131,13 @@ def test_sevro_offers_to_reveal_the_howlers_or_banish():
     assert w["pl"]["yes"].startswith("Odsłoń Wyjców") and w["pl"]["no"].startswith("Odrzuć")
 
 
-@pytest.mark.parametrize("card, loc, words", [
-    ("martyr", 1, {"en": "from Mars", "uk": "Марса", "pl": "z Marsa"}),
-    ("justice", 2, {"en": "from Luna", "uk": "Місяця", "pl": "z Luni"}),
-])
+@pytest.mark.parametrize(
+    "card, loc, words",
+    [
+        ("martyr", 1, {"en": "from Mars", "uk": "Марса", "pl": "z Marsa"}),
+        ("justice", 2, {"en": "from Luna", "uk": "Місяця", "pl": "z Luni"}),
+    ],
+)
 def test_martyr_and_justice_say_where_the_card_comes_from(card, loc, words):
     """Their end-of-game gain is from one location: the prompt names it (the engine runs the
     choice with that location as "this location")."""
@@ -159,8 +165,13 @@ def test_mickey_the_carver_keeps_may_and_red():
     w = say(node, None, 2, "none")
     assert w["en"]["text"].startswith("You may banish a Red from your hand.")
     assert w["en"]["none"] == "Skip: don't banish a Red from your hand"
-    assert w["uk"]["text"].startswith("Можете вигнати червоного") and w["uk"]["none"] == "Не виганяти червоного з вашої руки"
-    assert w["pl"]["text"].startswith("Możesz odrzucić Czerwonego") and w["pl"]["none"].startswith("Pomiń: odrzucić Czerwonego")
+    assert (
+        w["uk"]["text"].startswith("Можете вигнати червоного")
+        and w["uk"]["none"] == "Не виганяти червоного з вашої руки"
+    )
+    assert w["pl"]["text"].startswith("Możesz odrzucić Czerwonego") and w["pl"]["none"].startswith(
+        "Pomiń: odrzucić Czerwonego"
+    )
 
 
 def test_a_search_copy_skips_the_words():
@@ -202,7 +213,9 @@ def test_the_public_part_of_a_decision_names_nothing_hidden(players, seed):
             if st.phase == "play":
                 for _ in range(2):  # a re-deal of everything q cannot see leaves it unchanged
                     assert st.resample(q, Rng(rnd.randrange(1 << 30))).view(q)["decision"].get("about", {}) == about
-                hidden = {SLUG[c] for p, hand in enumerate(st.hands) if p != q for c in hand} - {SLUG[c] for c in st.known[q]}
+                hidden = {SLUG[c] for p, hand in enumerate(st.hands) if p != q for c in hand} - {
+                    SLUG[c] for c in st.known[q]
+                }
                 assert about.get("card") not in hidden, (d.kind, about)
             kinds.add(d.kind)
         st.apply(rnd.choice(d.options))
@@ -251,7 +264,9 @@ def test_the_terminal_says_every_decision_and_event_in_three_languages(players, 
             for lang in LANGS:
                 set_lang(lang)
                 problems += _problems(lang, f"explain {d.kind}", _plain(r.explain(st, d)))
-                problems += _problems(lang, f"label {d.kind}", r.decision_label(d.kind))  # the move lines' "▶ who label:"
+                problems += _problems(
+                    lang, f"label {d.kind}", r.decision_label(d.kind)
+                )  # the move lines' "▶ who label:"
                 if r.public_move(st, d, d.options[0]) is None:
                     problems += _problems(lang, f"hidden move {d.kind}", r.hidden_move(d))
                 for o, (label, _details) in zip(d.options, r.option_rows(st, d), strict=True):

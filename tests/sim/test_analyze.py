@@ -18,7 +18,7 @@ from redtable.sim.simulate import play_one
 
 runner = CliRunner()
 
-RR = dict(game="red-rising", player_counts=[2, 4], games=6, seed=11)   # 12 games
+RR = dict(game="red-rising", player_counts=[2, 4], games=6, seed=11)  # 12 games
 RN = dict(game="red-north", player_counts=[2, 3, 4], games=4, seed=7)  # 12 games
 
 
@@ -58,8 +58,9 @@ def test_games_are_those_of_simulate_and_all_finish(which, request):
     col, numbers = request.getfixturevalue(which)
     spec = RR if which == "rr" else RN
     assert numbers["games"]["total"] == numbers["games"]["finished"] == 12 and numbers["errors"] == []
-    assert [(r["players"], r["index"]) for r in col.records] == \
-        [(p, i) for p in spec["player_counts"] for i in range(spec["games"])]
+    assert [(r["players"], r["index"]) for r in col.records] == [
+        (p, i) for p in spec["player_counts"] for i in range(spec["games"])
+    ]
     # game i at P players is game i of `simulate -p P -s SEED`
     rec = col.records[spec["games"] + 1]
     again = play_one(spec["game"], rec["players"], {}, rec["index"], spec["seed"])
@@ -115,14 +116,22 @@ def test_red_rising_card_counts_equal_the_summaries(rr):
         assert c["kept"] == kept[slug] == c["held"]["n"]
         assert c["held"]["n"] + c["not_held"]["n"] == sum(r["players"] for r in col.records)
         assert c["deployed_games"] == sum(slug in s["deployed"] for s in summaries)
-        pairs = {(i, p) for i, s in enumerate(summaries) for d, p in zip(s["deployed"], s["deployed_by"], strict=True) if d == slug}
+        pairs = {
+            (i, p)
+            for i, s in enumerate(summaries)
+            for d, p in zip(s["deployed"], s["deployed_by"], strict=True)
+            if d == slug
+        }
         assert c["deployed_by_player"]["n"] == len(pairs)
     assert sum(c["deployed"] for c in cards.values()) == sum(len(s["deployed"]) for s in summaries) > 0
     # the same counts as `simulate`'s card_stats (by card name)
     stats = make_game("red-rising", 2).summarize(summaries)["card_stats"]
     for c in numbers["cards"]:
-        assert stats[c["card"]] == {"deployed": c["deployed"], "ability_took_effect": c["ability_took_effect"],
-                                    "in_final_hand": c["kept"]}
+        assert stats[c["card"]] == {
+            "deployed": c["deployed"],
+            "ability_took_effect": c["ability_took_effect"],
+            "in_final_hand": c["kept"],
+        }
 
 
 def test_red_rising_summary_names_who_deployed(rr):
@@ -160,8 +169,9 @@ def test_red_north_gods_outposts_and_vp_rows(rn):
     for slug, g in gods.items():
         assert g["held"]["n"] == held[slug] == g["games_held"]
         assert g["held"]["n"] + g["not_held"]["n"] == sum(len(s["vp"]) for s in summaries)
-        assert g["invoked"] == sum(1 for s in summaries for p, x in enumerate(s["gods"])
-                                   if x == slug and s["invoked"][p])
+        assert g["invoked"] == sum(
+            1 for s in summaries for p, x in enumerate(s["gods"]) if x == slug and s["invoked"][p]
+        )
     for o in numbers["outposts"]:
         games = [s for s in summaries if o["outpost"] in s["outposts"]]
         assert o["games"] == len(games)
@@ -210,8 +220,18 @@ def test_report_files_and_html(rr, rn, tmp_path):
         g, p = raw_rows(col)
         out = tmp_path / col.game
         files = write_report(numbers, out, games_rows=g, players_rows=p, run=col.run_info())
-        for name in ["report.json", "run.json", "index.html", "win_rates.csv", "scores.csv", "lengths.csv",
-                     "player_counts.csv", "games.csv", "players.csv", *extra]:
+        for name in [
+            "report.json",
+            "run.json",
+            "index.html",
+            "win_rates.csv",
+            "scores.csv",
+            "lengths.csv",
+            "player_counts.csv",
+            "games.csv",
+            "players.csv",
+            *extra,
+        ]:
             assert (out / name).is_file() and name in files, name
         assert json.loads((out / "report.json").read_text()) == json.loads(dumps_numbers(numbers))
         page = (out / "index.html").read_text()
@@ -264,8 +284,23 @@ def test_a_bad_backend_is_refused_before_any_game(tmp_path):
 
 def test_cli_writes_the_report(tmp_path):
     out = tmp_path / "rep"
-    r = runner.invoke(app, ["analyze", "red-north", "--games", "3", "--players", "2-3", "--seed", "5",
-                            "--workers", "1", "--out", str(out)])
+    r = runner.invoke(
+        app,
+        [
+            "analyze",
+            "red-north",
+            "--games",
+            "3",
+            "--players",
+            "2-3",
+            "--seed",
+            "5",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "Red North" in r.stdout and "report:" in r.stdout and str(out / "index.html") in r.stdout
     numbers = analyze(collect("red-north", [2, 3], 3, 5))
@@ -274,26 +309,32 @@ def test_cli_writes_the_report(tmp_path):
 
 
 def test_cli_several_bots_report_win_rate_by_bot(tmp_path):
-    r = runner.invoke(app, ["analyze", "red-north", "-n", "2", "-p", "2", "--bots", "random,heuristic",
-                            "-w", "1", "--out", str(tmp_path)])
+    r = runner.invoke(
+        app,
+        ["analyze", "red-north", "-n", "2", "-p", "2", "--bots", "random,heuristic", "-w", "1", "--out", str(tmp_path)],
+    )
     assert r.exit_code == 0, r.output
     by_bot = json.loads((tmp_path / "report.json").read_text())["win_rates"]["by_bot"]
     assert [b["bot"] for b in by_bot] == ["random", "heuristic"]
 
 
-@pytest.mark.parametrize("args, needles", [
-    (["chess"], ["'chess'", "red-rising", "red-north"]),
-    (["red-north", "--players", "5"], ["5", "2-4 players"]),
-    (["red-rising", "--players", "2,7"], ["7", "2-6 players"]),
-    (["red-north", "--players", "two"], ["'two'", "2,3,4"]),
-    (["red-north", "--bots", "random,nosuchbot"], ["nosuchbot", "random", "heuristic"]),
-    (["red-north", "--games", "0"], ["--games", "0"]),
-    (["red-north", "--workers", "0"], ["--workers", "0"]),
-    (["red-north", "--backend", "nosuch"], ["'nosuch'", "local"]),
-])
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (["chess"], ["'chess'", "red-rising", "red-north"]),
+        (["red-north", "--players", "5"], ["5", "2-4 players"]),
+        (["red-rising", "--players", "2,7"], ["7", "2-6 players"]),
+        (["red-north", "--players", "two"], ["'two'", "2,3,4"]),
+        (["red-north", "--bots", "random,nosuchbot"], ["nosuchbot", "random", "heuristic"]),
+        (["red-north", "--games", "0"], ["--games", "0"]),
+        (["red-north", "--workers", "0"], ["--workers", "0"]),
+        (["red-north", "--backend", "nosuch"], ["'nosuch'", "local"]),
+    ],
+)
 def test_cli_bad_input_exits_2_naming_what_is_allowed(args, needles, tmp_path):
-    r = runner.invoke(app, ["analyze", *args, "-n" if "--games" not in args else "--seed", "1",
-                            "--out", str(tmp_path / "x")])
+    r = runner.invoke(
+        app, ["analyze", *args, "-n" if "--games" not in args else "--seed", "1", "--out", str(tmp_path / "x")]
+    )
     assert r.exit_code == 2, r.output
     assert r.stdout == ""
     for needle in needles:

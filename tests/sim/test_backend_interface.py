@@ -69,6 +69,5 @@ def test_a_worker_reporter_sends_at_most_every_interval():
     for done in range(1, 5):
         report(10, done)
     assert sent == [(10, 1)]
-    assert backend.run_chunk(double, [4, 5], report=lambda first, done: sent.append((first, done))) == \
-        [(4, 8), (5, 10)]
+    assert backend.run_chunk(double, [4, 5], report=lambda first, done: sent.append((first, done))) == [(4, 8), (5, 10)]
     assert sent[1:] == [(4, 1), (4, 2)]

@@ -31,14 +31,14 @@ def _stable(data):
 
 
 def cube(i):
-    return i ** 3
+    return i**3
 
 
 def slow_cube(i):
     import time
 
     time.sleep(0.3)
-    return i ** 3
+    return i**3
 
 
 def test_backend_names_and_address_are_checked_before_anything_runs():
@@ -48,8 +48,9 @@ def test_backend_names_and_address_are_checked_before_anything_runs():
         prepare_backend("local", "10.0.0.1:6379")
     result = runner.invoke(app, ["simulate", "red-north", "-p", "2", "-n", "2", "--backend", "slurm"])
     assert result.exit_code == 2 and "known backends: local, ray" in result.output
-    result = runner.invoke(app, ["tournament", "red-north", "--bots", "random,heuristic", "-n", "2",
-                                 "--address", "auto"])
+    result = runner.invoke(
+        app, ["tournament", "red-north", "--bots", "random,heuristic", "-n", "2", "--address", "auto"]
+    )
     assert result.exit_code == 2 and "needs --backend ray" in result.output
 
 
@@ -70,16 +71,20 @@ def test_missing_ray_is_reported_with_the_install_command(monkeypatch):
 
 def test_ray_backend_matches_the_local_backend():
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False,
-             object_store_memory=100 * 1024 * 1024)
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        logging_level="WARNING",
+        log_to_driver=False,
+        object_store_memory=100 * 1024 * 1024,
+    )
     try:
-        assert run_games(cube, range(25), 2, "ray", chunk_size=3) == [i ** 3 for i in range(25)]
+        assert run_games(cube, range(25), 2, "ray", chunk_size=3) == [i**3 for i in range(25)]
         seen = []
         run_games(cube, range(10), 2, "ray", chunk_size=4, progress=seen.append)
         assert seen[-1] == 10 and seen == sorted(seen)
         seen = []  # progress per game inside chunks of 3, reported by the Ray tasks
-        assert run_games(slow_cube, range(6), 2, "ray", chunk_size=3, progress=seen.append) == \
-            [i ** 3 for i in range(6)]
+        assert run_games(slow_cube, range(6), 2, "ray", chunk_size=3, progress=seen.append) == [i**3 for i in range(6)]
         assert seen == sorted(seen) and seen[-1] == 6 and set(range(1, 7)) <= set(seen)
         assert all(b - a <= 1 for a, b in itertools.pairwise(seen)) and len(seen) > 6
 
@@ -95,8 +100,21 @@ def test_ray_backend_matches_the_local_backend():
         assert _stable(ray_t.to_json()) == _stable(local_t.to_json())
 
         # the commands, joining the Ray this process already runs
-        args = ["tournament", "red-rising", "--bots", "heuristic,random", "-p", "3", "-n", "6",
-                "--seed", "9", "--json", "-w", "2"]
+        args = [
+            "tournament",
+            "red-rising",
+            "--bots",
+            "heuristic,random",
+            "-p",
+            "3",
+            "-n",
+            "6",
+            "--seed",
+            "9",
+            "--json",
+            "-w",
+            "2",
+        ]
         on_ray = runner.invoke(app, args + ["--backend", "ray"])
         here = runner.invoke(app, args)
         assert on_ray.exit_code == 0, on_ray.output
@@ -107,8 +125,9 @@ def test_ray_backend_matches_the_local_backend():
             analyses.append(dumps_numbers(analyze(col)))
         assert analyses[0] == analyses[1]
         sim = ["simulate", "red-north", "-p", "2", "-n", "5", "--json", "-w", "2"]
-        assert _stable(json.loads(runner.invoke(app, sim + ["--backend", "ray"]).output)) == \
-            _stable(json.loads(runner.invoke(app, sim).output))
+        assert _stable(json.loads(runner.invoke(app, sim + ["--backend", "ray"]).output)) == _stable(
+            json.loads(runner.invoke(app, sim).output)
+        )
     finally:
         ray.shutdown()
         parallel_ray = __import__("redtable.sim.ray_backend", fromlist=["_remote_run_chunk"])

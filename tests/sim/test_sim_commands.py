@@ -20,8 +20,21 @@ def run(*args):
 
 
 def test_tournament_json_contract():
-    r = run("tournament", "red-north", "--players", "3", "--bots", "random,random,random", "--games", "6",
-            "--seed", "4", "--workers", "2", "--json")
+    r = run(
+        "tournament",
+        "red-north",
+        "--players",
+        "3",
+        "--bots",
+        "random,random,random",
+        "--games",
+        "6",
+        "--seed",
+        "4",
+        "--workers",
+        "2",
+        "--json",
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["games"] == 6 and len(data["bots"]) == 3
@@ -52,14 +65,17 @@ def test_tournament_table_and_default_players():
     assert "random#2" in r.stdout and "Elo" in r.stdout and "2 players" in r.stdout
 
 
-@pytest.mark.parametrize("args, needles", [
-    (["--bots", "random,nosuchbot"], ["nosuchbot", "random"]),
-    (["--bots", "random,random", "--budget", "fast"], ["'fast'", "0.5s", "2000it"]),
-    (["--bots", "random,random", "--players", "5"], ["5", "2-4 players"]),
-    (["--bots", "random"], ["at least two bots", "'random'"]),
-    (["--bots", "random,random", "--games", "0"], ["--games", "0"]),
-    (["--bots", "random,random", "--workers", "0"], ["--workers", "0"]),
-])
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (["--bots", "random,nosuchbot"], ["nosuchbot", "random"]),
+        (["--bots", "random,random", "--budget", "fast"], ["'fast'", "0.5s", "2000it"]),
+        (["--bots", "random,random", "--players", "5"], ["5", "2-4 players"]),
+        (["--bots", "random"], ["at least two bots", "'random'"]),
+        (["--bots", "random,random", "--games", "0"], ["--games", "0"]),
+        (["--bots", "random,random", "--workers", "0"], ["--workers", "0"]),
+    ],
+)
 def test_tournament_errors_exit_2_naming_the_value(args, needles):
     r = run("tournament", "red-north", *args)
     assert r.exit_code == 2, r.output
@@ -74,12 +90,33 @@ def test_tournament_unknown_game():
 
 
 def test_simulate_command_keeps_the_json_contract(tmp_path):
-    r = run("simulate", "red-rising", "--players", "3", "--games", "4", "--seed", "5", "--json",
-            "--workers", "2", "--save-games", str(tmp_path))
+    r = run(
+        "simulate",
+        "red-rising",
+        "--players",
+        "3",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--json",
+        "--workers",
+        "2",
+        "--save-games",
+        str(tmp_path),
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
-    for key in ("games", "errors", "seconds", "games_per_second", "decisions_per_second", "mean_score",
-                "wins_by_house", "card_stats"):
+    for key in (
+        "games",
+        "errors",
+        "seconds",
+        "games_per_second",
+        "decisions_per_second",
+        "mean_score",
+        "wins_by_house",
+        "card_stats",
+    ):
         assert key in data
     assert data["games"] == 4 and data["errors"] == 0 and sum(data["wins_by_house"].values()) == 4
     assert len(list(tmp_path.glob("*.json"))) == 4
@@ -199,8 +236,11 @@ def test_simulate_summary_fits_80_columns_for_every_player_count(game):
     cls = game_class(game)
     for players in range(cls.min_players, cls.max_players + 1):
         for extra in ([], ["--details"]):
-            r = runner.invoke(app, ["simulate", game, "-p", str(players), "-n", "12", "-w", "1",
-                                    "--bots", "heuristic,random", *extra], env={"COLUMNS": "80"})
+            r = runner.invoke(
+                app,
+                ["simulate", game, "-p", str(players), "-n", "12", "-w", "1", "--bots", "heuristic,random", *extra],
+                env={"COLUMNS": "80"},
+            )
             assert r.exit_code == 0, r.output
             lines = r.stdout.splitlines()
             assert max(map(len, lines)) <= 80, (players, extra, [x for x in lines if len(x) > 80])
@@ -226,8 +266,9 @@ def test_simulate_summary_numbers_are_those_of_analyze():
     from redtable.sim.summary import rate
 
     numbers = analyze(collect("red-rising", [4], 20, 3))
-    r = runner.invoke(app, ["simulate", "red-rising", "-p", "4", "-n", "20", "-s", "3", "-w", "1"],
-                      env={"COLUMNS": "80"})
+    r = runner.invoke(
+        app, ["simulate", "red-rising", "-p", "4", "-n", "20", "-s", "3", "-w", "1"], env={"COLUMNS": "80"}
+    )
     seat0 = next(x for x in numbers["win_rates"]["by_seat"] if x["seat"] == 0)
     order0 = next(x for x in numbers["win_rates"]["by_turn_order"] if x["turn_order"] == 0)
     assert re.search(rf"^ 0 +{re.escape(rate(seat0))} +{re.escape(rate(order0))}$", r.stdout, re.M), r.stdout

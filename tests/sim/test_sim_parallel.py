@@ -48,8 +48,7 @@ def test_progress_moves_per_game_inside_a_chunk(workers):
         seen.append(done)
         stamps.append(time.monotonic() - t0)
 
-    assert run_games(slow_square, range(10), workers, chunk_size=5, progress=progress) == \
-        [i * i for i in range(10)]
+    assert run_games(slow_square, range(10), workers, chunk_size=5, progress=progress) == [i * i for i in range(10)]
     assert seen == sorted(seen) and seen[-1] == 10
     assert set(range(1, 11)) <= set(seen)
     # never the jump of a whole chunk: a chunk's games show one by one as they end
@@ -114,8 +113,11 @@ def test_spawned_workers_give_the_same_games(monkeypatch):
 
 
 def _stable(data):
-    return {k: v for k, v in data.items()
-            if k not in ("seconds", "games_per_second", "decisions_per_second", "mean_decision_seconds")}
+    return {
+        k: v
+        for k, v in data.items()
+        if k not in ("seconds", "games_per_second", "decisions_per_second", "mean_decision_seconds")
+    }
 
 
 def test_simulate_over_two_workers_matches_one(tmp_path):

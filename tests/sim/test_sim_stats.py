@@ -12,13 +12,16 @@ def test_shared_wins_split_a_tie_for_first():
     assert shared_wins(2, []) == [0.0, 0.0]
 
 
-@pytest.mark.parametrize("x, n, lo, hi", [
-    (5, 10, 0.2366, 0.7634),    # textbook values
-    (0, 10, 0.0, 0.2775),
-    (10, 10, 0.7225, 1.0),
-    (81, 263, 0.2553, 0.3662),  # Newcombe (1998), method 3
-    (1, 1, 0.2065, 1.0),
-])
+@pytest.mark.parametrize(
+    "x, n, lo, hi",
+    [
+        (5, 10, 0.2366, 0.7634),  # textbook values
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (81, 263, 0.2553, 0.3662),  # Newcombe (1998), method 3
+        (1, 1, 0.2065, 1.0),
+    ],
+)
 def test_wilson_interval_known_values(x, n, lo, hi):
     got = wilson_interval(x, n)
     assert got == pytest.approx((lo, hi), abs=5e-5)

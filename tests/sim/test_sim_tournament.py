@@ -18,8 +18,9 @@ from redtable.sim.tournament import (
 )
 
 
-@pytest.mark.parametrize("bots, seats", [(1, 2), (2, 2), (2, 4), (3, 3), (3, 4), (4, 6), (6, 6),
-                                         (3, 2), (4, 2), (5, 3), (6, 4), (4, 3)])
+@pytest.mark.parametrize(
+    "bots, seats", [(1, 2), (2, 2), (2, 4), (3, 3), (3, 4), (4, 6), (6, 6), (3, 2), (4, 2), (5, 3), (6, 4), (4, 3)]
+)
 def test_every_bot_plays_every_seat_equally_often(bots, seats):
     period = rotation_period(bots, seats)
     count = Counter()
@@ -50,8 +51,10 @@ def test_rotation_balances_who_sits_after_whom():
 
 def test_budget_goes_to_search_bots_without_one():
     assert apply_budget(["ismcts", "ismcts:100it", "random"], "0.5s") == ["ismcts:0.5s", "ismcts:100it", "random"]
-    assert apply_budget(["ismcts:c=0.5", "heuristic:samples=2"], "2000it") == ["ismcts:2000it:c=0.5",
-                                                                               "heuristic:samples=2"]
+    assert apply_budget(["ismcts:c=0.5", "heuristic:samples=2"], "2000it") == [
+        "ismcts:2000it:c=0.5",
+        "heuristic:samples=2",
+    ]
     assert apply_budget(["ismcts", "heuristic"], None) == ["ismcts", "heuristic"]
     assert check_budget("2000it") == "2000it" and check_budget(".25s") == ".25s"
     assert check_budget("250ms") == "250ms"
@@ -61,14 +64,20 @@ def test_budget_goes_to_search_bots_without_one():
 
 
 def test_repeated_bots_get_distinct_names():
-    assert display_names(["random", "heuristic", "random", "random"]) == ["random", "heuristic", "random#2",
-                                                                          "random#3"]
+    assert display_names(["random", "heuristic", "random", "random"]) == ["random", "heuristic", "random#2", "random#3"]
 
 
 def _result(index, scores, winners):
     n = len(scores)
-    return GameResult(index, index, {"scores": scores, "winners": winners}, 10, 0.0,
-                      decision_seconds=[0.001] * n, decision_counts=[5] * n)
+    return GameResult(
+        index,
+        index,
+        {"scores": scores, "winners": winners},
+        10,
+        0.0,
+        decision_seconds=[0.001] * n,
+        decision_counts=[5] * n,
+    )
 
 
 def test_a_tie_for_first_is_a_shared_win():
@@ -87,8 +96,7 @@ def test_a_tie_for_first_is_a_shared_win():
 def test_elo_ranks_a_bot_that_always_beats_another():
     report = TournamentReport("red-north", 2, 20, 0, ["strong", "weak"])
     report.seatings = [seating(2, 2, g) for g in range(20)]
-    report.results = [_result(g, [9 if b == 0 else 2 for b in s], [s.index(0)])
-                      for g, s in enumerate(report.seatings)]
+    report.results = [_result(g, [9 if b == 0 else 2 for b in s], [s.index(0)]) for g, s in enumerate(report.seatings)]
     strong, weak = report.to_json()["bots"]
     assert strong["win_rate"] == 1.0 and weak["win_rate"] == 0.0
     assert strong["elo"] > weak["elo"] + 400 and strong["elo"] + weak["elo"] == pytest.approx(3000, abs=0.2)
@@ -98,8 +106,9 @@ def test_elo_ranks_a_bot_that_always_beats_another():
 def test_failed_games_are_reported_not_counted():
     report = TournamentReport("red-north", 2, 2, 0, ["a", "b"])
     report.seatings = [[0, 1], [1, 0]]
-    bad = GameResult(1, 1, None, 3, 0.0, "Traceback: boom", bots=["b", "a"],
-                     decision_seconds=[0.0, 0.0], decision_counts=[2, 1])
+    bad = GameResult(
+        1, 1, None, 3, 0.0, "Traceback: boom", bots=["b", "a"], decision_seconds=[0.0, 0.0], decision_counts=[2, 1]
+    )
     report.results = [_result(0, [4, 1], [0]), bad]
     data = report.to_json()
     assert data["errors"] == 1 and data["error_details"][0]["game"] == 1
@@ -112,8 +121,10 @@ def _without_timings(data):
     return data
 
 
-@pytest.mark.parametrize("game, players, bots", [("red-north", 3, ["random", "random", "random"]),
-                                                 ("red-rising", 2, ["random", "random", "random"])])
+@pytest.mark.parametrize(
+    "game, players, bots",
+    [("red-north", 3, ["random", "random", "random"]), ("red-rising", 2, ["random", "random", "random"])],
+)
 def test_results_do_not_depend_on_workers(game, players, bots):
     one = tournament(game, players, bots, 12, seed=3, workers=1)
     two = tournament(game, players, bots, 12, seed=3, workers=2)

@@ -57,8 +57,9 @@ class Console:
         return [e for e in self.errors if not any(f in e for f in self.allowed)]
 
     def watch(self, page, label: str = "") -> None:
-        page.on("console", lambda m: self.errors.append(f"{label}console.{m.type}: {m.text}")
-                if m.type == "error" else None)
+        page.on(
+            "console", lambda m: self.errors.append(f"{label}console.{m.type}: {m.text}") if m.type == "error" else None
+        )
         page.on("pageerror", lambda e: self.errors.append(f"{label}pageerror: {e}"))
 
 
@@ -75,8 +76,9 @@ def new_page(browser, console):
     contexts = []
 
     def make(width: int = 1400, height: int = 1000, label: str = "", locale: str = "en-US", **kw):
-        ctx = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce",
-                                  locale=locale, **kw)
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height}, reduced_motion="reduce", locale=locale, **kw
+        )
         contexts.append(ctx)
         ctx.add_init_script(CSP_WATCH)
         page = ctx.new_page()

@@ -21,12 +21,35 @@ from redtable.web.routes import install, score_json  # noqa: E402
 LANGS = ("en", "uk", "pl")
 POSITION = {
     "players": [
-        {"name": "Ann", "hand": ["Darrow", {"card": "Trigg", "as_color": "red"}, {"card": "Cyther", "as_name": "Sevro"},
-                                 "Eo", "Harmony"], "fleet": 6, "helium": 4, "influence": 7, "sovereign": True},
-        {"name": "Bo", "hand": ["Mustang", "Sevro", "Bridge", "Gravboot Cobbler", "Quicksilver", "Judge", "Justice",
-                                "Orator"], "fleet": 2, "helium": 1, "influence": 3},
-        {"name": "Cy", "hand": ["Ragnar", "Sefi", "Holiday"], "fleet": 10, "helium": 0, "influence": 10,
-         "extra_points": 12},
+        {
+            "name": "Ann",
+            "hand": [
+                "Darrow",
+                {"card": "Trigg", "as_color": "red"},
+                {"card": "Cyther", "as_name": "Sevro"},
+                "Eo",
+                "Harmony",
+            ],
+            "fleet": 6,
+            "helium": 4,
+            "influence": 7,
+            "sovereign": True,
+        },
+        {
+            "name": "Bo",
+            "hand": ["Mustang", "Sevro", "Bridge", "Gravboot Cobbler", "Quicksilver", "Judge", "Justice", "Orator"],
+            "fleet": 2,
+            "helium": 1,
+            "influence": 3,
+        },
+        {
+            "name": "Cy",
+            "hand": ["Ragnar", "Sefi", "Holiday"],
+            "fleet": 10,
+            "helium": 0,
+            "influence": 10,
+            "extra_points": 12,
+        },
     ],
     "locations": {"jupiter": ["Eo"] and ["Dancer", "Arlus"], "mars": ["Pelus"], "luna": [], "institute": ["Virga"]},
     "banished": ["Uncle Narol", "Deanna"],
@@ -55,8 +78,16 @@ def test_install_is_idempotent_and_ahead_of_the_static_mount(client):
 def test_index_and_modules_are_served(client):
     r = client.get("/")
     assert r.status_code == 200 and '<script type="module" src="/js/main.js">' in r.text
-    for path in ("/js/main.js", "/js/table.js", "/js/rr.js", "/js/rn.js", "/js/calc.js", "/css/app.css",
-                 "/i18n/uk.json", "/favicon.svg"):
+    for path in (
+        "/js/main.js",
+        "/js/table.js",
+        "/js/rr.js",
+        "/js/rn.js",
+        "/js/calc.js",
+        "/css/app.css",
+        "/i18n/uk.json",
+        "/favicon.svg",
+    ):
         assert client.get(path).status_code == 200, path
 
 
@@ -79,8 +110,12 @@ def test_cards_red_north(client):
 def cli_score(tmp_path: Path, position: dict) -> dict:
     f = tmp_path / "position.json"
     f.write_text(json.dumps(position))
-    out = subprocess.run([sys.executable, "-m", "redtable.cli", "score", "red-rising", str(f), "--json"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "redtable.cli", "score", "red-rising", str(f), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -101,16 +136,21 @@ def test_choices_keyed_by_slug_for_the_page():
     from redtable.web.routes import slug_choices
 
     assert slug_choices({"as_color": {"Dancer": "red"}, "as_name": {"Harmony": "Darrow"}}) == {
-        "as_color": {"dancer": "red"}, "as_name": {"harmony": "darrow"}}
+        "as_color": {"dancer": "red"},
+        "as_name": {"harmony": "darrow"},
+    }
 
 
-@pytest.mark.parametrize("bad, word", [
-    ({"players": [{"name": "A", "hand": ["Nobody"]}, {"name": "B", "hand": []}]}, "Nobody"),
-    ({"players": [{"name": "A", "hand": ["Darrow"]}]}, "2-6"),
-    ({"players": [{"name": "A", "hand": ["Darrow"]}, {"name": "B", "hand": ["darrow"]}]}, "twice"),
-    ({"players": [{"name": "A", "hand": [], "fleet": 11}, {"name": "B", "hand": []}]}, "fleet"),
-    ([1, 2], "object"),
-])
+@pytest.mark.parametrize(
+    "bad, word",
+    [
+        ({"players": [{"name": "A", "hand": ["Nobody"]}, {"name": "B", "hand": []}]}, "Nobody"),
+        ({"players": [{"name": "A", "hand": ["Darrow"]}]}, "2-6"),
+        ({"players": [{"name": "A", "hand": ["Darrow"]}, {"name": "B", "hand": ["darrow"]}]}, "twice"),
+        ({"players": [{"name": "A", "hand": [], "fleet": 11}, {"name": "B", "hand": []}]}, "fleet"),
+        ([1, 2], "object"),
+    ],
+)
 def test_score_endpoint_refuses_bad_positions(client, bad, word):
     r = client.post("/api/web/score/red-rising", json=bad)
     assert r.status_code == 422
@@ -119,7 +159,9 @@ def test_score_endpoint_refuses_bad_positions(client, bad, word):
 
 
 def test_final_hands_only_when_finished(client):
-    g = client.post("/api/games", json={"game": "red-rising", "seats": [{"type": "bot"}, {"type": "bot"}], "seed": 3}).json()
+    g = client.post(
+        "/api/games", json={"game": "red-rising", "seats": [{"type": "bot"}, {"type": "bot"}], "seed": 3}
+    ).json()
     gid = g["game_id"]
     import time
 
@@ -186,20 +228,42 @@ def test_every_label_is_translated(lang):
         assert placeholders(v) == placeholders(other[k]), k
         if isinstance(v, dict):
             assert isinstance(other[k], dict) and "other" in other[k], k
+
     def words(v):  # the text without its placeholders
         return re.sub(r"\{\w+\}", "", v).strip(" ,.:;()—→-")
 
-    untranslated = [k for k, v in en.items() if isinstance(v, str) and len(words(v)) > 8 and other[k] == v
-                    and not k.startswith(("rn.god.", "bot.ismcts", "title.red-"))]
+    untranslated = [
+        k
+        for k, v in en.items()
+        if isinstance(v, str)
+        and len(words(v)) > 8
+        and other[k] == v
+        and not k.startswith(("rn.god.", "bot.ismcts", "title.red-"))
+    ]
     assert untranslated == [], untranslated
 
 
 def test_rulebook_terms():
     """Game terms as the Ukrainian and Polish rulebooks translate them."""
     uk, pl = load("uk"), load("pl")
-    assert [uk[f"rr.location.{loc}"] for loc in ("jupiter", "mars", "luna", "institute")] == ["Юпітер", "Марс", "Місяць", "Інститут"]
-    assert [pl[f"rr.location.{loc}"] for loc in ("jupiter", "mars", "luna", "institute")] == ["Jowisz", "Mars", "Luna", "Instytut"]
-    assert (uk["rr.lead"], uk["rr.scout"], pl["rr.lead"], pl["rr.scout"]) == ("Наказ", "Розвідка", "Przywództwo", "Zwiad")
+    assert [uk[f"rr.location.{loc}"] for loc in ("jupiter", "mars", "luna", "institute")] == [
+        "Юпітер",
+        "Марс",
+        "Місяць",
+        "Інститут",
+    ]
+    assert [pl[f"rr.location.{loc}"] for loc in ("jupiter", "mars", "luna", "institute")] == [
+        "Jowisz",
+        "Mars",
+        "Luna",
+        "Instytut",
+    ]
+    assert (uk["rr.lead"], uk["rr.scout"], pl["rr.lead"], pl["rr.scout"]) == (
+        "Наказ",
+        "Розвідка",
+        "Przywództwo",
+        "Zwiad",
+    )
     assert uk["rr.sovereign"] == "Фішка володарювання" and pl["rr.sovereign"] == "Znacznik Suwerena"
     assert uk["rr.row.total"] == "Усього" and pl["rr.row.total"] == "Suma"
     assert uk["rr.house.minerva"] == "Мінерва" and pl["rr.house.minerva"] == "Minerwa"

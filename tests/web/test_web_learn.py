@@ -31,12 +31,16 @@ def no_missing_texts(page) -> None:
 
 
 def no_sideways_scroll(page) -> None:
-    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1"), "the page scrolls sideways"
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1"), (
+        "the page scrolls sideways"
+    )
 
 
 def visible_cards(page) -> list[dict]:
-    return page.eval_on_selector_all(".card-grid .rules-card:not([hidden])",
-                                     "els => els.map(e => ({card: e.dataset.card, color: e.dataset.color, text: e.textContent}))")
+    return page.eval_on_selector_all(
+        ".card-grid .rules-card:not([hidden])",
+        "els => els.map(e => ({card: e.dataset.card, color: e.dataset.color, text: e.textContent}))",
+    )
 
 
 # ---------------------------------------------------------------------- rules pages
@@ -86,7 +90,9 @@ def test_rules_page_filters_by_caste_and_by_text(live, new_page):
 
     # in Ukrainian the same page searches the Ukrainian texts (and names)
     page.click('.lang[data-lang="uk"]')
-    page.wait_for_function("() => (document.querySelector('.rules-head h1') || {}).textContent?.includes('Червоний світанок')")
+    page.wait_for_function(
+        "() => (document.querySelector('.rules-head h1') || {}).textContent?.includes('Червоний світанок')"
+    )
     page.click(".clear-filter")
     page.fill(".card-search", "дерроу")
     cards = visible_cards(page)
@@ -120,8 +126,10 @@ def test_rules_pages_in_every_language_on_phone_and_desktop(live, new_page):
                 shot(page, f"learn-rules-{game}-{size}-{lang}", full_page=False)
             # the table of contents takes the reader to a section
             page.click('.toc-link[data-section="outposts"]')
-            page.wait_for_function("() => { const r = document.querySelector('#rules-outposts').getBoundingClientRect();"
-                                   " return r.top >= -2 && r.top < window.innerHeight / 2; }")
+            page.wait_for_function(
+                "() => { const r = document.querySelector('#rules-outposts').getBoundingClientRect();"
+                " return r.top >= -2 && r.top < window.innerHeight / 2; }"
+            )
 
 
 def test_learn_hub_and_the_lobby_link(live, new_page):
@@ -159,7 +167,8 @@ def play_guided(page, game: str, stop_at: str = "free", on_step=None, max_steps:
         page.wait_for_function(
             "() => !document.querySelector('.table-shell.busy')"
             " && document.querySelector('.coach').dataset.kind !== 'wait'",
-            timeout=30000)
+            timeout=30000,
+        )
         kind, step = coach(page)
         if not seen or seen[-1] != step:
             seen.append(step)
@@ -187,7 +196,9 @@ def play_guided(page, game: str, stop_at: str = "free", on_step=None, max_steps:
                 if attempt == 5:
                     raise
                 page.wait_for_timeout(150)
-        page.wait_for_function(f"() => document.querySelector('.coach').dataset.step !== {json.dumps(step)}", timeout=30000)
+        page.wait_for_function(
+            f"() => document.querySelector('.coach').dataset.step !== {json.dumps(step)}", timeout=30000
+        )
     raise AssertionError(f"no {stop_at!r} after {max_steps} steps; seen {seen}")
 
 
@@ -264,8 +275,10 @@ def test_red_rising_guided_game_to_free_play(live, new_page):
     # the guided part is over: the player closes the guide and plays on freely
     page.click(".coach .coach-close")
     page.wait_for_selector(".coach[hidden]", state="attached")
-    page.wait_for_function("() => !document.querySelector('.table-shell.busy') && !!document.querySelector('.board [data-action]')",
-                           timeout=30000)
+    page.wait_for_function(
+        "() => !document.querySelector('.table-shell.busy') && !!document.querySelector('.board [data-action]')",
+        timeout=30000,
+    )
     page.click(".rr-hand [data-action]")
     page.wait_for_function(f"() => window.__session.snap.step > {state['step']}")
     no_missing_texts(page)
@@ -345,7 +358,12 @@ def test_playing_freely_and_a_game_off_the_script(live, new_page):
     assert gid2 != gid
     page.wait_for_selector(COACH)
     state = http("GET", f"{live.base}/api/games/{gid2}?events=false", token=token2)[1]
-    status, _ = http("POST", f"{live.base}/api/games/{gid2}/decisions", {"action": "raider-red", "version": state["version"]}, token=token2)
+    status, _ = http(
+        "POST",
+        f"{live.base}/api/games/{gid2}/decisions",
+        {"action": "raider-red", "version": state["version"]},
+        token=token2,
+    )
     assert status == 200
     page.wait_for_selector('.coach[data-kind="offscript"]')
     assert "шляху уроку" in page.inner_text(".coach")
@@ -380,7 +398,9 @@ def test_learning_pages_pass_axe(live, new_page):
     problems: list[str] = []
     for size, screen in (("phone", PHONE), ("desktop", DESKTOP)):
         page = new_page(**screen, locale="uk" if size == "phone" else "en", label=f"axe {size}: ")
-        page.route(live.base + AXE_PATH, lambda route: route.fulfill(path=str(AXE), content_type="application/javascript"))
+        page.route(
+            live.base + AXE_PATH, lambda route: route.fulfill(path=str(AXE), content_type="application/javascript")
+        )
         page.goto(live.base + "/#/learn")
         page.wait_for_selector(".learn-title .first-game")
         problems += axe_problems(page, live.base, f"{size} hub")

@@ -85,7 +85,11 @@ def test_red_rising_houses_locations_die_and_tracks(client, lang):
     assert data["end"] == {"threshold": board.THRESHOLD, "fleet_max": board.FLEET_MAX}
     s = data["scoring"]
     assert (s["helium_vp"], s["sovereign_vp"], s["hand_limit"], s["excess_card_vp"]) == (
-        scoring.HELIUM_VP, scoring.SOVEREIGN_VP, scoring.HAND_LIMIT, scoring.EXCESS_CARD_VP)
+        scoring.HELIUM_VP,
+        scoring.SOVEREIGN_VP,
+        scoring.HAND_LIMIT,
+        scoring.EXCESS_CARD_VP,
+    )
     assert s["influence_vp"] == [*scoring.INFLUENCE_VP, 1] and s["rows"] == list(scoring.ROWS)
     assert data["setup"]["hand_size"] == board.HAND_SIZE and data["players"] == {"min": 2, "max": 6}
 
@@ -134,12 +138,15 @@ def test_red_north_rules(client, lang):
 
 
 # ---------------------------------------------------------------------- refusals
-@pytest.mark.parametrize("path, params, code, named", [
-    ("/api/web/rules/chess", {"lang": "en"}, "unknown_title", "red-rising, red-north"),
-    ("/api/web/rules/red-rising", {"lang": "de"}, "unknown_language", "en, uk, pl"),
-    ("/api/web/rules/red-north", {"lang": "EN"}, "unknown_language", "en, uk, pl"),
-    ("/api/web/rules/" + "x" * 300, {}, "unknown_title", "red-rising, red-north"),
-])
+@pytest.mark.parametrize(
+    "path, params, code, named",
+    [
+        ("/api/web/rules/chess", {"lang": "en"}, "unknown_title", "red-rising, red-north"),
+        ("/api/web/rules/red-rising", {"lang": "de"}, "unknown_language", "en, uk, pl"),
+        ("/api/web/rules/red-north", {"lang": "EN"}, "unknown_language", "en, uk, pl"),
+        ("/api/web/rules/" + "x" * 300, {}, "unknown_title", "red-rising, red-north"),
+    ],
+)
 def test_bad_game_or_language_is_refused_naming_what_is_allowed(client, path, params, code, named):
     r = client.get(path, params=params)
     assert r.status_code == 422
@@ -181,8 +188,14 @@ def replay_guided(game: str) -> tuple[object, list[str]]:
     for move in moves:
         while step < move["at"]:
             d = state.decision()
-            assert d is not None and d.player == 1, f"{game}: step {step} is asked of seat {d and d.player}, not the bot"
-            action = d.options[0] if len(d.options) == 1 else make_bot(sc["bot"], Rng(sc["seed"]).derive(2, step)).choose(state)
+            assert d is not None and d.player == 1, (
+                f"{game}: step {step} is asked of seat {d and d.player}, not the bot"
+            )
+            action = (
+                d.options[0]
+                if len(d.options) == 1
+                else make_bot(sc["bot"], Rng(sc["seed"]).derive(2, step)).choose(state)
+            )
             state.apply(action)
             step += 1
         d = state.decision()
@@ -216,13 +229,17 @@ def test_red_north_script_stays_true():
     while step < frm:  # the bot finishes the round; the resolution text waits for it
         d = state.decision()
         assert d.player == 1
-        state.apply(d.options[0] if len(d.options) == 1 else make_bot(sc["bot"], Rng(sc["seed"]).derive(2, step)).choose(state))
+        state.apply(
+            d.options[0] if len(d.options) == 1 else make_bot(sc["bot"], Rng(sc["seed"]).derive(2, step)).choose(state)
+        )
         step += 1
     v = state.view(0)
     d = state.decision()
     assert d.player == 0 and d.kind == "deploy" and v["round_name"] == "summer"
     rep = v["resolutions"][0]
-    assert rep["outposts"]["green"]["controller"] == 0 and v["tie_breaker"] == 0  # the summer text: Vinland, Tie Breaker
+    assert (
+        rep["outposts"]["green"]["controller"] == 0 and v["tie_breaker"] == 0
+    )  # the summer text: Vinland, Tie Breaker
     assert rep["parties"][1] == []  # the resolution text: the bot withdrew its cards
     assert [o["colour"] for o in v["outposts"]] == ["green", "red", "blue"]  # the outposts text names these three
 
@@ -270,8 +287,15 @@ def test_every_step_and_summary_has_its_texts(game, short):
     for s in script(game)["steps"]:
         assert f"tut.{short}.{s['id']}.title" in en and f"tut.{short}.{s['id']}.body" in en, s["id"]
     # every {var} and {p:word:var} a text asks for is one the pages compute from the rules data
-    known = set(re.findall(r"\b(\w+):", (STATIC_DIR / "js" / "learntext.js").read_text().split("export function ruleVars")[1]
-                           .split("export function ruleRefs")[0]))
+    known = set(
+        re.findall(
+            r"\b(\w+):",
+            (STATIC_DIR / "js" / "learntext.js")
+            .read_text()
+            .split("export function ruleVars")[1]
+            .split("export function ruleRefs")[0],
+        )
+    )
     for k, v in en.items():
         if isinstance(v, dict) or not k.startswith(("tut.", "sum.", "rules.")):
             continue
@@ -282,6 +306,15 @@ def test_every_step_and_summary_has_its_texts(game, short):
 
 
 def test_learning_files_are_served(client):
-    for path in ("/js/learn.js", "/js/rules.js", "/js/learntext.js", "/css/learn.css", "/learn/red-rising.json",
-                 "/learn/red-north.json", "/i18n/learn/en.json", "/i18n/learn/uk.json", "/i18n/learn/pl.json"):
+    for path in (
+        "/js/learn.js",
+        "/js/rules.js",
+        "/js/learntext.js",
+        "/css/learn.css",
+        "/learn/red-rising.json",
+        "/learn/red-north.json",
+        "/i18n/learn/en.json",
+        "/i18n/learn/uk.json",
+        "/i18n/learn/pl.json",
+    ):
         assert client.get(path).status_code == 200, path

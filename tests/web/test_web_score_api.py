@@ -30,8 +30,13 @@ def client(tmp_path_factory):
     from redtable.server import create_app
     from redtable.server.limits import Limits
 
-    app = install(create_app(db=f"sqlite:///{tmp_path_factory.mktemp('score') / 's.db'}", allow_chosen_seeds=True,
-                             limits=Limits().relaxed()))  # one test process is one client address
+    app = install(
+        create_app(
+            db=f"sqlite:///{tmp_path_factory.mktemp('score') / 's.db'}",
+            allow_chosen_seeds=True,
+            limits=Limits().relaxed(),
+        )
+    )  # one test process is one client address
     with TestClient(app) as c:
         yield c
 
@@ -42,16 +47,24 @@ def bearer(token: str | None) -> dict:
 
 def two_people(client, game: str, seed: int, actions: list[str], options: dict | None = None):
     """A game of two people dealt from ``seed``, played to ``actions``: (game id, tokens)."""
-    g = client.post("/api/games", json={"game": game, "seed": seed, "options": options or {},
-                                        "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bo"}]})
+    g = client.post(
+        "/api/games",
+        json={
+            "game": game,
+            "seed": seed,
+            "options": options or {},
+            "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bo"}],
+        },
+    )
     assert g.status_code == 201, g.text
     g = g.json()
     gid = g["game_id"]
     tokens = [client.post(f"/api/games/{gid}/join", json={"invite": s["invite"]}).json()["token"] for s in g["seats"]]
     for version, action in enumerate(actions):
         seat = client.get(f"/api/games/{gid}?events=false").json()["decision"]["player"]
-        r = client.post(f"/api/games/{gid}/decisions", json={"action": action, "version": version},
-                        headers=bearer(tokens[seat]))
+        r = client.post(
+            f"/api/games/{gid}/decisions", json={"action": action, "version": version}, headers=bearer(tokens[seat])
+        )
         assert r.status_code == 200, r.text
     return gid, tokens
 
@@ -115,8 +128,12 @@ def test_a_seat_gets_its_hand_and_everyones_public_rows(client, rr_game):
     view = client.get(f"/api/games/{gid}?events=false").json()["view"]
     assert len(body["players"]) == 2
     for p, pv in zip(body["players"], view["players"], strict=True):
-        assert (p["fleet"], p["helium"], p["influence"], p["hand_size"]) == \
-            (pv["fleet"], pv["helium"], pv["influence"], pv["hand_size"])
+        assert (p["fleet"], p["helium"], p["influence"], p["hand_size"]) == (
+            pv["fleet"],
+            pv["helium"],
+            pv["influence"],
+            pv["hand_size"],
+        )
         assert p["rows"]["helium"] == 3 * pv["helium"] and p["subtotal"] == sum(p["rows"].values())
     # the public rows of our seat are the ones our hand's scorepad uses
     assert {k: body["hand"]["rows"][k] for k in body["public_rows"]} == body["players"][0]["rows"]
@@ -177,8 +194,10 @@ def _unknown_top_for_seat0(st, n: int) -> bool:
 
 
 def test_a_bonus_reading_a_face_down_card_is_a_range_and_redeals_keep_it(client):
-    found = next(((seed, a) for seed in range(400)
-                  if (a := play("red-rising", 2, seed, _unknown_top_for_seat0, RR_OPTIONS))), None)
+    found = next(
+        ((seed, a) for seed in range(400) if (a := play("red-rising", 2, seed, _unknown_top_for_seat0, RR_OPTIONS))),
+        None,
+    )
     if found is None:
         pytest.skip("no deal puts a face-down card on top while seat 0 holds Developer")
     seed, actions = found
@@ -204,8 +223,10 @@ def test_a_bonus_reading_a_face_down_card_is_a_range_and_redeals_keep_it(client)
 
 # ---------------------------------------------------------------------- the end
 def test_at_the_end_the_running_score_is_the_scorepad(client):
-    g = client.post("/api/games", json={"game": "red-rising", "seed": 21,
-                                        "seats": [{"type": "bot"}, {"type": "bot"}, {"type": "bot"}]}).json()
+    g = client.post(
+        "/api/games",
+        json={"game": "red-rising", "seed": 21, "seats": [{"type": "bot"}, {"type": "bot"}, {"type": "bot"}]},
+    ).json()
     gid = g["game_id"]
     deadline = time.time() + 30
     while client.get(f"/api/games/{gid}?events=false").json()["status"] != "finished":
@@ -243,8 +264,9 @@ def test_red_north_rows_and_hand(client):
     assert [p["rows"]["vp_spring"] for p in body["players"]] == spring
     assert sorted(body["hand"]["cards"]) == sorted(view["seats"][0]["hand"])
     pts = {"raider": 2, "hero": 4}
-    assert body["hand"]["raid_total"] == sum(pts[c.split("-")[0]] for c in view["seats"][0]["hand"]
-                                             if c != "jarl" and c.split("-")[1] in body["colours"])
+    assert body["hand"]["raid_total"] == sum(
+        pts[c.split("-")[0]] for c in view["seats"][0]["hand"] if c != "jarl" and c.split("-")[1] in body["colours"]
+    )
     # our own face-down cards count for us; the opponent's face-down ones are unknown to us
     assert body["players"][0]["hidden_cards"] == 0
     theirs = view["seats"][1]["party"]
@@ -261,7 +283,9 @@ def test_red_north_rows_and_hand(client):
 def test_influence_ranks_share_ties_and_count_the_neutral_house():
     assert influence_ranks([5, 5, 2, 0]) == [1, 1, 2, None]
     assert influence_ranks([2, 1], neutral=3) == [2, 3]
-    assert running_score("red-rising", make_game("red-rising", 2).new_initial_state(1).view(None), [], None)["hand"] is None
+    assert (
+        running_score("red-rising", make_game("red-rising", 2).new_initial_state(1).view(None), [], None)["hand"]
+        is None
+    )
     with pytest.raises(ValueError, match="known: red-rising, red-north"):
         running_score("chess", {}, [], None)
-

@@ -160,8 +160,11 @@ def set_language(page, base: str, lang: str) -> None:
 def new_game(base: str, title: str, players: int, seed: int, humans: int = 1, options: dict | None = None) -> dict:
     seats = [{"type": "human", "name": ["Ann", "Bo", "Cy"][i]} for i in range(humans)]
     seats += [{"type": "bot", "bot": "random"} for _ in range(players - humans)]
-    status, g = http("POST", f"{base}/api/games", {"game": title, "seats": seats, "seed": seed, "bot_delay": 0,
-                                                   "options": options or {}})
+    status, g = http(
+        "POST",
+        f"{base}/api/games",
+        {"game": title, "seats": seats, "seed": seed, "bot_delay": 0, "options": options or {}},
+    )
     assert status in (200, 201), g
     return g
 
@@ -237,7 +240,9 @@ def test_full_game_on_every_screen(live, new_page, title, players, lang, screen,
             stats["narrow"] += 1
         sight = page.evaluate(IN_SIGHT, CHOICES)
         if sight["text"] is not None:
-            assert sight["prompt"] and sight["seen"] > 0, f"decision {n}: instruction and target not in sight together: {sight}"
+            assert sight["prompt"] and sight["seen"] > 0, (
+                f"decision {n}: instruction and target not in sight together: {sight}"
+            )
             stats["in_sight"] += 1
             if sight["kind"] in GESTURE_KINDS[title]:
                 mouse, finger = VERBS[lang]
@@ -331,7 +336,9 @@ def human_game_at(base: str, players: int, seed: int, actions: list[str]) -> tup
     tokens = [http("POST", f"{base}/api/games/{gid}/join", {"invite": s["invite"]})[1]["token"] for s in g["seats"]]
     for version, action in enumerate(actions):
         seat = http("GET", f"{base}/api/games/{gid}?events=false")[1]["decision"]["player"]
-        status, body = http("POST", f"{base}/api/games/{gid}/decisions", {"action": action, "version": version}, tokens[seat])
+        status, body = http(
+            "POST", f"{base}/api/games/{gid}/decisions", {"action": action, "version": version}, tokens[seat]
+        )
         assert status == 200, body
     return g, tokens
 
@@ -344,8 +351,12 @@ def to_my_next_turn(base: str, gid: str, tokens: list[str]) -> None:
         d = state["decision"]
         if d["player"] == 0 and d["kind"] == "action":
             return
-        status, body = http("POST", f"{base}/api/games/{gid}/decisions", {"action": d["options"][0], "version": state["version"]},
-                            tokens[d["player"]])
+        status, body = http(
+            "POST",
+            f"{base}/api/games/{gid}/decisions",
+            {"action": d["options"][0], "version": state["version"]},
+            tokens[d["player"]],
+        )
         assert status == 200, body
     raise AssertionError("seat 0 is never asked again")
 
@@ -357,6 +368,7 @@ def version(page) -> int:
 def test_tap_on_a_target_panel_chooses_it(live, new_page):
     """A phone: a tap anywhere on a highlighted opponent panel, its house text too, chooses that
     opponent; the panel's info mark reads the house text and decides nothing."""
+
     def choosing_opponent(st):
         d = st.decision()
         return d.player == 0 and d.kind == "choose_opponent"
@@ -405,8 +417,10 @@ def test_cards_read_by_touch_never_decide(live, new_page):
     g = new_game(live.base, "red-rising", 2, 31)
     page = new_page(label="touch: ", **PHONE)
     join(page, live.base, g)
-    page.wait_for_function("() => { const s = window.__session.snap; "
-                           "return s.decision && s.decision.player === s.seat && s.decision.kind === 'action'; }")
+    page.wait_for_function(
+        "() => { const s = window.__session.snap; "
+        "return s.decision && s.decision.player === s.seat && s.decision.kind === 'action'; }"
+    )
     page.wait_for_function(READY)
     v = version(page)
     # a card that is no target: a tap opens its full text (the table clamps it)
@@ -444,6 +458,7 @@ def test_cards_read_by_touch_never_decide(live, new_page):
 def test_long_piles_collapse_and_open(live, new_page):
     """1400x900, a location of 15 cards: its top card and the three under it show with "+N
     cards"; the tracks and the hand start on the first screen; an opened pile stays open."""
+
     def long_pile(st):
         d = st.decision()
         return d.player == 0 and d.kind == "action" and max(len(x) for x in st.view(0)["locations"].values()) >= 15
@@ -453,7 +468,9 @@ def test_long_piles_collapse_and_open(live, new_page):
     page = new_page(label="piles: ", **DESKTOP)
     join(page, live.base, g)
     page.wait_for_function(READY)
-    loc = page.evaluate("""() => Object.entries(window.__session.snap.view.locations).sort((a, b) => b[1].length - a[1].length)[0][0]""")
+    loc = page.evaluate(
+        """() => Object.entries(window.__session.snap.view.locations).sort((a, b) => b[1].length - a[1].length)[0][0]"""
+    )
     n = page.evaluate(f"() => window.__session.snap.view.locations['{loc}'].length")
     col = page.locator(f'.rr-loc[data-target="loc:{loc}"]')
     more = col.locator(".pile-more")
@@ -479,15 +496,19 @@ def test_long_piles_collapse_and_open(live, new_page):
     assert page.locator(f'.rr-loc[data-target="loc:{loc}"] .pile-more').evaluate("(b) => b.inert")
     snap(page, "rr-1400-long-pile-open")
     v = version(page)
-    page.locator(f'.rr-loc[data-target="loc:{loc}"] .pile-more').evaluate("(b) => b.scrollIntoView({ block: 'center' })")
+    page.locator(f'.rr-loc[data-target="loc:{loc}"] .pile-more').evaluate(
+        "(b) => b.scrollIntoView({ block: 'center' })"
+    )
     box = page.locator(f'.rr-loc[data-target="loc:{loc}"] .pile-more').bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # lands on the location
     page.wait_for_function(f"() => window.__session.snap.version > {v}")
     steps = http("GET", f"{live.base}/api/games/{g['game_id']}/log", token=tokens[0])[1]["log"]
-    assert [e.get("action") for e in steps[len(actions):]][-1] == loc
+    assert [e.get("action") for e in steps[len(actions) :]][-1] == loc
     to_my_next_turn(live.base, g["game_id"], tokens)
-    page.wait_for_function("() => { const s = window.__session.snap; return s.decision && s.decision.player === s.seat "
-                           "&& s.decision.kind === 'action' && !document.querySelector('.table-shell.busy'); }")
+    page.wait_for_function(
+        "() => { const s = window.__session.snap; return s.decision && s.decision.player === s.seat "
+        "&& s.decision.kind === 'action' && !document.querySelector('.table-shell.busy'); }"
+    )
     more = page.locator(f'.rr-loc[data-target="loc:{loc}"] .pile-more')
     assert more.get_attribute("aria-expanded") == "true"
     more.click()

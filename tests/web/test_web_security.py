@@ -178,8 +178,11 @@ def test_sign_out_other_devices(live, new_page, console):
     laptop.wait_for_function("() => window.__session.snap && window.__session.snap.seat === null")
     laptop.wait_for_selector(".conn.open")
     assert stored(laptop, "redtable.seats").get(gid) is None
-    status = laptop.evaluate("""async ([g, t]) => (await fetch(location.origin + '/api/games/' + g + '?events=false',
-        {headers: {Authorization: 'Bearer ' + t}})).status""", [gid, laptop_token])
+    status = laptop.evaluate(
+        """async ([g, t]) => (await fetch(location.origin + '/api/games/' + g + '?events=false',
+        {headers: {Authorization: 'Bearer ' + t}})).status""",
+        [gid, laptop_token],
+    )
     assert status == 403
     assert http("GET", f"{live.base}/api/games/{gid}/log", token=laptop_token)[0] == 403
     shot(laptop, "signed-out-laptop", full_page=False)
@@ -198,7 +201,9 @@ def test_creator_reissues_an_invite(live, new_page):
     old = page.input_value('.invite[data-seat="1"] .invite-url')
     gid = old.split("/join/")[1].split("#")[0]
     page.click('.invite[data-seat="1"] .new-invite')
-    page.wait_for_function(f"() => document.querySelector('.invite[data-seat=\"1\"] .invite-url').value !== {json.dumps(old)}")
+    page.wait_for_function(
+        f"() => document.querySelector('.invite[data-seat=\"1\"] .invite-url').value !== {json.dumps(old)}"
+    )
     fresh = page.input_value('.invite[data-seat="1"] .invite-url')
     assert fresh.startswith(f"{live.base}/join/{gid}#")
     shot(page, "lobby-reissued-invite", full_page=False)
@@ -257,12 +262,23 @@ def test_names_are_checked_by_the_server(live, new_page, console):
     shot(join, "join-name-refused-phone", full_page=False)
 
     # renaming stops at the first decision: the seat is taken under its name
-    tokens = [http("POST", f"{live.base}/api/games/{gid}/join", {"invite": s["invite"]})[1]["token"] for s in g["seats"]]
+    tokens = [
+        http("POST", f"{live.base}/api/games/{gid}/join", {"invite": s["invite"]})[1]["token"] for s in g["seats"]
+    ]
     st = server_state(live, gid)
     d = st["decision"]
-    options = http("GET", f"{live.base}/api/games/{gid}?events=false", token=tokens[d["player"]])[1]["decision"]["options"]
-    assert http("POST", f"{live.base}/api/games/{gid}/decisions", {"action": options[0], "version": st["version"]},
-                tokens[d["player"]])[0] == 200
+    options = http("GET", f"{live.base}/api/games/{gid}?events=false", token=tokens[d["player"]])[1]["decision"][
+        "options"
+    ]
+    assert (
+        http(
+            "POST",
+            f"{live.base}/api/games/{gid}/decisions",
+            {"action": options[0], "version": st["version"]},
+            tokens[d["player"]],
+        )[0]
+        == 200
+    )
     join.fill("#join-name", "Robert")
     join.click(".join-btn")
     assert game_id(join) == gid
@@ -302,7 +318,8 @@ def auto_window(live, new_page, seed, actions):
         if (p && p.dataset.version) window.__prompts.push({v: Number(p.dataset.version), text: p.innerText,
           mine: p.classList.contains('mine'), choices: document.querySelectorAll(CHOICES).length});
       }).observe(document.body, {subtree: true, childList: true, characterData: true}); }""".replace(
-        "CHOICES", json.dumps(CHOICES))
+        "CHOICES", json.dumps(CHOICES)
+    )
     for page, seat in ((ann, 0), (bo, 1)):
         page.goto(live.base + g["seats"][seat]["invite_url"])
         page.click(".join-btn")
@@ -312,8 +329,9 @@ def auto_window(live, new_page, seed, actions):
     tokens = [stored(p, "redtable.seats")[gid]["token"] for p in (ann, bo)]
     for version, action in enumerate(actions):
         seat = server_state(live, gid)["decision"]["player"]
-        status, body = http("POST", f"{live.base}/api/games/{gid}/decisions", {"action": action, "version": version},
-                            tokens[seat])
+        status, body = http(
+            "POST", f"{live.base}/api/games/{gid}/decisions", {"action": action, "version": version}, tokens[seat]
+        )
         assert status == 200, body
     window = len(actions)
     ann.wait_for_function(f"() => window.__session.snap.version === {window} && window.__session.snap.decision.auto")
@@ -437,10 +455,25 @@ def test_the_csp_watch_sees_a_violation(live, browser):
 def test_rate_limit_is_told_politely(live, new_page, console):
     console.allow("status of 429")
     page = new_page(label="slow: ")
-    page.route("**/api/games", lambda route: route.fulfill(
-        status=429, content_type="application/json", headers={"Retry-After": "7"},
-        body=json.dumps({"error": "rate_limited", "message": "too many create requests from your address; "
-                         "try again in 7 s", "retry_after": 7})) if route.request.method == "POST" else route.fallback())
+    page.route(
+        "**/api/games",
+        lambda route: (
+            route.fulfill(
+                status=429,
+                content_type="application/json",
+                headers={"Retry-After": "7"},
+                body=json.dumps(
+                    {
+                        "error": "rate_limited",
+                        "message": "too many create requests from your address; try again in 7 s",
+                        "retry_after": 7,
+                    }
+                ),
+            )
+            if route.request.method == "POST"
+            else route.fallback()
+        ),
+    )
     create_in_lobby(page, live.base, "red-north", ["random"], name="Ann")
     page.wait_for_selector(".form-error")
     assert page.inner_text(".form-error") == "Slow down: too many requests. Try again in 7 s."
@@ -456,8 +489,9 @@ def test_lobby_offers_exactly_the_server_bot_presets(live, new_page):
     for lang in ("en", "uk", "pl"):
         page.click(f'button[data-lang="{lang}"]')
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-        opts = page.eval_on_selector_all('.seat-row[data-seat="1"] .seat-bot option',
-                                         "els => els.map(e => [e.value, e.textContent])")
+        opts = page.eval_on_selector_all(
+            '.seat-row[data-seat="1"] .seat-bot option', "els => els.map(e => [e.value, e.textContent])"
+        )
         assert [v for v, _ in opts] == presets
         assert all(label and label != v and not label.startswith("bot.") for v, label in opts), opts
         labels[lang] = [label for _, label in opts]
@@ -479,11 +513,21 @@ def test_a_rate_limited_websocket_waits_then_reconnects(live, new_page):
     def handler(ws):
         seen["sockets"] += 1
         if seen["sockets"] == 1:
+
             def refuse(message):
                 seen["first"].append(message)
-                ws.send(json.dumps({"type": "error", "error": "rate_limited", "retry_after": 1,
-                                    "message": "too many WebSockets from your address; try again in 1 s"}))
+                ws.send(
+                    json.dumps(
+                        {
+                            "type": "error",
+                            "error": "rate_limited",
+                            "retry_after": 1,
+                            "message": "too many WebSockets from your address; try again in 1 s",
+                        }
+                    )
+                )
                 ws.close(code=4029, reason="rate limited")
+
             ws.on_message(refuse)
         else:
             ws.connect_to_server()

@@ -26,8 +26,10 @@ window.__tones = 0;
 })();
 """
 
-SETTLED = ("() => { const s = window.__session && window.__session.snap; const p = document.querySelector('.prompt');"
-           " return !!s && !!p && String(p.dataset.version) === String(s.version); }")
+SETTLED = (
+    "() => { const s = window.__session && window.__session.snap; const p = document.querySelector('.prompt');"
+    " return !!s && !!p && String(p.dataset.version) === String(s.version); }"
+)
 NEWEST_VISIBLE = """() => {
   const ol = document.querySelector('.log-lines');
   const last = ol && ol.lastElementChild;
@@ -49,11 +51,23 @@ def frames(page, n: int = 2) -> None:
     )
 
 
-def join_game(page, live, game: str, bots: list[str], seed: int | None = None, bot_delay: float = 0.0,
-              name: str = "Ann", options: dict | None = None) -> tuple[str, str]:
+def join_game(
+    page,
+    live,
+    game: str,
+    bots: list[str],
+    seed: int | None = None,
+    bot_delay: float = 0.0,
+    name: str = "Ann",
+    options: dict | None = None,
+) -> tuple[str, str]:
     """A game with us in seat 0 and ``bots`` after us, joined through the invite link: (id, our token)."""
-    body = {"game": game, "seats": [{"type": "human", "name": name}] + [{"type": "bot", "bot": b} for b in bots],
-            "bot_delay": bot_delay, "options": options or {}}
+    body = {
+        "game": game,
+        "seats": [{"type": "human", "name": name}] + [{"type": "bot", "bot": b} for b in bots],
+        "bot_delay": bot_delay,
+        "options": options or {},
+    }
     if seed is not None:
         body["seed"] = seed
     status, g = http("POST", f"{live.base}/api/games", body)
@@ -67,15 +81,20 @@ def join_game(page, live, game: str, bots: list[str], seed: int | None = None, b
 
 
 def bots_game(live, game: str, players: int, seed: int, bot_delay: float = 0.0) -> str:
-    status, g = http("POST", f"{live.base}/api/games", {"game": game, "seed": seed, "bot_delay": bot_delay,
-                                                          "seats": [{"type": "bot"}] * players})
+    status, g = http(
+        "POST",
+        f"{live.base}/api/games",
+        {"game": game, "seed": seed, "bot_delay": bot_delay, "seats": [{"type": "bot"}] * players},
+    )
     assert status == 201, g
     return g["game_id"]
 
 
 def wait_finished(page, live, gid: str) -> None:
-    page.wait_for_function(f"() => fetch('/api/games/{gid}?events=false').then(r => r.json()).then(g => g.status === 'finished')",
-                           timeout=60000)
+    page.wait_for_function(
+        f"() => fetch('/api/games/{gid}?events=false').then(r => r.json()).then(g => g.status === 'finished')",
+        timeout=60000,
+    )
 
 
 def open_log(page) -> None:
@@ -89,8 +108,14 @@ def open_log(page) -> None:
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_newest_log_line_is_visible_after_every_decision(live, new_page, size):
     phone = size == "phone"
-    page = new_page(**({"width": 390, "height": 844, "is_mobile": True, "has_touch": True} if phone
-                       else {"width": 1400, "height": 900}), label=f"log-{size}: ")
+    page = new_page(
+        **(
+            {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
+            if phone
+            else {"width": 1400, "height": 900}
+        ),
+        label=f"log-{size}: ",
+    )
     join_game(page, live, "red-rising", ["random"] if phone else ["random", "random"], seed=31 if phone else 32)
     page.wait_for_function(READY)
     open_log(page)
@@ -139,8 +164,11 @@ def test_scrolled_up_the_log_offers_the_new_events(live, new_page):
     gid = bots_game(live, "red-rising", 3, seed=8, bot_delay=0.25)
     page = new_page(width=1400, height=900, label="newevents: ")
     page.goto(f"{live.base}/#/game/{gid}?watch=1")
-    page.wait_for_function("() => { const ol = document.querySelector('.log-lines');"
-                           " return ol && ol.scrollHeight > ol.clientHeight + 300; }", timeout=30000)
+    page.wait_for_function(
+        "() => { const ol = document.querySelector('.log-lines');"
+        " return ol && ol.scrollHeight > ol.clientHeight + 300; }",
+        timeout=30000,
+    )
     frames(page)
     assert page.evaluate(NEWEST_VISIBLE)["ok"]
     assert page.locator(".log-new").is_hidden()
@@ -205,7 +233,9 @@ COLUMNS_INSIDE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("game,players,lang", [("red-rising", 6, "en"), ("red-rising", 6, "uk"), ("red-north", 4, "pl")])
+@pytest.mark.parametrize(
+    "game,players,lang", [("red-rising", 6, "en"), ("red-rising", 6, "uk"), ("red-north", 4, "pl")]
+)
 def test_every_scorepad_column_fits_a_phone(live, new_page, game, players, lang):
     gid = bots_game(live, game, players, seed=40 + players)
     page = new_page(width=390, height=844, is_mobile=True, has_touch=True, label=f"end-{game}-{lang}: ")
@@ -224,7 +254,10 @@ def test_every_scorepad_column_fits_a_phone(live, new_page, game, players, lang)
     winners = state["view"]["winners"] if game == "red-rising" else [state["view"]["result"]["winner"]]
     assert fit["winners"] == winners
     for w in winners:  # the winner's column is marked in every cell
-        assert page.locator(f'.endcard .scorepad td.win[data-col="{w}"]').count() == page.locator(".endcard .scorepad tbody tr").count()
+        assert (
+            page.locator(f'.endcard .scorepad td.win[data-col="{w}"]').count()
+            == page.locator(".endcard .scorepad tbody tr").count()
+        )
     # every name is readable in full somewhere (the legend under a compact table)
     names = page.eval_on_selector_all(".endcard .scorepad thead th.pcol", "ths => ths.map((t) => t.title)")
     legend = page.inner_text(".endcard .sp-legend")
@@ -307,20 +340,27 @@ def score_requests(live, gid: str) -> int:
 
 
 def panel_caught_up(page) -> None:
-    page.wait_for_function("() => { const p = document.querySelector('#score-panel');"
-                           " return p && !p.hidden && p.dataset.version === String(window.__session.snap.version); }",
-                           timeout=20000)
+    page.wait_for_function(
+        "() => { const p = document.querySelector('#score-panel');"
+        " return p && !p.hidden && p.dataset.version === String(window.__session.snap.version); }",
+        timeout=20000,
+    )
 
 
 def my_decision(page) -> None:
-    page.wait_for_function("() => { const s = window.__session && window.__session.snap;"
-                           " return s && (s.status === 'finished' || (s.decision && s.decision.player === s.seat"
-                           " && !s.decision.auto && !window.__session.pending)); }", timeout=30000)
+    page.wait_for_function(
+        "() => { const s = window.__session && window.__session.snap;"
+        " return s && (s.status === 'finished' || (s.decision && s.decision.player === s.seat"
+        " && !s.decision.auto && !window.__session.pending)); }",
+        timeout=30000,
+    )
 
 
 def end_rows(page, rows: list[str]) -> dict[str, list[str]]:
-    return {r: page.eval_on_selector_all(f'.endcard .scorepad td[data-row="{r}"]', "els => els.map((e) => e.textContent)")
-            for r in rows}
+    return {
+        r: page.eval_on_selector_all(f'.endcard .scorepad td[data-row="{r}"]', "els => els.map((e) => e.textContent)")
+        for r in rows
+    }
 
 
 def test_running_score_panel_red_rising(live, new_page):
@@ -338,16 +378,24 @@ def test_running_score_panel_red_rising(live, new_page):
     assert page.get_attribute(".scorebtn", "aria-expanded") == "true"
     api = http("GET", f"{live.base}/api/web/games/{gid}/score", token=token)[1]
     assert api["version"] == int(page.get_attribute("#score-panel", "data-version"))
-    shown = page.eval_on_selector_all("#score-panel .my-hand .sc-card", "els => els.map((e) => [e.dataset.card, e.querySelector('.pts').textContent])")
+    shown = page.eval_on_selector_all(
+        "#score-panel .my-hand .sc-card", "els => els.map((e) => [e.dataset.card, e.querySelector('.pts').textContent])"
+    )
     rng = lambda lo, hi: str(lo) if lo == hi else f"{lo}–{hi}"  # noqa: E731
     assert shown == [[c["card"], rng(c["points"], c["points_max"])] for c in api["hand"]["cards"]]
-    assert page.inner_text('#score-panel .my-pad td[data-row="total"]') == rng(api["hand"]["rows"]["total"], api["hand"]["total_max"])
+    assert page.inner_text('#score-panel .my-pad td[data-row="total"]') == rng(
+        api["hand"]["rows"]["total"], api["hand"]["total_max"]
+    )
     assert page.locator("#score-panel .everyone .scorepad thead th.pcol").count() == 2
     for row in ("fleet", "helium", "sovereignty", "influence", "excess_cards"):
-        cells = page.eval_on_selector_all(f'#score-panel .everyone td[data-row="{row}"]', "els => els.map((e) => e.textContent)")
+        cells = page.eval_on_selector_all(
+            f'#score-panel .everyone td[data-row="{row}"]', "els => els.map((e) => e.textContent)"
+        )
         assert cells == [str(p["rows"][row]) for p in api["players"]], row
     # the others' cards are hidden, ours are shown
-    cards = page.eval_on_selector_all('#score-panel .everyone td[data-row="cards"]', "els => els.map((e) => e.textContent)")
+    cards = page.eval_on_selector_all(
+        '#score-panel .everyone td[data-row="cards"]', "els => els.map((e) => e.textContent)"
+    )
     assert cards[1] == "?" and cards[0] == rng(api["hand"]["rows"]["cards"], api["hand"]["cards_max"])
     # a spectator, meanwhile: the public rows only, no cards row at all
     watcher = new_page(width=1400, height=900, label="score-watch: ")
@@ -389,9 +437,13 @@ def test_running_score_panel_red_rising(live, new_page):
     for r in rows:
         assert page.inner_text(f'#score-panel .my-pad td[data-row="{r}"]') == final[r][0], r
     for r in rows[1:-1]:
-        cells = page.eval_on_selector_all(f'#score-panel .everyone td[data-row="{r}"]', "els => els.map((e) => e.textContent)")
+        cells = page.eval_on_selector_all(
+            f'#score-panel .everyone td[data-row="{r}"]', "els => els.map((e) => e.textContent)"
+        )
         assert cells == final[r], r
-    totals = page.eval_on_selector_all('#score-panel .everyone td[data-row="total"]', "els => els.map((e) => e.textContent)")
+    totals = page.eval_on_selector_all(
+        '#score-panel .everyone td[data-row="total"]', "els => els.map((e) => e.textContent)"
+    )
     assert totals == final["total"]
     shot(page, "table-score-panel-final", full_page=False)
     # a spectator after the end
@@ -403,7 +455,9 @@ def test_running_score_panel_red_rising(live, new_page):
     watcher.wait_for_selector("#score-panel .everyone .scorepad")
     assert watcher.locator("#score-panel .my-hand").count() == 0
     # the game is over: the hands are public now, so everyone's cards row is shown
-    cells = watcher.eval_on_selector_all('#score-panel .everyone td[data-row="cards"]', "els => els.map((e) => e.textContent)")
+    cells = watcher.eval_on_selector_all(
+        '#score-panel .everyone td[data-row="cards"]', "els => els.map((e) => e.textContent)"
+    )
     assert cells == final["cards"]
 
 
@@ -418,9 +472,13 @@ def test_running_score_panel_red_north_on_a_phone(live, new_page):
     page.click(".scorebtn")
     panel_caught_up(page)
     api = http("GET", f"{live.base}/api/web/games/{gid}/score", token=token)[1]
-    raid = page.eval_on_selector_all("#score-panel .sc-raid b", "els => els.map((e) => [e.dataset.colour, e.textContent])")
+    raid = page.eval_on_selector_all(
+        "#score-panel .sc-raid b", "els => els.map((e) => [e.dataset.colour, e.textContent])"
+    )
     assert raid == [[c, str(api["hand"]["raid_points"][c])] for c in api["colours"]]
-    totals = page.eval_on_selector_all('#score-panel .everyone td[data-row="total"]', "els => els.map((e) => e.textContent)")
+    totals = page.eval_on_selector_all(
+        '#score-panel .everyone td[data-row="total"]', "els => els.map((e) => e.textContent)"
+    )
     assert totals == [str(p["rows"]["total"]) for p in api["players"]]
     inside = page.evaluate("""() => {
       const vw = document.documentElement.clientWidth;
@@ -438,7 +496,9 @@ def test_running_score_panel_red_north_on_a_phone(live, new_page):
     page.click(".scorebtn")
     panel_caught_up(page)
     for r in ("total", "glory", "hand"):
-        cells = page.eval_on_selector_all(f'#score-panel .everyone td[data-row="{r}"]', "els => els.map((e) => e.textContent)")
+        cells = page.eval_on_selector_all(
+            f'#score-panel .everyone td[data-row="{r}"]', "els => els.map((e) => e.textContent)"
+        )
         assert cells == final[r], r
 
 
@@ -462,7 +522,9 @@ def test_chime_toggle_and_the_title_marker(live, new_page):
             if not click_random_choice(page, random.Random(v)):
                 continue
             page.wait_for_function(f"() => window.__session.snap.version > {v}")
-            if page.evaluate("() => { const s = window.__session.snap; return !s.decision || s.decision.player !== s.seat; }"):
+            if page.evaluate(
+                "() => { const s = window.__session.snap; return !s.decision || s.decision.player !== s.seat; }"
+            ):
                 return
         raise AssertionError("our turn did not end")
 
@@ -494,7 +556,9 @@ def test_chime_toggle_and_the_title_marker(live, new_page):
     tones = page.evaluate("() => window.__tones")
     page.wait_for_function(marked, timeout=10000)
     # the board still shows an older version: the marker did not wait for a render
-    assert page.evaluate("() => Number(document.querySelector('.prompt').dataset.version) < window.__session.snap.version")
+    assert page.evaluate(
+        "() => Number(document.querySelector('.prompt').dataset.version) < window.__session.snap.version"
+    )
     assert page.evaluate("() => window.__tones") > tones
     page.evaluate("""() => {
       window.requestAnimationFrame = window.__raf;

@@ -50,8 +50,10 @@ def test_red_rising_full_game_against_bots(live, new_page):
     shot(page, "rr-table-start")
 
     # undo: deploy a card, take it back (a deploy uses no chance and reveals nothing)
-    page.wait_for_function("() => { const s = window.__session && window.__session.snap; "
-                           "return s && s.decision && s.decision.player === s.seat && s.decision.kind === 'action'; }")
+    page.wait_for_function(
+        "() => { const s = window.__session && window.__session.snap; "
+        "return s && s.decision && s.decision.player === s.seat && s.decision.kind === 'action'; }"
+    )
     page.wait_for_selector(".rr-hand .rcard.choice")
     version = server_state(live, gid)["version"]
     page.click(".rr-hand .rcard.choice")
@@ -151,7 +153,7 @@ def test_language_switch(live, new_page):
     page = new_page(label="lang: ")
     page.goto(live.base + "/#/")
     page.wait_for_selector(".newgame")
-    assert page.inner_text(".mainnav") .startswith("Lobby")
+    assert page.inner_text(".mainnav").startswith("Lobby")
     page.click('button[data-lang="uk"]')
     page.wait_for_function("() => document.documentElement.lang === 'uk'")
     assert "Лобі" in page.inner_text(".mainnav")
@@ -168,7 +170,9 @@ def test_language_switch(live, new_page):
     shot(page, "rr-table-uk")
     page.click('button[data-lang="pl"]')
     page.wait_for_function("() => document.documentElement.lang === 'pl'")
-    page.wait_for_function("() => document.querySelector('.rr-board') && document.querySelector('.rr-board').innerText.includes('Jowisz')")
+    page.wait_for_function(
+        "() => document.querySelector('.rr-board') && document.querySelector('.rr-board').innerText.includes('Jowisz')"
+    )
     board = page.inner_text(".rr-board").lower()
     for term in ("Jowisz", "Mars", "Luna", "Instytut", "Tor Floty", "Twoja ręka"):
         assert term.lower() in board, term
@@ -209,12 +213,29 @@ def test_red_north_in_ukrainian(live, new_page):
 # ---------------------------------------------------------------------- the score calculator
 CALC_POSITION = {
     "players": [
-        {"name": "Ann", "hand": ["Darrow", "Trigg", "Cyther", "Eo", "Harmony"], "fleet": 6, "helium": 4,
-         "influence": 7},
-        {"name": "Bo", "hand": ["Mustang", "Sevro", "Bridge", "Gravboot Cobbler", "Quicksilver", "Judge",
-                                "Justice", "Orator"], "fleet": 2, "helium": 1, "influence": 3, "sovereign": True},
-        {"name": "Cy", "hand": ["Ragnar", "Sefi", "Holiday", "Hacker"], "fleet": 10, "helium": 0, "influence": 10,
-         "extra_points": 12},
+        {
+            "name": "Ann",
+            "hand": ["Darrow", "Trigg", "Cyther", "Eo", "Harmony"],
+            "fleet": 6,
+            "helium": 4,
+            "influence": 7,
+        },
+        {
+            "name": "Bo",
+            "hand": ["Mustang", "Sevro", "Bridge", "Gravboot Cobbler", "Quicksilver", "Judge", "Justice", "Orator"],
+            "fleet": 2,
+            "helium": 1,
+            "influence": 3,
+            "sovereign": True,
+        },
+        {
+            "name": "Cy",
+            "hand": ["Ragnar", "Sefi", "Holiday", "Hacker"],
+            "fleet": 10,
+            "helium": 0,
+            "influence": 10,
+            "extra_points": 12,
+        },
     ],
     "locations": {"jupiter": ["Dancer", "Arlus"], "mars": ["Pelus"], "luna": [], "institute": ["Virga"]},
     "banished": ["Uncle Narol", "Deanna"],
@@ -247,12 +268,23 @@ def test_score_calculator_matches_the_score_command(live, new_page, tmp_path):
     page.click(".score-btn")
     page.wait_for_selector(".calc-result .scorepad")
     shot(page, "calculator")
-    ui = {row: [int(x) for x in page.eval_on_selector_all(f'.calc-result td[data-row="{row}"]', "els => els.map(e => e.textContent)")]
-          for row in ("cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", "total")}
+    ui = {
+        row: [
+            int(x)
+            for x in page.eval_on_selector_all(
+                f'.calc-result td[data-row="{row}"]', "els => els.map(e => e.textContent)"
+            )
+        ]
+        for row in ("cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", "total")
+    }
     f = tmp_path / "final.json"
     f.write_text(json.dumps(CALC_POSITION))
-    out = subprocess.run([sys.executable, "-m", "redtable.cli", "score", "red-rising", str(f), "--json"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "redtable.cli", "score", "red-rising", str(f), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     cli = json.loads(out.stdout)
     for row, values in ui.items():
         assert values == [p[row] for p in cli["players"]], row
@@ -293,13 +325,17 @@ def test_keyboard_only_decision(live, new_page):
     # our own turn: a decision asked of us in the bot's turn first (a block, say; the lobby
     # deals a random game) is answered through the session, not the keyboard
     for _ in range(20):
-        page.wait_for_function("() => { const s = window.__session && window.__session.snap; "
-                               "return s && s.decision && s.decision.player === s.seat; }")
+        page.wait_for_function(
+            "() => { const s = window.__session && window.__session.snap; "
+            "return s && s.decision && s.decision.player === s.seat; }"
+        )
         snap = page.evaluate("({kind: window.__session.snap.decision.kind, version: window.__session.snap.version})")
         if snap["kind"] == "action":
             break
-        page.evaluate("(() => { const d = window.__session.snap.decision; "
-                      "window.__session.decide(d.options[d.options.length - 1]); })()")
+        page.evaluate(
+            "(() => { const d = window.__session.snap.decision; "
+            "window.__session.decide(d.options[d.options.length - 1]); })()"
+        )
         page.wait_for_function(f"() => window.__session.snap.version > {snap['version']}")
     else:
         raise AssertionError("our turn never came")
@@ -321,12 +357,17 @@ def test_keyboard_only_decision(live, new_page):
 
 
 def test_replay_scrubber_and_spectator(live, new_page):
-    gid = http("POST", f"{live.base}/api/games", {"game": "red-rising", "seats": [{"type": "bot"}, {"type": "bot"}],
-                                                  "seed": 11})[1]["game_id"]
+    gid = http(
+        "POST",
+        f"{live.base}/api/games",
+        {"game": "red-rising", "seats": [{"type": "bot"}, {"type": "bot"}], "seed": 11},
+    )[1]["game_id"]
     page = new_page(label="replay: ")
     page.goto(f"{live.base}/#/")
     page.wait_for_selector(f'.game-row[data-game="{gid}"], .tab[data-tab="finished"]')
-    page.wait_for_function(f"() => fetch('/api/games/{gid}?events=false').then(r => r.json()).then(g => g.status === 'finished')")
+    page.wait_for_function(
+        f"() => fetch('/api/games/{gid}?events=false').then(r => r.json()).then(g => g.status === 'finished')"
+    )
     page.click('.tab[data-tab="finished"]')
     page.click(".refresh")
     page.wait_for_selector(f'.game-row[data-game="{gid}"] .replay')
@@ -352,8 +393,11 @@ def test_replay_scrubber_and_spectator(live, new_page):
 
 
 def test_watch_a_running_game_on_a_phone(live, new_page):
-    gid = http("POST", f"{live.base}/api/games", {"game": "red-rising", "seats": [
-        {"type": "human"}, {"type": "bot"}, {"type": "bot"}, {"type": "bot"}]})[1]["game_id"]
+    gid = http(
+        "POST",
+        f"{live.base}/api/games",
+        {"game": "red-rising", "seats": [{"type": "human"}, {"type": "bot"}, {"type": "bot"}, {"type": "bot"}]},
+    )[1]["game_id"]
     page = new_page(width=390, height=844, label="phone: ", is_mobile=True, has_touch=True)
     page.goto(f"{live.base}/#/game/{gid}?watch=1")
     page.wait_for_selector(".rr-board .rr-loc")
@@ -389,8 +433,12 @@ def find_block(kinds=("block", "block_sovereign"), block_windows=False, auto=Fal
         rnd, actions = random.Random(seed), []
         while not st.is_terminal():
             d = st.decision()
-            if (d.kind in kinds and d.player == 0 and st.view(0)["current_turn"] == 1
-                    and (st.idle_window() is not None) == auto):
+            if (
+                d.kind in kinds
+                and d.player == 0
+                and st.view(0)["current_turn"] == 1
+                and (st.idle_window() is not None) == auto
+            ):
                 return seed, actions, d
             a = rnd.choice(d.options)
             actions.append(a)
@@ -400,14 +448,25 @@ def find_block(kinds=("block", "block_sovereign"), block_windows=False, auto=Fal
 
 def test_block_in_another_players_turn_is_a_prompt(live, new_page):
     seed, actions, d = find_block()
-    g = http("POST", f"{live.base}/api/games", {"game": "red-rising", "seed": seed, "options": {"block_windows": False},
-                                                "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bo"}]})[1]
+    g = http(
+        "POST",
+        f"{live.base}/api/games",
+        {
+            "game": "red-rising",
+            "seed": seed,
+            "options": {"block_windows": False},
+            "seats": [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bo"}],
+        },
+    )[1]
     gid = g["game_id"]
-    tokens = [http("POST", f"{live.base}/api/games/{gid}/join", {"invite": s["invite"]})[1]["token"] for s in g["seats"]]
+    tokens = [
+        http("POST", f"{live.base}/api/games/{gid}/join", {"invite": s["invite"]})[1]["token"] for s in g["seats"]
+    ]
     for version, action in enumerate(actions):
         seat = server_state(live, gid)["decision"]["player"]
-        status, body = http("POST", f"{live.base}/api/games/{gid}/decisions", {"action": action, "version": version},
-                            tokens[seat])
+        status, body = http(
+            "POST", f"{live.base}/api/games/{gid}/decisions", {"action": action, "version": version}, tokens[seat]
+        )
         assert status == 200, body
     page = new_page(label="block: ")
     page.goto(live.base + g["seats"][0]["invite_url"])

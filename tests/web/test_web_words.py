@@ -60,8 +60,18 @@ def server_error_codes() -> dict[str, set[str]]:
 def test_the_scan_finds_the_server_codes():
     codes = server_error_codes()
     assert len(codes) >= 35, sorted(codes)
-    for code in ("not_your_turn", "stale_version", "bad_name", "rate_limited", "too_large", "unknown_language",
-                 "internal_error", "malformed", "auth_required", "http_error"):
+    for code in (
+        "not_your_turn",
+        "stale_version",
+        "bad_name",
+        "rate_limited",
+        "too_large",
+        "unknown_language",
+        "internal_error",
+        "malformed",
+        "auth_required",
+        "http_error",
+    ):
         assert code in codes
 
 
@@ -89,10 +99,13 @@ def test_refused_names_carry_their_reason():
         with pytest.raises(ApiError) as e:
             check_name(name)
         reasons[repr(name)[:6]] = (e.value.body()["reason"], e.value.body().get("max"))
-    assert sorted(reasons.values(), key=str) == sorted([("length", 24), ("characters", None), ("bot_word", None),
-                                                        ("length", 24)], key=str)
+    assert sorted(reasons.values(), key=str) == sorted(
+        [("length", 24), ("characters", None), ("bot_word", None), ("length", 24)], key=str
+    )
     assert ApiError(409, "seat_taken", "seat 2 was taken; its player can sign out other devices").body()["seat"] == 2
-    body = ApiError(429, "too_many_games", "your address already has 9 unfinished games here (at most 8); finish").body()
+    body = ApiError(
+        429, "too_many_games", "your address already has 9 unfinished games here (at most 8); finish"
+    ).body()
     assert body["limit"] == 8
 
 
@@ -100,7 +113,9 @@ def test_errors_are_shown_in_the_players_language(live, new_page, console):
     console.allow("status of 422", "status of 404")
     uk, pl = catalog("uk"), catalog("pl")
     # Ukrainian: a name the server refuses on the join page
-    g = http("POST", f"{live.base}/api/games", {"game": "red-north", "seats": [{"type": "human"}, {"type": "human"}]})[1]
+    g = http("POST", f"{live.base}/api/games", {"game": "red-north", "seats": [{"type": "human"}, {"type": "human"}]})[
+        1
+    ]
     page = new_page(label="uk: ", locale="uk-UA")
     page.goto(live.base + g["seats"][1]["invite_url"])
     page.wait_for_selector("#join-name")
@@ -115,8 +130,10 @@ def test_errors_are_shown_in_the_players_language(live, new_page, console):
     page.evaluate("() => document.querySelector('#join-name').removeAttribute('maxlength')")
     page.fill("#join-name", "Я" * 30)
     page.click(".join-btn")
-    page.wait_for_function("(t) => { const e = document.querySelector('.join-error'); return !!e && e.innerText.includes(t); }",
-                           arg=uk["err.bad_name.length"].replace("{max}", "24"))
+    page.wait_for_function(
+        "(t) => { const e = document.querySelector('.join-error'); return !!e && e.innerText.includes(t); }",
+        arg=uk["err.bad_name.length"].replace("{max}", "24"),
+    )
     # Polish: the lobby refuses the creator's name, and an unknown game
     page = new_page(label="pl: ", locale="pl-PL")
     page.goto(live.base + "/#/")
@@ -175,14 +192,24 @@ def samples(title: str, counts: tuple[int, ...], seeds: range, per_shape: int = 
             st = make_game(title, players).new_initial_state(seed)
             rnd = random.Random(seed)
             while (d := st.decision()) is not None:
-                shape = (d.kind, tuple(sorted({option_shape(o) for o in d.options})), "say" in d.context,
-                         d.context.get("card") if "say" in d.context else None)
+                shape = (
+                    d.kind,
+                    tuple(sorted({option_shape(o) for o in d.options})),
+                    "say" in d.context,
+                    d.context.get("card") if "say" in d.context else None,
+                )
                 if seen.get(shape, 0) < per_shape and by_kind.get(d.kind, 0) < per_kind:
                     seen[shape] = seen.get(shape, 0) + 1
                     by_kind[d.kind] = by_kind.get(d.kind, 0) + 1
                     other = (d.player + 1) % players
-                    decisions.append({"decision": d.to_json(), "view": st.view(d.player),
-                                      "other": other, "other_view": st.view(other)})
+                    decisions.append(
+                        {
+                            "decision": d.to_json(),
+                            "view": st.view(d.player),
+                            "other": other,
+                            "other_view": st.view(other),
+                        }
+                    )
                 st.apply(rnd.choice(d.options))
             for e in st.events:
                 key = (e.kind, tuple(sorted(e.data)), str(e.data.get("source")), bool(e.data.get("out_of_order_turn")))
@@ -224,10 +251,15 @@ RENDER_ALL = """async ({ title, decisions, events, endView, lang, names }) => {
 }"""
 
 # English words that must not show in a Ukrainian or Polish sentence (names aside).
-ENGLISH = re.compile(r"\b(the|and|your|you|from|with|choose|gain|gains|deploy|deploys|card|cards|banish|"
-                     r"place|places|reveal|player|turn|skip|don't|none|location|deck)\b", re.I)
-ARTIFACTS = re.compile(r"undefined|null|NaN|\[object|[{}]|\bNone\b|\bP\d\b|\bp\d\b|\bblock:|"
-                       r"\b(jupiter|mars|luna|institute):\d|\b(withdraw|reinforce|inspire|promote|invoke|pass|give|slot):")
+ENGLISH = re.compile(
+    r"\b(the|and|your|you|from|with|choose|gain|gains|deploy|deploys|card|cards|banish|"
+    r"place|places|reveal|player|turn|skip|don't|none|location|deck)\b",
+    re.I,
+)
+ARTIFACTS = re.compile(
+    r"undefined|null|NaN|\[object|[{}]|\bNone\b|\bP\d\b|\bp\d\b|\bblock:|"
+    r"\b(jupiter|mars|luna|institute):\d|\b(withdraw|reinforce|inspire|promote|invoke|pass|give|slot):"
+)
 
 
 def check_rendered(title: str, lang: str, result: dict, slugs: set[str], english: dict | None) -> list[str]:
@@ -253,10 +285,13 @@ def check_rendered(title: str, lang: str, result: dict, slugs: set[str], english
     return problems
 
 
-@pytest.mark.parametrize("title, counts, seeds", [
-    ("red-rising", (2, 4, 6), range(4)),
-    ("red-north", (2, 3, 4), range(3)),
-])
+@pytest.mark.parametrize(
+    "title, counts, seeds",
+    [
+        ("red-rising", (2, 4, 6), range(4)),
+        ("red-north", (2, 3, 4), range(3)),
+    ],
+)
 def test_prompts_options_waiting_lines_and_log_in_every_language(live, new_page, title, counts, seeds):
     decisions, events, end_view = samples(title, counts, seeds)
     kinds = {d["decision"]["kind"] for d in decisions}
@@ -272,8 +307,12 @@ def test_prompts_options_waiting_lines_and_log_in_every_language(live, new_page,
     page = new_page(label=f"{title} words: ")
     page.goto(live.base + "/#/")
     page.wait_for_selector(".newgame")
-    slugs = set(page.evaluate("async (t) => ((await (await import('/js/api.js')).cardData(t)) || {}).cards"
-                              "?.map((c) => c.card) || []", title))
+    slugs = set(
+        page.evaluate(
+            "async (t) => ((await (await import('/js/api.js')).cardData(t)) || {}).cards?.map((c) => c.card) || []",
+            title,
+        )
+    )
     slugs |= {"raider-green", "hero-blue", "jarl"} if title == "red-north" else set()
     slugs = {s for s in slugs if "-" in s}
     arg = {"title": title, "decisions": decisions, "events": events, "endView": end_view, "names": NAMES}
@@ -282,8 +321,9 @@ def test_prompts_options_waiting_lines_and_log_in_every_language(live, new_page,
         out = Path(os.environ["REDTABLE_WORDS_DUMP"])
         out.mkdir(parents=True, exist_ok=True)
         rows = zip(*(results[lang]["out"] for lang in LANGS), strict=True)
-        (out / f"{title}.txt").write_text("\n".join(" | ".join([r[0]["where"]] + [x["text"] for x in r]) for r in rows),
-                                          encoding="utf-8")
+        (out / f"{title}.txt").write_text(
+            "\n".join(" | ".join([r[0]["where"]] + [x["text"] for x in r]) for r in rows), encoding="utf-8"
+        )
     problems = []
     for lang in LANGS:
         problems += check_rendered(title, lang, results[lang], slugs, results["en"] if lang != "en" else None)
@@ -331,7 +371,8 @@ def test_a_cards_question_reads_with_the_cards_words(live, new_page):
     page.goto(live.base + "/#/")
     page.wait_for_selector(".newgame")
     for lang in LANGS:
-        got = page.evaluate("""async ({ cases, view, lang }) => {
+        got = page.evaluate(
+            """async ({ cases, view, lang }) => {
           const i18n = await import('/js/i18n.js');
           await i18n.setLang(lang);
           const R = (await import('/js/rr.js')).default;
@@ -346,7 +387,9 @@ def test_a_cards_question_reads_with_the_cards_words(live, new_page):
                      options: options.map((o) => R.optionLabel(ctx(0, d, view), d, o)),
                      waiting: R.waitingText(ctx(1, { player: 0, kind }, v2), { player: 0, kind }) };
           });
-        }""", {"cases": [[k, c, s, o] for k, c, s, o in cases], "view": view, "lang": lang})
+        }""",
+            {"cases": [[k, c, s, o] for k, c, s, o in cases], "view": view, "lang": lang},
+        )
         bridge, martyr_, mickey_ = got
         if lang == "en":
             assert bridge["options"] == ["Gain Sevro", "Don't gain Sevro"]
@@ -401,11 +444,21 @@ def test_calculator_starts_the_neutral_influence_at_3_and_suggests_names(live, n
     page.wait_for_selector(".calc-result .scorepad")
     from redtable.web.routes import score_json
 
-    position = {"players": [{"name": "Player 1", "hand": ["Darrow"], "fleet": 0, "helium": 0, "influence": 2},
-                            {"name": "Player 2", "hand": [], "fleet": 0, "helium": 0, "influence": 1}],
-                "locations": {"jupiter": [], "mars": [], "luna": [], "institute": []}, "banished": []}
+    position = {
+        "players": [
+            {"name": "Player 1", "hand": ["Darrow"], "fleet": 0, "helium": 0, "influence": 2},
+            {"name": "Player 2", "hand": [], "fleet": 0, "helium": 0, "influence": 1},
+        ],
+        "locations": {"jupiter": [], "mars": [], "luna": [], "institute": []},
+        "banished": [],
+    }
     cli = score_json(position)  # without the key: the rulebook's 3 count
-    ui = [int(x) for x in page.eval_on_selector_all('.calc-result td[data-row="influence"]', "els => els.map(e => e.textContent)")]
+    ui = [
+        int(x)
+        for x in page.eval_on_selector_all(
+            '.calc-result td[data-row="influence"]', "els => els.map(e => e.textContent)"
+        )
+    ]
     assert ui == [p["influence"] for p in cli["players"]]
     assert ui != [p["influence"] for p in score_json({**position, "neutral_influence": 0})["players"]]
 

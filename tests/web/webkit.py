@@ -18,20 +18,34 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 WINDOW_MEDIAN = 0.6  # seconds: the server's median wait before it declines a block window nobody can use
 
 # What the page lets the player click for the pending decision.
-CHOICES = (".board [data-action], .board [data-opener], .prompt [data-action], .prompt [data-opener]")
-READY = ("() => !!document.querySelector('.overlay .endcard') || (!document.querySelector('.table-shell.busy') "
-         f"&& !!document.querySelector(`{CHOICES}`))")
+CHOICES = ".board [data-action], .board [data-opener], .prompt [data-action], .prompt [data-opener]"
+READY = (
+    "() => !!document.querySelector('.overlay .endcard') || (!document.querySelector('.table-shell.busy') "
+    f"&& !!document.querySelector(`{CHOICES}`))"
+)
 
 
 def chromium_path() -> str | None:
-    for p in (os.environ.get("REDTABLE_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-              shutil.which("chromium-browser")):
+    for p in (
+        os.environ.get("REDTABLE_CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
         if p and Path(p).exists():
             return p
     return None
@@ -103,8 +117,14 @@ class LiveServer:
         from redtable.server.limits import Limits
         from redtable.web.routes import install
 
-        self.app = install(create_app(db=f"sqlite:///{db_path}", limits=Limits().relaxed(),
-                                      allow_chosen_seeds=True, window_median=WINDOW_MEDIAN))
+        self.app = install(
+            create_app(
+                db=f"sqlite:///{db_path}",
+                limits=Limits().relaxed(),
+                allow_chosen_seeds=True,
+                window_median=WINDOW_MEDIAN,
+            )
+        )
         self.seen = SeenURLs(self.app)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -135,8 +155,17 @@ def shot(page, name: str, full_page: bool = True) -> Path:
     return path
 
 
-def create_in_lobby(page, base: str, title: str, bots: list[str], humans: int = 1, speed: str = "instant",
-                    undo: bool = True, name: str = "Ann", seed: int | None = None) -> None:
+def create_in_lobby(
+    page,
+    base: str,
+    title: str,
+    bots: list[str],
+    humans: int = 1,
+    speed: str = "instant",
+    undo: bool = True,
+    name: str = "Ann",
+    seed: int | None = None,
+) -> None:
     """Fill the lobby form: ``humans`` people (the first is us) then ``bots``; create.
 
     ``seed`` (one person only) fixes the deal, so that what the bots do is the same every run."""
@@ -163,8 +192,9 @@ def create_in_lobby(page, base: str, title: str, bots: list[str], humans: int = 
     page.click(".create")
 
 
-def play_until_end(page, rnd: random.Random, max_decisions: int = 1500, timeout_ms: int = 60000,
-                   on_decision=None) -> int:
+def play_until_end(
+    page, rnd: random.Random, max_decisions: int = 1500, timeout_ms: int = 60000, on_decision=None
+) -> int:
     """Click one of the offered choices at random (opening menus when a target has several
     options) until the end screen shows. Returns the number of decisions made."""
     n = 0

@@ -101,6 +101,21 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["GAMES", "SHORT_NAMES", "RedtableGame", "RedRisingGame", "RedNorthGame", "RedtableState",
-           "deal", "record", "seed_bytes", "load", "DeterminizedBot", "RedtableBot", "TimedISMCTSBot",
-           "TimedMCTSBot", "make_bot", "play_game"]
+__all__ = [
+    "GAMES",
+    "SHORT_NAMES",
+    "RedtableGame",
+    "RedRisingGame",
+    "RedNorthGame",
+    "RedtableState",
+    "deal",
+    "record",
+    "seed_bytes",
+    "load",
+    "DeterminizedBot",
+    "RedtableBot",
+    "TimedISMCTSBot",
+    "TimedMCTSBot",
+    "make_bot",
+    "play_game",
+]

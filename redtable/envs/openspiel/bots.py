@@ -33,8 +33,8 @@ from ...bots import make_bot as make_redtable_bot
 from ...core import InvalidOptions
 from .games import RedtableGame, RedtableState, deal
 
-UCT_C = 0.7                 # the exploration constant of redtable's ISMCTS (returns in [0, 1])
-_UNBOUNDED = 1 << 40        # "max_simulations" when a deadline ends the search
+UCT_C = 0.7  # the exploration constant of redtable's ISMCTS (returns in [0, 1])
+_UNBOUNDED = 1 << 40  # "max_simulations" when a deadline ends the search
 
 
 class _OutOfTime(Exception):
@@ -53,8 +53,15 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
     """OpenSpiel's ISMCTSBot with ``seconds`` of search per decision. ``last_simulations``:
     how many simulations the last search ran."""
 
-    def __init__(self, game, seconds: float, uct_c: float = UCT_C, evaluator=None,
-                 random_state: np.random.RandomState | None = None, **kwargs) -> None:
+    def __init__(
+        self,
+        game,
+        seconds: float,
+        uct_c: float = UCT_C,
+        evaluator=None,
+        random_state: np.random.RandomState | None = None,
+        **kwargs,
+    ) -> None:
         random_state = random_state if random_state is not None else np.random.RandomState()
         evaluator = evaluator or os_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
         super().__init__(game, evaluator, uct_c, _UNBOUNDED, random_state=random_state, **kwargs)
@@ -91,8 +98,15 @@ class TimedMCTSBot(os_mcts.MCTSBot):
     """OpenSpiel's MCTSBot with ``seconds`` of search per decision, on whatever state it is
     given (wrap it in :class:`DeterminizedBot` to keep it from reading hidden cards)."""
 
-    def __init__(self, game, seconds: float, uct_c: float = UCT_C, evaluator=None,
-                 random_state: np.random.RandomState | None = None, **kwargs) -> None:
+    def __init__(
+        self,
+        game,
+        seconds: float,
+        uct_c: float = UCT_C,
+        evaluator=None,
+        random_state: np.random.RandomState | None = None,
+        **kwargs,
+    ) -> None:
         random_state = random_state if random_state is not None else np.random.RandomState()
         evaluator = evaluator or os_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
         super().__init__(game, uct_c, _UNBOUNDED, evaluator, random_state=random_state, **kwargs)
@@ -174,8 +188,10 @@ def make_bot(spec: str, game: RedtableGame, seed: int = 0, seconds: float = 0.1)
     with random-rollout evaluation and ``uct_c`` 0.7; or a redtable bot spec (``random``,
     ``heuristic``, ``ismcts``: ``ismcts`` without a budget gets ``seconds``)."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"bad bot spec {spec!r}; OpenSpiel bots: {', '.join(OPENSPIEL_SPECS)}, or a redtable "
-                         "bot spec (random, heuristic, ismcts...)")
+        raise ValueError(
+            f"bad bot spec {spec!r}; OpenSpiel bots: {', '.join(OPENSPIEL_SPECS)}, or a redtable "
+            "bot spec (random, heuristic, ismcts...)"
+        )
     spec = spec.strip()
     seconds = _check_seconds(seconds)
     if spec.startswith("openspiel:"):
@@ -238,6 +254,12 @@ def play_game(game: RedtableGame, bots: list[pyspiel.Bot], seed: int) -> GameRes
         state.apply_action(action)
     es = state.redtable_state()
     finished = es.decision() is None
-    return GameResult(seed=seed, returns=list(state.returns()), winners=es.winners() if finished else [],
-                      scores=es.scores() if finished else [0.0] * n, decisions=decisions, seconds=seconds,
-                      simulations=sims)
+    return GameResult(
+        seed=seed,
+        returns=list(state.returns()),
+        winners=es.winners() if finished else [],
+        scores=es.scores() if finished else [0.0] * n,
+        decisions=decisions,
+        seconds=seconds,
+        simulations=sims,
+    )

@@ -4,5 +4,5 @@ Its own module so that the observers (which describe a state still being dealt) 
 games (which deal) share it without the observers importing the games.
 """
 
-SEED_BYTES = 8                 # the deal: eight chance nodes, one byte of the 64-bit seed each
+SEED_BYTES = 8  # the deal: eight chance nodes, one byte of the 64-bit seed each
 CHANCE_OUTCOMES = 256

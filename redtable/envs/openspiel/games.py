@@ -42,12 +42,12 @@ class GameDef:
     """What OpenSpiel needs to know about one redtable game, and how its parameters map to
     the engine's options."""
 
-    name: str                          # the redtable name ("red-rising")
-    short_name: str                    # the OpenSpiel name ("python_red_rising")
+    name: str  # the redtable name ("red-rising")
+    short_name: str  # the OpenSpiel name ("python_red_rising")
     long_name: str
     min_players: int
     max_players: int
-    parameters: dict[str, Any]         # OpenSpiel parameter -> default (its type is the default's)
+    parameters: dict[str, Any]  # OpenSpiel parameter -> default (its type is the default's)
     options: Callable[[dict[str, Any]], dict[str, Any]] = field(repr=False)
 
     def game_type(self) -> pyspiel.GameType:
@@ -71,8 +71,11 @@ class GameDef:
 
 
 def _rr_options(p: dict[str, Any]) -> dict[str, Any]:
-    return {"players": p["players"], "multiplayer_variant": p["multiplayer_variant"],
-            "block_windows": p["block_windows"]}
+    return {
+        "players": p["players"],
+        "multiplayer_variant": p["multiplayer_variant"],
+        "block_windows": p["block_windows"],
+    }
 
 
 def _rn_options(p: dict[str, Any]) -> dict[str, Any]:
@@ -87,8 +90,10 @@ def _rn_options(p: dict[str, Any]) -> dict[str, Any]:
         colour, colon, value = item.strip().partition(":")
         colour, value = colour.strip(), value.strip()
         if not colon or colour not in COLOURS or not value.lstrip("-").isdigit():
-            raise ValueError(f"parameter 'outpost_points_by_colour' must look like 'green:2;red:3' with colours "
-                             f"from {', '.join(COLOURS)} and whole numbers; got {by_colour!r} (at {item.strip()!r})")
+            raise ValueError(
+                f"parameter 'outpost_points_by_colour' must look like 'green:2;red:3' with colours "
+                f"from {', '.join(COLOURS)} and whole numbers; got {by_colour!r} (at {item.strip()!r})"
+            )
         points[colour] = int(value)
     return {"players": p["players"], "outpost_points": points}
 
@@ -103,17 +108,31 @@ RR_MAX_GAME_LENGTH = 3000
 RN_MAX_GAME_LENGTH = 1000
 
 RED_RISING = GameDef(
-    name="red-rising", short_name="python_red_rising", long_name="Red Rising (redtable)",
-    min_players=2, max_players=6,
-    parameters={"players": 4, "multiplayer_variant": False, "block_windows": False,
-                "max_game_length": RR_MAX_GAME_LENGTH},
+    name="red-rising",
+    short_name="python_red_rising",
+    long_name="Red Rising (redtable)",
+    min_players=2,
+    max_players=6,
+    parameters={
+        "players": 4,
+        "multiplayer_variant": False,
+        "block_windows": False,
+        "max_game_length": RR_MAX_GAME_LENGTH,
+    },
     options=_rr_options,
 )
 RED_NORTH = GameDef(
-    name="red-north", short_name="python_red_north", long_name="Red North (redtable)",
-    min_players=2, max_players=4,
-    parameters={"players": 2, "outpost_points": 1, "outpost_points_by_colour": "",
-                "max_game_length": RN_MAX_GAME_LENGTH},
+    name="red-north",
+    short_name="python_red_north",
+    long_name="Red North (redtable)",
+    min_players=2,
+    max_players=4,
+    parameters={
+        "players": 2,
+        "outpost_points": 1,
+        "outpost_points_by_colour": "",
+        "max_game_length": RN_MAX_GAME_LENGTH,
+    },
     options=_rn_options,
 )
 DEFS: dict[str, GameDef] = {d.short_name: d for d in (RED_RISING, RED_NORTH)}
@@ -125,8 +144,9 @@ def check_parameters(d: GameDef, params: dict[str, Any] | None) -> dict[str, Any
     out = dict(d.parameters)
     for key, value in (params or {}).items():
         if key not in d.parameters:
-            raise ValueError(f"unknown parameter {key!r} for {d.short_name}; its parameters are: "
-                             f"{', '.join(d.parameters)}")
+            raise ValueError(
+                f"unknown parameter {key!r} for {d.short_name}; its parameters are: {', '.join(d.parameters)}"
+            )
         default = d.parameters[key]
         if isinstance(default, bool):
             ok = isinstance(value, bool)
@@ -135,15 +155,18 @@ def check_parameters(d: GameDef, params: dict[str, Any] | None) -> dict[str, Any
         else:
             ok = isinstance(value, str)
         if not ok:
-            raise ValueError(f"parameter {key!r} of {d.short_name} must be {type(default).__name__}, "
-                             f"got {value!r}")
+            raise ValueError(f"parameter {key!r} of {d.short_name} must be {type(default).__name__}, got {value!r}")
         out[key] = value
     if not d.min_players <= out["players"] <= d.max_players:
-        raise ValueError(f"parameter 'players' of {d.short_name} must be from {d.min_players} to "
-                         f"{d.max_players}, got {out['players']}")
+        raise ValueError(
+            f"parameter 'players' of {d.short_name} must be from {d.min_players} to "
+            f"{d.max_players}, got {out['players']}"
+        )
     if out["max_game_length"] < 1:
-        raise ValueError(f"parameter 'max_game_length' of {d.short_name} must be a positive number of "
-                         f"decisions, got {out['max_game_length']}")
+        raise ValueError(
+            f"parameter 'max_game_length' of {d.short_name} must be a positive number of "
+            f"decisions, got {out['max_game_length']}"
+        )
     return out
 
 
@@ -227,8 +250,10 @@ class _Core:
     def __reduce__(self):
         es = self.es
         actions = [] if es is None else list(es.history)
-        return (_rebuild, (self.spec.d.short_name, self.spec.params, list(self.drawn), self.seed, actions,
-                           self.resamples))
+        return (
+            _rebuild,
+            (self.spec.d.short_name, self.spec.params, list(self.drawn), self.seed, actions, self.resamples),
+        )
 
     def dealt(self) -> CoreState:
         """The game itself, which exists once the deal's chance outcomes are all drawn."""
@@ -308,7 +333,7 @@ class _Core:
                 head = f"{p}:{kind}" + (f"={history[step - 1]}" if p == seat else "")
                 parts = [head.encode()]
                 lo = marks[step - 1]
-            for e in events[lo:marks[step]]:
+            for e in events[lo : marks[step]]:
                 if e.to is None or (seat is not None and seat in e.to):
                     parts.append(dumps((e.kind, e.data, e.to)))
             h = blake(h + b"|".join(parts), digest_size=16).digest()
@@ -320,8 +345,9 @@ class _Core:
         return [history[i] for i, (p, _) in enumerate(self.movers) if p == seat]
 
 
-def _rebuild(short_name: str, params: dict[str, Any], drawn: list[int], seed: int | None,
-             actions: list[str], resamples: tuple) -> _Core:
+def _rebuild(
+    short_name: str, params: dict[str, Any], drawn: list[int], seed: int | None, actions: list[str], resamples: tuple
+) -> _Core:
     """Unpickle a :class:`_Core`: deal, then replay the actions with the re-deals at their steps."""
     core = _Core(spec_for(short_name, params))
     if seed is None:
@@ -373,8 +399,7 @@ class RedtableGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         from .observers import RedtableObserver
 
-        return RedtableObserver(self.spec, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-                                params)
+        return RedtableObserver(self.spec, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
 class RedRisingGame(RedtableGame):
@@ -506,8 +531,7 @@ class RedtableState(pyspiel.State):
         spec = core.spec
         es = core.es
         if es is None:
-            return (f"{spec.title}, {spec.players} players: dealing, {len(core.drawn)} of {SEED_BYTES} "
-                    f"seed bytes drawn")
+            return f"{spec.title}, {spec.players} players: dealing, {len(core.drawn)} of {SEED_BYTES} seed bytes drawn"
         head = f"{spec.title}, {spec.players} players, seed {core.seed}, decision {core.decisions}"
         for _, p, s in core.resamples:
             head += f", re-dealt for seat {p} (generator seed {s})"

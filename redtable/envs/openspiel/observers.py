@@ -57,12 +57,16 @@ class RedtableObserver:
             raise ValueError(f"observation parameters are not supported by {spec.d.short_name}; got {params!r}")
         private = iig_obs_type.private_info
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError(f"{spec.d.short_name} provides no observation of the whole state (it would "
-                             "include the deck order); use private_info SINGLE_PLAYER (a seat's view) or "
-                             "NONE (the public view)")
+            raise ValueError(
+                f"{spec.d.short_name} provides no observation of the whole state (it would "
+                "include the deck order); use private_info SINGLE_PLAYER (a seat's view) or "
+                "NONE (the public view)"
+            )
         if not iig_obs_type.public_info:
-            raise ValueError(f"{spec.d.short_name} provides no private-only observation (a view mixes public "
-                             "and private facts); use public_info=True")
+            raise ValueError(
+                f"{spec.d.short_name} provides no private-only observation (a view mixes public "
+                "and private facts); use public_info=True"
+            )
         self.spec = spec
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.recall = bool(iig_obs_type.perfect_recall)
@@ -77,7 +81,7 @@ class RedtableObserver:
         self.dict: dict[str, np.ndarray] = {}
         at = 0
         for name, n in pieces:
-            self.dict[name] = self.tensor[at:at + n]
+            self.dict[name] = self.tensor[at : at + n]
             at += n
 
     def _seat(self, player: int) -> int | None:
@@ -93,7 +97,7 @@ class RedtableObserver:
         if core.es is None:
             t.fill(0.0)
             return
-        self.spec.encoder.encode(core.es.view(seat), out=t[:self.obs_size])
+        self.spec.encoder.encode(core.es.view(seat), out=t[: self.obs_size])
         if not self.recall:
             return
         dec = self.dict["decisions"]

@@ -38,8 +38,10 @@ def render(node: tuple, lang: str = "en") -> str:
     lang = check_lang(lang)
     if lang == "en":
         from ..texts import render_en as en
+
         return en(node)
     from .effects_text import render as other
+
     return other(node, lang)
 
 
@@ -48,8 +50,10 @@ def bonus_text(card: int, lang: str = "en") -> str:
     lang = check_lang(lang)
     if lang == "en":
         from ..bonuses import bonus_text as en
+
         return en(card)
     from .bonuses_text import bonus_text as other
+
     return other(card, lang)
 
 

@@ -73,9 +73,15 @@ def qty_each(q, me: int, L: Lang) -> str:
     t = type(q).__name__
     if t == "InHand":
         if q.sel.names_only():
-            return L.f("b_each_names", names=format(L.names(q.sel.names if isinstance(q.sel, B.N)
-                                                            else [n for s in q.sel.parts() for n in s.names],
-                                                            L.AND), "n"))
+            return L.f(
+                "b_each_names",
+                names=format(
+                    L.names(
+                        q.sel.names if isinstance(q.sel, B.N) else [n for s in q.sel.parts() for n in s.names], L.AND
+                    ),
+                    "n",
+                ),
+            )
         if q.including_self:
             return L.f("b_each_incl", what=sel_word(q.sel, -1, L, L.AND, (L.adj["each"],)), me=L.name(me))
         return L.f("b_each_sel", what=sel_word(q.sel, me, L, L.AND, (L.adj["each"],)))
@@ -177,7 +183,7 @@ def cond_text(c, me: int, L: Lang) -> str:
         for p in parts[1:]:
             for lead in L.P["b_leads"]:
                 if p.startswith(lead) and parts[0].startswith(lead):
-                    p = p[len(lead):]
+                    p = p[len(lead) :]
                     break
             out.append(p)
         return L.join(out, L.AND if t == "AllOf" else L.OR)

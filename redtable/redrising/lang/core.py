@@ -149,9 +149,9 @@ class Cx:
 
     L: Lang
     c: Ref | None = None
-    here: int = -1            # a named location standing for "this location"
-    subject: str = "you"      # "opp" under "that opponent ..."
-    self_pron: bool = False   # "this card" was just mentioned: a condition says "it"
+    here: int = -1  # a named location standing for "this location"
+    subject: str = "you"  # "opp" under "that opponent ..."
+    self_pron: bool = False  # "this card" was just mentioned: a condition says "it"
     extra: dict = field(default_factory=dict)
 
     def but(self, **kw) -> Cx:

@@ -48,6 +48,7 @@ def text(name: str):
     def deco(fn):
         RENDER[name] = fn
         return fn
+
     return deco
 
 
@@ -55,6 +56,7 @@ def cond(name: str):
     def deco(fn):
         COND[name] = fn
         return fn
+
     return deco
 
 
@@ -71,7 +73,7 @@ def if_you_do(L: Lang, sents: list[str]) -> list[str]:
 
 
 def if_you_do_node(cx: Cx, then: tuple) -> list[str]:
-    """"If you do, <then>"; "if you do and <cond>, <body>" when ``then`` is a plain "if"."""
+    """ "If you do, <then>"; "if you do and <cond>, <body>" when ``then`` is a plain "if"."""
     L = cx.L
     if then[0] == "if" and (len(then) < 4 or then[3] is None):
         c = C(then[1], cx)
@@ -117,7 +119,7 @@ def scope_tail(scope: str, cx: Cx) -> str:
 
 
 def here(cx: Cx, kind: str) -> str:
-    """"this location" in a form ("from", "in", "of"), or the named location standing for it."""
+    """ "this location" in a form ("from", "in", "of"), or the named location standing for it."""
     if cx.here >= 0:
         return cx.L.loc(cx.here, kind)
     return cx.L.t("here_" + kind)
@@ -174,22 +176,46 @@ def _count(name: str, what: str) -> None:
         L = cx.L
         n = node[1] if len(node) > 1 else 1
         return L.fs(name, mood, n=L.count(n, getattr(L, what)))
+
     RENDER[name] = fn
 
 
-for _name, _what in (("helium", "helium"), ("lose_helium", "helium"), ("advance", "step"),
-                     ("regress", "step"), ("influence", "influence"), ("lose_influence", "influence"),
-                     ("others_advance", "step"), ("lowcaste_q_loses_helium", "helium")):
+for _name, _what in (
+    ("helium", "helium"),
+    ("lose_helium", "helium"),
+    ("advance", "step"),
+    ("regress", "step"),
+    ("influence", "influence"),
+    ("lose_influence", "influence"),
+    ("others_advance", "step"),
+    ("lowcaste_q_loses_helium", "helium"),
+):
     _count(_name, _what)
 
-for _name in ("sovereign", "end_turn", "banish_self", "regain_self", "gold_move_under_all", "gold_opp_banish",
-              "highcaste_steal_helium_most", "lowcaste_to_bottom", "lowcaste_give_self_right"):
+for _name in (
+    "sovereign",
+    "end_turn",
+    "banish_self",
+    "regain_self",
+    "gold_move_under_all",
+    "gold_opp_banish",
+    "highcaste_steal_helium_most",
+    "lowcaste_to_bottom",
+    "lowcaste_give_self_right",
+):
     fixed(_name)
 
 RENDER["points"] = lambda node, cx, mood: cx.L.fs("points", mood, c=cx.c)
 passthrough("attempt", 2)
-for _name in ("note_under", "gold_note_c", "highcaste_bind_value", "lowcaste_note_origin", "highcaste_trade",
-              "highcaste_trade_once", "lowcaste_against_q"):
+for _name in (
+    "note_under",
+    "gold_note_c",
+    "highcaste_bind_value",
+    "lowcaste_note_origin",
+    "highcaste_trade",
+    "highcaste_trade_once",
+    "lowcaste_against_q",
+):
     passthrough(_name, 1)
 
 
@@ -207,20 +233,26 @@ def _under(node, cx, mood):
 @text("bottom")
 def _bottom(node, cx, mood):
     L = cx.L
-    return _bind(NP([L.card], [L.adj["bottom"]], L.f("bottom_tail", loc=here(cx, "of")), L.OR, L.code),
-                 node[1], cx, mood)
+    return _bind(
+        NP([L.card], [L.adj["bottom"]], L.f("bottom_tail", loc=here(cx, "of")), L.OR, L.code), node[1], cx, mood
+    )
 
 
 @text("gold_bottom_of")
 def _gold_bottom_of(node, cx, mood):
     L = cx.L
-    return _bind(NP([L.card], [L.adj["bottom"]], L.f("bottom_on_tail", loc=L.loc(node[1], "in")), L.OR, L.code),
-                 node[2], cx, mood)
+    return _bind(
+        NP([L.card], [L.adj["bottom"]], L.f("bottom_on_tail", loc=L.loc(node[1], "in")), L.OR, L.code),
+        node[2],
+        cx,
+        mood,
+    )
 
 
 def _reveal_then(key: str, idx: int):
     def fn(node, cx, mood):
         return cx.L.fs(key, mood) + R(node[idx], cx.but(c=cx.ref(used=True, gender="f")))
+
     return fn
 
 
@@ -248,8 +280,14 @@ def _on_c(key: str):
     RENDER[key] = lambda node, cx, mood: cx.L.fs(key, mood, c=cx.c)
 
 
-for _name in ("gain_c", "banish_c", "highcaste_to_deck", "lowcaste_deploy_c", "lowcaste_move_c_onto_src",
-              "lowcaste_origin_bonus"):
+for _name in (
+    "gain_c",
+    "banish_c",
+    "highcaste_to_deck",
+    "lowcaste_deploy_c",
+    "lowcaste_move_c_onto_src",
+    "lowcaste_origin_bonus",
+):
     _on_c(_name)
 RENDER["highcaste_gain_c"] = lambda node, cx, mood: cx.L.fs("gain_c", mood, c=cx.c)
 
@@ -298,14 +336,18 @@ def _colours(cols, cx, conj=None):
     return cx.L.colours_np(cols, conj)
 
 
-cond("deployed_on")(lambda c, cx: cx.L.f("deployed_on_pron" if cx.self_pron else "deployed_on",
-                                         where=cx.L.join([cx.L.loc(loc, "to") for loc in c[1]])))
+cond("deployed_on")(
+    lambda c, cx: cx.L.f(
+        "deployed_on_pron" if cx.self_pron else "deployed_on", where=cx.L.join([cx.L.loc(loc, "to") for loc in c[1]])
+    )
+)
 cond("has_sovereign")(lambda c, cx: cx.L.t("has_sovereign"))
 cond("c_color")(lambda c, cx: cx.L.f("c_color", what=_colours(c[1], cx)))
 cond("c_not_color")(lambda c, cx: cx.L.f("c_not_color", what=_colours(c[1], cx, cx.L.P["nor"])))
 cond("c_name")(lambda c, cx: cx.L.f("c_name", what=cx.L.names(c[1])))
-cond("src_on_color")(lambda c, cx: cx.L.f("src_on_color_pron" if cx.self_pron else "src_on_color",
-                                          what=_colours(c[1], cx)))
+cond("src_on_color")(
+    lambda c, cx: cx.L.f("src_on_color_pron" if cx.self_pron else "src_on_color", what=_colours(c[1], cx))
+)
 cond("not")(lambda c, cx: cx.L.f("not", cond=C(c[1], cx)))
 
 
@@ -315,12 +357,20 @@ def _fem(cols, cx, case):
 
 
 cond("gold_c_color")(lambda c, cx: cx.L.f("gold_c_color", c=cx.c, what=_fem(c[1], cx, cx.L.P["pred_case"])))
-cond("gold_c_not_color")(lambda c, cx: cx.L.f("gold_c_not_color", c=cx.c,
-                                              what=_fem(c[1], cx, cx.L.P["pred_case"])))
+cond("gold_c_not_color")(lambda c, cx: cx.L.f("gold_c_not_color", c=cx.c, what=_fem(c[1], cx, cx.L.P["pred_case"])))
 cond("gold_count_at_least")(lambda c, cx: cx.L.f("count_at_least", n=c[1], what=filter_np(c[2], cx)))
-for _name in ("gold_picked_named", "gold_can_target", "gold_target_has_cards", "highcaste_can_trade",
-              "highcaste_can_place_influence", "highcaste_deck_nonempty", "highcaste_can_swap",
-              "highcaste_fewest_cards", "highcaste_c_named", "lowcaste_src_alone"):
+for _name in (
+    "gold_picked_named",
+    "gold_can_target",
+    "gold_target_has_cards",
+    "highcaste_can_trade",
+    "highcaste_can_place_influence",
+    "highcaste_deck_nonempty",
+    "highcaste_can_swap",
+    "highcaste_fewest_cards",
+    "highcaste_c_named",
+    "lowcaste_src_alone",
+):
     COND[_name] = (lambda key: lambda c, cx: cx.L.t(key))(_name)
 cond("highcaste_all")(lambda c, cx: cx.L.join([C(x, cx) for x in c[1:]], cx.L.AND))
 
@@ -334,8 +384,7 @@ def _at_least(c, cx):
 
 
 cond("highcaste_hand_has")(lambda c, cx: cx.L.f("hand_has", what=cx.L.count(c[2], filter_np(c[1], cx))))
-cond("highcaste_banished_has")(lambda c, cx: cx.L.f(
-    "banished_has", what=filter_np(c[1], cx, (cx.L.adj["banished"],))))
+cond("highcaste_banished_has")(lambda c, cx: cx.L.f("banished_has", what=filter_np(c[1], cx, (cx.L.adj["banished"],))))
 cond("highcaste_any_card")(lambda c, cx: cx.L.f("any_card", what=scoped_np(c[2], c[1], cx)))
 cond("lowcaste_more_than_right")(lambda c, cx: cx.L.t("more_than_right_" + c[1]))
 
@@ -375,6 +424,7 @@ def _lead_in(key: str):
     def fn(node, cx, mood):
         t = R(node[1], cx)
         return cx.L.fs(key, mood, rest=t[0]) + t[1:]
+
     return fn
 
 
@@ -457,7 +507,9 @@ def _count_gain(node, cx, mood):
     else:
         what = format(L.colours_np(colors, mods=(L.adj["each"],)), "a")
     at = here(cx, "in") if where == "here" else L.loc(where, "in")
-    return L.fs("count_gain_" + gain, mood, what=what, at=at, one=L.count(1, L.helium if gain == "helium" else L.influence))
+    return L.fs(
+        "count_gain_" + gain, mood, what=what, at=at, one=L.count(1, L.helium if gain == "helium" else L.influence)
+    )
 
 
 @text("highcaste_reveal_under")
@@ -494,7 +546,8 @@ def _name_colors(node, cx, mood):
 
 
 RENDER["highcaste_reveal_gain_colors"] = lambda node, cx, mood: cx.L.fs(
-    "reveal_gain_colors", mood, n=cx.L.count(node[1], cx.L.card))
+    "reveal_gain_colors", mood, n=cx.L.count(node[1], cx.L.card)
+)
 
 
 @text("highcaste_choose_banished")
@@ -504,8 +557,7 @@ def _choose_banished(node, cx, mood):
     banished = L.adj["banished"]
     if times is not None and times > 1:
         body = R(then, cx.but(c=cx.ref(Fixed(L.t("each_of_them"), gender="f", anim=False))))
-        return L.fs("choose_up_to", mood, n=L.count(times, filter_np(filt, cx, (banished,))),
-                    body=L.then_join(body))
+        return L.fs("choose_up_to", mood, n=L.count(times, filter_np(filt, cx, (banished,))), body=L.then_join(body))
     np: Word
     if times is None:
         eith = [a for k, a in filt if k == "either"]
@@ -516,8 +568,18 @@ def _choose_banished(node, cx, mood):
                 if names:
                     items += [format(L.name(c), "n") for c in names[0]]
                 else:
-                    items.append(format(NP([L.colour(c) for c in [a for k, a in alt if k == "color"][0]],
-                                           [L.adj["any"]], "", L.OR, L.code), "n"))
+                    items.append(
+                        format(
+                            NP(
+                                [L.colour(c) for c in [a for k, a in alt if k == "color"][0]],
+                                [L.adj["any"]],
+                                "",
+                                L.OR,
+                                L.code,
+                            ),
+                            "n",
+                        )
+                    )
             np = Fixed(L.f("these_banished", items=L.join(items)), gender="f", anim=False)
         else:
             np = Fixed(L.f("any_number_banished", what=filter_np(filt, cx, (banished,))), gender="f", anim=False)
@@ -544,11 +606,14 @@ def _choose_hand(node, cx, mood):
 
 
 RENDER["highcaste_swap"] = lambda node, cx, mood: cx.L.fs(
-    "swap_other" if any(k == "other" for k, _ in node[1]) else "swap", mood)
+    "swap_other" if any(k == "other" for k, _ in node[1]) else "swap", mood
+)
 RENDER["highcaste_reveal_hand"] = lambda node, cx, mood: cx.L.fs(
-    "reveal_hand", mood, what=cx.L.count(node[2], cx.L.colours_np(node[1])))
+    "reveal_hand", mood, what=cx.L.count(node[2], cx.L.colours_np(node[1]))
+)
 RENDER["highcaste_loan_shark"] = lambda node, cx, mood: cx.L.fs(
-    "loan_shark", mood, two=cx.L.count(2, cx.L.helium), one=cx.L.count(1, cx.L.helium))
+    "loan_shark", mood, two=cx.L.count(2, cx.L.helium), one=cx.L.count(1, cx.L.helium)
+)
 
 
 # ============================================================================ the low castes' primitives
@@ -592,8 +657,9 @@ def _banish_here(node, cx, mood):
     L = cx.L
     _, colors, each, most = node
     t = R(each, cx)
-    return L.fs("banish_here", mood) + [L.f("for_each_banished", what=L.colours_np(colors),
-                                           body=L.then_join(t), most=most)]
+    return L.fs("banish_here", mood) + [
+        L.f("for_each_banished", what=L.colours_np(colors), body=L.then_join(t), most=most)
+    ]
 
 
 @text("lowcaste_move_card")

@@ -118,8 +118,7 @@ class Adj(Word):
     def form(self, case, num="s", gender="m", anim=True):
         gender = gender or "m"
         anim = True if anim is None else anim
-        table = {"uk": _UK_HARD, "uk_soft": _UK_SOFT, "pl": _PL_Y, "pl_ki": _PL_KI,
-                 "pl_soft": _PL_SOFT}[self.kind]
+        table = {"uk": _UK_HARD, "uk_soft": _UK_SOFT, "pl": _PL_Y, "pl_ki": _PL_KI, "pl_soft": _PL_SOFT}[self.kind]
         key = "p" if num == "p" else gender
         i = CASES.index(case)
         end = table[key][i]
@@ -148,7 +147,7 @@ class Subst(Word):
 
 # ----------------------------------------------------------------------------- phrases
 def join(items: list[str], conj: str, lang: str) -> str:
-    """"a, b or c" in the language (no serial comma)."""
+    """ "a, b or c" in the language (no serial comma)."""
     items = [x for x in items if x]
     if not items:
         return ""

@@ -40,8 +40,9 @@ UK: dict[str, str] = {
     # Violet
     "4d-painter": "4D-художник",
     "holo-host": "Головедучий",
-    "mickey-the-carver": ("Міккі-Різьбяр|Міккі-Різьбяра|Міккі-Різьбяреві|Міккі-Різьбяра|"
-                          "Міккі-Різьбярем|Міккі-Різьбяреві"),
+    "mickey-the-carver": (
+        "Міккі-Різьбяр|Міккі-Різьбяра|Міккі-Різьбяреві|Міккі-Різьбяра|Міккі-Різьбярем|Міккі-Різьбяреві"
+    ),
     "musician": "Музикант",
     "reporter": "Репортер",
     "vlogger": "Влогер",
@@ -131,8 +132,10 @@ UK: dict[str, str] = {
     "mustang": "f:Мустанг|Мустанга|Мустангові|Мустанга|Мустангом|Мустангові",
     "nero": "Нерон|Нерона|Неронові|Нерона|Нероном|Неронові",
     "octavia": "f:Октавія|Октавії|Октавії|Октавію|Октавією|Октавії",
-    "pax-au-telemanus": ("Пакс ау Телеманус|Пакса ау Телемануса|Паксові ау Телеманусу|"
-                         "Пакса ау Телемануса|Паксом ау Телеманусом|Паксові ау Телеманусі"),
+    "pax-au-telemanus": (
+        "Пакс ау Телеманус|Пакса ау Телемануса|Паксові ау Телеманусу|"
+        "Пакса ау Телемануса|Паксом ау Телеманусом|Паксові ау Телеманусі"
+    ),
     "romulus": "Ромул",
     "roque": "Рок|Рока|Рокові|Рока|Роком|Рокові",
     "sevro": "Севро",
@@ -171,8 +174,10 @@ PL: dict[str, str] = {
     # Violet
     "4d-painter": "Malarz 4D",
     "holo-host": "Prezenter Holo",
-    "mickey-the-carver": ("Mickey Rzeźbiarz|Mickeya Rzeźbiarza|Mickeyowi Rzeźbiarzowi|Mickeya Rzeźbiarza|"
-                          "Mickeyem Rzeźbiarzem|Mickeyu Rzeźbiarzu"),
+    "mickey-the-carver": (
+        "Mickey Rzeźbiarz|Mickeya Rzeźbiarza|Mickeyowi Rzeźbiarzowi|Mickeya Rzeźbiarza|"
+        "Mickeyem Rzeźbiarzem|Mickeyu Rzeźbiarzu"
+    ),
     "musician": "Muzyk",
     "reporter": "Reporter",
     "vlogger": "Vloger",
@@ -262,8 +267,10 @@ PL: dict[str, str] = {
     "mustang": "f:Mustang|Mustanga|Mustangowi|Mustanga|Mustangiem|Mustangu",
     "nero": "Nero|Nerona|Neronowi|Nerona|Neronem|Neronie",
     "octavia": "f:Octavia|Octavii|Octavii|Octavię|Octavią|Octavii",
-    "pax-au-telemanus": ("Pax au Telemanus|Paxa au Telemanusa|Paxowi au Telemanusowi|Paxa au Telemanusa|"
-                         "Paxem au Telemanusem|Paxie au Telemanusie"),
+    "pax-au-telemanus": (
+        "Pax au Telemanus|Paxa au Telemanusa|Paxowi au Telemanusowi|Paxa au Telemanusa|"
+        "Paxem au Telemanusem|Paxie au Telemanusie"
+    ),
     "romulus": "Romulus",
     "roque": "Roque|Roque'a|Roque'owi|Roque'a|Roque'em|Roque'u",
     "sevro": "Sevro|Sevra|Sevrowi|Sevra|Sevrem|Sevrze",

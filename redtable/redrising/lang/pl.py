@@ -16,14 +16,28 @@ import re
 from .core import NP, Adj, Lang, Noun, Subst
 
 CARD = Noun("karta|karty|karcie|kartę|kartą|karcie", "karty|kart|kartom|karty|kartami|kartach", "f")
-TOKEN = Noun("znacznik|znacznika|znacznikowi|znacznik|znacznikiem|znaczniku",
-             "znaczniki|znaczników|znacznikom|znaczniki|znacznikami|znacznikach", "m")
+TOKEN = Noun(
+    "znacznik|znacznika|znacznikowi|znacznik|znacznikiem|znaczniku",
+    "znaczniki|znaczników|znacznikom|znaczniki|znacznikami|znacznikach",
+    "m",
+)
 
-_COLOURS = (("Czerwon", "pl", "Czerwoni"), ("Brązow", "pl", "Brązowi"), ("Różow", "pl", "Różowi"),
-            ("Fioletow", "pl", "Fioletowi"), ("Żółt", "pl", "Żółci"), ("Zielon", "pl", "Zieloni"),
-            ("Niebiesk", "pl_ki", "Niebiescy"), ("Pomarańczow", "pl", "Pomarańczowi"), ("Szar", "pl", "Szarzy"),
-            ("Obsydianow", "pl", "Obsydianowi"), ("Srebrn", "pl", "Srebrni"), ("Biał", "pl", "Biali"),
-            ("Miedzian", "pl", "Miedziani"), ("Złot", "pl", "Złoci"))
+_COLOURS = (
+    ("Czerwon", "pl", "Czerwoni"),
+    ("Brązow", "pl", "Brązowi"),
+    ("Różow", "pl", "Różowi"),
+    ("Fioletow", "pl", "Fioletowi"),
+    ("Żółt", "pl", "Żółci"),
+    ("Zielon", "pl", "Zieloni"),
+    ("Niebiesk", "pl_ki", "Niebiescy"),
+    ("Pomarańczow", "pl", "Pomarańczowi"),
+    ("Szar", "pl", "Szarzy"),
+    ("Obsydianow", "pl", "Obsydianowi"),
+    ("Srebrn", "pl", "Srebrni"),
+    ("Biał", "pl", "Biali"),
+    ("Miedzian", "pl", "Miedziani"),
+    ("Złot", "pl", "Złoci"),
+)
 
 P: dict = {
     # an unstressed pronoun goes before an infinitive: "możesz go zyskać"
@@ -52,13 +66,17 @@ P: dict = {
     "lowcaste_q_loses_helium": "ten przeciwnik traci {n:a}",
     "sovereign": ("zyskaj znacznik Suwerena", "zyskać znacznik Suwerena"),
     "end_turn": ("zakończ swoją turę", "zakończyć swoją turę"),
-    "points": ("zyskaj tyle punktów, ile wynosi wartość podstawowa {c:g}",
-               "zyskać tyle punktów, ile wynosi wartość podstawowa {c:g}"),
+    "points": (
+        "zyskaj tyle punktów, ile wynosi wartość podstawowa {c:g}",
+        "zyskać tyle punktów, ile wynosi wartość podstawowa {c:g}",
+    ),
     # ------------------------------------------------------------------ this card
     "banish_self": ("odrzuć tę kartę", "odrzucić tę kartę"),
     "regain_self": ("weź tę kartę z powrotem na rękę", "wziąć tę kartę z powrotem na rękę"),
-    "lowcaste_give_self_right": ("daj tę kartę graczowi po twojej prawej stronie",
-                                 "dać tę kartę graczowi po twojej prawej stronie"),
+    "lowcaste_give_self_right": (
+        "daj tę kartę graczowi po twojej prawej stronie",
+        "dać tę kartę graczowi po twojej prawej stronie",
+    ),
     # ------------------------------------------------------------------ places and cards
     "here_from": "z tej lokacji",
     "here_in": "na tej lokacji",
@@ -84,28 +102,40 @@ P: dict = {
     "deck_bottom": ("odsłoń kartę ze spodu stosu", "odsłonić kartę ze spodu stosu"),
     "draw1": ("zyskaj wierzchnią kartę ze stosu", "zyskać wierzchnią kartę ze stosu"),
     "draw_n": ("zyskaj {n:a} ze stosu", "zyskać {n:a} ze stosu"),
-    "reveal_under": ("odsłoń {n:a} ze stosu i połóż je pod tą kartą w dowolnej kolejności",
-                     "odsłonić {n:a} ze stosu i położyć je pod tą kartą w dowolnej kolejności"),
-    "facedown_others": ("obejrzyj {n:a} ze stosu\npołóż po 1 z nich zakrytą na wierzchu każdej innej lokacji\n"
-                        "dopóki te karty są zakryte, nie mają koloru",
-                        "obejrzeć {n:a} ze stosu\npołóż po 1 z nich zakrytą na wierzchu każdej innej lokacji\n"
-                        "dopóki te karty są zakryte, nie mają koloru"),
-    "reveal_gain_colors": ("odsłoń {n:a} z wierzchu stosu i zyskaj wszystkie karty nazwanego koloru\n"
-                           "przetasuj pozostałe karty i połóż je z powrotem na wierzch stosu",
-                           "odsłonić {n:a} z wierzchu stosu i zyskać wszystkie karty nazwanego koloru\n"
-                           "przetasuj pozostałe karty i połóż je z powrotem na wierzch stosu"),
-    "lowcaste_to_bottom": ("połóż odsłonięte karty na spód stosu w dowolnej kolejności",
-                           "położyć odsłonięte karty na spód stosu w dowolnej kolejności"),
-    "dig": ("odsłaniaj karty ze stosu, aż znajdziesz {what:a}\n"
-            "zyskaj go, a odsłonięte karty połóż na spód stosu w dowolnej kolejności",
-            "odsłaniać karty ze stosu, aż znajdziesz {what:a}\n"
-            "zyskaj go, a odsłonięte karty połóż na spód stosu w dowolnej kolejności"),
+    "reveal_under": (
+        "odsłoń {n:a} ze stosu i połóż je pod tą kartą w dowolnej kolejności",
+        "odsłonić {n:a} ze stosu i położyć je pod tą kartą w dowolnej kolejności",
+    ),
+    "facedown_others": (
+        "obejrzyj {n:a} ze stosu\npołóż po 1 z nich zakrytą na wierzchu każdej innej lokacji\n"
+        "dopóki te karty są zakryte, nie mają koloru",
+        "obejrzeć {n:a} ze stosu\npołóż po 1 z nich zakrytą na wierzchu każdej innej lokacji\n"
+        "dopóki te karty są zakryte, nie mają koloru",
+    ),
+    "reveal_gain_colors": (
+        "odsłoń {n:a} z wierzchu stosu i zyskaj wszystkie karty nazwanego koloru\n"
+        "przetasuj pozostałe karty i połóż je z powrotem na wierzch stosu",
+        "odsłonić {n:a} z wierzchu stosu i zyskać wszystkie karty nazwanego koloru\n"
+        "przetasuj pozostałe karty i połóż je z powrotem na wierzch stosu",
+    ),
+    "lowcaste_to_bottom": (
+        "połóż odsłonięte karty na spód stosu w dowolnej kolejności",
+        "położyć odsłonięte karty na spód stosu w dowolnej kolejności",
+    ),
+    "dig": (
+        "odsłaniaj karty ze stosu, aż znajdziesz {what:a}\n"
+        "zyskaj go, a odsłonięte karty połóż na spód stosu w dowolnej kolejności",
+        "odsłaniać karty ze stosu, aż znajdziesz {what:a}\n"
+        "zyskaj go, a odsłonięte karty połóż na spód stosu w dowolnej kolejności",
+    ),
     # ------------------------------------------------------------------ the bound card
     "gain_c": ("zyskaj {c:a}", "zyskać {c:a}"),
     "banish_c": ("odrzuć {c:a}", "odrzucić {c:a}"),
     "move_c_another": ("przenieś {c:a} na wierzch innej lokacji", "przenieść {c:a} na wierzch innej lokacji"),
-    "move_c_other_than_its": ("przenieś {c:a} na wierzch dowolnej lokacji poza tą, na której {pron} leży",
-                              "przenieść {c:a} na wierzch dowolnej lokacji poza tą, na której {pron} leży"),
+    "move_c_other_than_its": (
+        "przenieś {c:a} na wierzch dowolnej lokacji poza tą, na której {pron} leży",
+        "przenieść {c:a} na wierzch dowolnej lokacji poza tą, na której {pron} leży",
+    ),
     "move_c_under_src": ("przenieś {c:a} bezpośrednio pod tę kartę", "przenieść {c:a} bezpośrednio pod tę kartę"),
     "move_c_any": ("przenieś {c:a} na wierzch dowolnej lokacji", "przenieść {c:a} na wierzch dowolnej lokacji"),
     "move_c_to": ("przenieś {c:a} na wierzch {dest}", "przenieść {c:a} na wierzch {dest}"),
@@ -119,14 +149,22 @@ P: dict = {
     "lowcaste_move_c_onto_src": ("przenieś {c:a} na tę kartę", "przenieść {c:a} na tę kartę"),
     "lowcaste_origin_bonus": ("zyskaj bonus pierwotnej lokacji {c:g}", "zyskać bonus pierwotnej lokacji {c:g}"),
     "highcaste_to_deck": ("połóż {c:a} na wierzch lub na spód stosu", "położyć {c:a} na wierzch lub na spód stosu"),
-    "place_c_bottom_here": ("połóż (nie zagraj) {c:a} na spód tej lokacji",
-                            "położyć (nie zagrywając) {c:a} na spód tej lokacji"),
-    "place_c_another": ("połóż (nie zagraj) {c:a} na wierzch innej lokacji",
-                        "położyć (nie zagrywając) {c:a} na wierzch innej lokacji"),
-    "place_c_any": ("połóż (nie zagraj) {c:a} na wierzch dowolnej lokacji",
-                    "położyć (nie zagrywając) {c:a} na wierzch dowolnej lokacji"),
-    "place_c_dest": ("połóż (nie zagraj) {c:a} na wierzch tej samej lokacji",
-                     "położyć (nie zagrywając) {c:a} na wierzch tej samej lokacji"),
+    "place_c_bottom_here": (
+        "połóż (nie zagraj) {c:a} na spód tej lokacji",
+        "położyć (nie zagrywając) {c:a} na spód tej lokacji",
+    ),
+    "place_c_another": (
+        "połóż (nie zagraj) {c:a} na wierzch innej lokacji",
+        "położyć (nie zagrywając) {c:a} na wierzch innej lokacji",
+    ),
+    "place_c_any": (
+        "połóż (nie zagraj) {c:a} na wierzch dowolnej lokacji",
+        "położyć (nie zagrywając) {c:a} na wierzch dowolnej lokacji",
+    ),
+    "place_c_dest": (
+        "połóż (nie zagraj) {c:a} na wierzch tej samej lokacji",
+        "położyć (nie zagrywając) {c:a} na wierzch tej samej lokacji",
+    ),
     # ------------------------------------------------------------------ banished cards
     "gain_banished": ("zyskaj {what:a}", "zyskać {what:a}"),
     "banish_all": ("odrzuć {what:ap} {where}", "odrzucić {what:ap} {where}"),
@@ -134,13 +172,20 @@ P: dict = {
     "these_banished": "dowolną liczbę takich odrzuconych kart: {items}",
     "any_number_banished": "dowolną liczbę {what:gp}",
     "any_one_banished": ("any", "banished"),
-    "banish_here": ("odrzuć tę kartę i wszystkie karty z tej lokacji", "odrzucić tę kartę i wszystkie karty z tej lokacji"),
+    "banish_here": (
+        "odrzuć tę kartę i wszystkie karty z tej lokacji",
+        "odrzucić tę kartę i wszystkie karty z tej lokacji",
+    ),
     "for_each_banished": "za każdego odrzuconego w ten sposób {what:a} {body} (maksymalnie {most})",
     # ------------------------------------------------------------------ your hand
-    "swap": ("odrzuć 1 kartę ze swojej ręki i zyskaj wierzchnią kartę ze stosu",
-             "odrzucić 1 kartę ze swojej ręki i zyskać wierzchnią kartę ze stosu"),
-    "swap_other": ("odrzuć 1 inną kartę ze swojej ręki i zyskaj wierzchnią kartę ze stosu",
-                   "odrzucić 1 inną kartę ze swojej ręki i zyskać wierzchnią kartę ze stosu"),
+    "swap": (
+        "odrzuć 1 kartę ze swojej ręki i zyskaj wierzchnią kartę ze stosu",
+        "odrzucić 1 kartę ze swojej ręki i zyskać wierzchnią kartę ze stosu",
+    ),
+    "swap_other": (
+        "odrzuć 1 inną kartę ze swojej ręki i zyskaj wierzchnią kartę ze stosu",
+        "odrzucić 1 inną kartę ze swojej ręki i zyskać wierzchnią kartę ze stosu",
+    ),
     "reveal_hand": ("odsłoń {what:a} ze swojej ręki", "odsłonić {what:a} ze swojej ręki"),
     "banish_from_hand": ("odrzuć {what:a} ze swojej ręki", "odrzucić {what:a} ze swojej ręki"),
     "reveal_to": "jeśli masz na ręce {n} lub więcej {what:gp}, odsłoń ich, aby {body}",
@@ -151,8 +196,10 @@ P: dict = {
     "res_influence": "znaczniki Wpływu na Instytucie",
     "res_fleet": "pozycję na torze Floty wyższą niż 0",
     "gold_opp_banish": "ten przeciwnik odrzuca 1 kartę ze swojej ręki",
-    "steal": ("ukradnij 1 kartę temu przeciwnikowi (to on wybiera kartę)",
-              "ukraść 1 kartę temu przeciwnikowi (to on wybiera kartę)"),
+    "steal": (
+        "ukradnij 1 kartę temu przeciwnikowi (to on wybiera kartę)",
+        "ukraść 1 kartę temu przeciwnikowi (to on wybiera kartę)",
+    ),
     "look_hand": ("obejrzyj rękę tego przeciwnika, {rest}", "obejrzeć rękę tego przeciwnika, {rest}"),
     "name_card": ("nazwij kartę, {rest}", "nazwać kartę, {rest}"),
     "random_pick": "a następnie losowo wybierz kartę z jego ręki",
@@ -170,10 +217,12 @@ P: dict = {
     "highcaste_steal_helium_most": (
         "ukradnij 1 znacznik Helium przeciwnikowi, który ma najwięcej Helium (w razie remisu wybierasz, "
         "któremu z nich)",
-        "ukraść 1 znacznik Helium przeciwnikowi, który ma najwięcej Helium (w razie remisu wybierasz, "
-        "któremu z nich)"),
-    "loan_shark": ("ten przeciwnik może dać ci {two:a}, aby natychmiast wykonać 1 turę poza kolejnością (ale nie "
-                   "może zyskać tej karty), zanim zakończysz swoją turę\nw przeciwnym razie musi dać ci {one:a}"),
+        "ukraść 1 znacznik Helium przeciwnikowi, który ma najwięcej Helium (w razie remisu wybierasz, któremu z nich)",
+    ),
+    "loan_shark": (
+        "ten przeciwnik może dać ci {two:a}, aby natychmiast wykonać 1 turę poza kolejnością (ale nie "
+        "może zyskać tej karty), zanim zakończysz swoją turę\nw przeciwnym razie musi dać ci {one:a}"
+    ),
     # ------------------------------------------------------------------ colours, paying, counting
     "choose_color": ("wybierz kolor", "wybrać kolor"),
     "choose_color_except": ("wybierz kolor inny niż {what:n}", "wybrać kolor inny niż {what:n}"),
@@ -182,12 +231,16 @@ P: dict = {
     "pay": ("zapłać {n:a}, aby {body}", "zapłacić {n:a}, aby {body}"),
     "helium_per": ("zyskaj {one:a} za {what:a} {where}", "zyskać {one:a} za {what:a} {where}"),
     "count_gain_helium": ("zyskaj {one:a} za {what} {at}", "zyskać {one:a} za {what} {at}"),
-    "count_gain_influence": ("za {what} {at} połóż {one:a} na Instytucie",
-                             "położyć {one:a} na Instytucie za {what} {at}"),
-    "gold_move_under_all": ("przenieś wszystkie karty leżące pod tą kartą na tej lokacji na wierzch innej lokacji, "
-                            "zachowując ich kolejność",
-                            "przenieść wszystkie karty leżące pod tą kartą na tej lokacji na wierzch innej "
-                            "lokacji, zachowując ich kolejność"),
+    "count_gain_influence": (
+        "za {what} {at} połóż {one:a} na Instytucie",
+        "położyć {one:a} na Instytucie za {what} {at}",
+    ),
+    "gold_move_under_all": (
+        "przenieś wszystkie karty leżące pod tą kartą na tej lokacji na wierzch innej lokacji, "
+        "zachowując ich kolejność",
+        "przenieść wszystkie karty leżące pod tą kartą na tej lokacji na wierzch innej "
+        "lokacji, zachowując ich kolejność",
+    ),
     # ------------------------------------------------------------------ conditions
     "deployed_on": "ta karta została zagrana {where}",
     "deployed_on_pron": "została zagrana {where}",
@@ -222,8 +275,10 @@ P: dict = {
     "more_than_right_fleet": "jesteś dalej na torze Floty niż gracz po twojej prawej stronie",
     # ------------------------------------------------------------------ the gallery's fixed texts
     "block_steal": "Gdy przeciwnik próbuje ukraść lub odrzucić twoje karty, odsłoń tę kartę, aby go zablokować.",
-    "block_sovereign": ("Jeśli przeciwnik próbuje zabrać ci znacznik Suwerena, możesz go zablokować, odsłaniając "
-                        "i odrzucając tę kartę, a następnie {after}"),
+    "block_sovereign": (
+        "Jeśli przeciwnik próbuje zabrać ci znacznik Suwerena, możesz go zablokować, odsłaniając "
+        "i odrzucając tę kartę, a następnie {after}"
+    ),
     "gray": "Możesz potraktować tę kartę jako kartę dowolnego innego koloru (dodatkowo do Szarego).",
     "orange": "Możesz potraktować tę kartę jako kartę innej wybranej postaci.",
     # ------------------------------------------------------------------ end-game bonuses
@@ -305,8 +360,9 @@ LANG = Lang(
     influence=NP([TOKEN], [], "Wpływu", "lub", "pl"),
     step=Noun("pole|pola|polu|pole|polem|polu", "pola|pól|polom|pola|polami|polach", "n"),
     point=Noun("punkt|punktu|punktowi|punkt|punktem|punkcie", "punkty|punktów|punktom|punkty|punktami|punktach", "m"),
-    colour_word=Noun("kolor|koloru|kolorowi|kolor|kolorem|kolorze", "kolory|kolorów|kolorom|kolory|kolorami|kolorach",
-                     "m"),
+    colour_word=Noun(
+        "kolor|koloru|kolorowi|kolor|kolorem|kolorze", "kolory|kolorów|kolorom|kolory|kolorami|kolorach", "m"
+    ),
     colours=tuple(Subst(Adj(s, k, v)) for s, k, v in _COLOURS),
     adj={
         "any": Adj("dowoln", "pl", "dowolni"),
