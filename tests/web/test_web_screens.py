@@ -308,7 +308,8 @@ def check_rr_table(page, players: int, touch: bool) -> None:
         if p["more"] and not p["open"]:
             assert p["drawn"] == p["cards"], p  # all in the page, the buried ones hidden
             assert page.evaluate(
-                "() => [...document.querySelectorAll('.pile-rest[hidden] .rcard')].every((c) => !c.getClientRects().length)"
+                "() => [...document.querySelectorAll('.pile-rest[hidden] .rcard')]"
+                ".every((c) => !c.getClientRects().length)"
             )
 
 
