@@ -232,6 +232,8 @@ class Bench:
             if self.stopping:
                 return
             g = await self.new_game()
+            if self.stopping:  # (made while the run stopped: nobody would end it)
+                return
 
     async def run(self, go: Callable[[], Awaitable[None]]) -> dict:
         """Set up, wait for ``go`` (every load generator ready), play: warm-up, measured window, verify."""

@@ -8,10 +8,10 @@ Any process accepts any client for any game. The database is the only truth:
   (``Store._write_versioned``). A process whose replica was behind loses that race: the
   transaction is rolled back, it catches up, and the client gets ``stale_version``. No
   decision is lost or applied twice, whichever process made it.
-* **Every process hears every change** on the bus: PostgreSQL ``LISTEN``/``NOTIFY`` (the
-  decision's own transaction NOTIFYs ``<game>:<version>``, delivered at commit, in commit
-  order; nothing hidden in it), or Redis pub/sub (``--bus redis://...``: published right
-  after the commit). A process holding a replica of that game reads the new rows of the
+* **Every process hears every change** on the bus: PostgreSQL ``LISTEN``/``NOTIFY``, or
+  Redis pub/sub (``--bus redis://...``): right after its commit, the deciding process
+  publishes ``<game>:<version>`` (nothing hidden in it; see :class:`PgBus` for why not
+  inside the transaction). A process holding a replica of that game reads the new rows of the
   log in ``seq`` order in one statement (so the version and the rows are one snapshot)
   and applies them (the engine is deterministic: seed + actions), then sends each of its
   own connections its update, in order, exactly as the process that decided does. An undo
@@ -86,22 +86,29 @@ def channel_name(store) -> str:
 
 
 def libpq_dsn(url: str) -> str:
-    """The store's SQLAlchemy URL as a libpq connection string for psycopg."""
+    """The store's SQLAlchemy URL as a libpq connection string for psycopg (with its query
+    parameters, such as ``options`` or ``sslmode``)."""
+    from psycopg.conninfo import make_conninfo
     from sqlalchemy.engine import make_url
 
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    u = make_url(url)
+    parts = {"host": u.host, "port": u.port, "user": u.username, "password": u.password, "dbname": u.database}
+    params = {k: v for k, v in parts.items() if v is not None}
+    for k, v in u.query.items():
+        params[k] = v if isinstance(v, str) else v[-1]
+    return make_conninfo(**params)
 
 
 # ---------------------------------------------------------------------- database access
 class PgPool:
     """A few autocommit psycopg connections for the fleet's small queries (no SQLAlchemy layer:
-    these run on every catch-up, so each saves its overhead)."""
+    these run on every catch-up, so each saves its overhead). At most ``size`` are in use; a
+    connection that failed is dropped and the next user opens a new one."""
 
     def __init__(self, dsn: str, size: int = 2) -> None:
         self.dsn = dsn
-        self.size = size
-        self.free: asyncio.Queue = asyncio.Queue()
-        self.made = 0
+        self.slots = asyncio.Semaphore(size)
+        self.idle: list = []
         self.closed = False
 
     @contextlib.asynccontextmanager
@@ -110,42 +117,43 @@ class PgPool:
 
         if self.closed:
             raise RuntimeError("the fleet's database pool is closed")
-        if self.free.empty() and self.made < self.size:
-            self.made += 1
-            try:
+        async with self.slots:
+            c = self.idle.pop() if self.idle else None
+            if c is None or c.closed:
                 c = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10)
-            except BaseException:
-                self.made -= 1
-                raise
-        else:
-            c = await self.free.get()
-        ok = False
-        try:
-            yield c
-            ok = True
-        finally:
-            if ok and not c.closed and not self.closed:
-                self.free.put_nowait(c)
-            else:
-                self.made -= 1
-                with contextlib.suppress(Exception):
-                    await c.close()
+            ok = False
+            try:
+                yield c
+                ok = True
+            finally:
+                if ok and not c.closed and not self.closed:
+                    self.idle.append(c)
+                else:
+                    with contextlib.suppress(Exception):
+                        await c.close()
 
     async def close(self) -> None:
         self.closed = True
-        while not self.free.empty():
-            c = self.free.get_nowait()
+        idle, self.idle = self.idle, []
+        for c in idle:
             with contextlib.suppress(Exception):
                 await c.close()
 
 
 # ---------------------------------------------------------------------- buses
 class PgBus:
-    """PostgreSQL LISTEN/NOTIFY on a dedicated connection. Decisions NOTIFY inside their own
-    transaction (``in_commit``), so nothing is published after a commit; presence notices go
-    out through ``publish`` in batches."""
+    """PostgreSQL LISTEN/NOTIFY: one connection listens, one publishes.
 
-    in_commit = True
+    Notices are published right after the commit they announce, in batches, from one
+    connection per process (so a game's notices leave in the order of its versions), with
+    ``synchronous_commit = off`` on that connection: a notice is delivered when its
+    transaction commits, and it need not wait for the disk. Not inside the decision's own
+    transaction: PostgreSQL serialises the commits of all transactions that NOTIFY, disk
+    flush included, so every process's decisions would wait in one line for the disk
+    (measured: two processes then served fewer decisions than one). A process that dies
+    between a commit and its notice costs the others at most the version poll's interval
+    (``Fleet.poll_seconds``)."""
+
     kind = "postgres"
 
     def __init__(self, dsn: str, channel: str) -> None:
@@ -207,6 +215,7 @@ class PgBus:
             try:
                 if conn is None or conn.closed:
                     conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10)
+                    await conn.execute("SET synchronous_commit = off")  # a notice never waits for the disk
                 await conn.execute("SELECT pg_notify(%s, x) FROM unnest(%s::text[]) AS x", (self.channel, batch))
             except asyncio.CancelledError:
                 raise
@@ -229,7 +238,6 @@ class RedisBus:
     database. Decisions are published right after their commit, in the order they were
     committed by this process (one publishing connection, pipelined)."""
 
-    in_commit = False
     kind = "redis"
 
     def __init__(self, url: str, channel: str) -> None:
@@ -383,7 +391,6 @@ class Fleet:
                     renewing: Callable[[], list[str]]) -> None:
         self.store.lease_owner = self.me
         self.store.lease_seconds = self.lease_seconds
-        self.store.notify_channel = self.bus.channel if self.bus.in_commit else None
         self._serving, self._on_claimed, self._renewing, self._on_resync = serving, on_claimed, renewing, on_resync
         self.on_note = on_note
         await self.bus.start(self._heard, on_resync)
@@ -420,13 +427,12 @@ class Fleet:
 
     # -------------------------------------------------------------- telling the others
     def after_commit(self, game_id: str, version: int) -> None:
-        """A decision or undo of ours committed: the Redis bus publishes it now (PostgreSQL did at commit)."""
-        if not self.bus.in_commit:
-            self.bus.publish(f"{game_id}:{version}")
+        """A decision or undo of ours committed: tell the others (in this process's commit order)."""
+        self.bus.publish(f"{game_id}:{version}")
 
     def after_meta(self, game_id: str) -> None:
-        if not self.bus.in_commit:
-            self.bus.publish(f"{game_id}:m:{self.tag}")
+        """Seats or tokens of ours committed: the others re-read them (not us: ``<process>`` is ours)."""
+        self.bus.publish(f"{game_id}:m:{self.tag}")
 
     def publish_presence(self, game_id: str, seats: set[int], spectators: int) -> None:
         bits = sum(1 << s for s in seats)

@@ -241,11 +241,9 @@ class Store:
         table = self.qualified("redtable_actions")
         self._insert_sql = (f"INSERT INTO {table} (game_id, seq, seat, action, undoable, undone, at) "
                             f"VALUES ({', '.join([ph] * 7)})")
-        # fleet mode (set by the hub on PostgreSQL): who this process is, how long its leases
-        # last, and the channel its commits NOTIFY (None: the bus publishes after the commit)
+        # fleet mode (set by the hub on PostgreSQL): who this process is, how long its leases last
         self.lease_owner: str | None = None
         self.lease_seconds = 5.0
-        self.notify_channel: str | None = None
         self._fleet_sql_cache: dict[tuple, str] = {}
 
     @property
@@ -465,9 +463,6 @@ class Store:
                     raise RuntimeError(f"re-issue of {game_id} seat {seat}: the seat was taken")
             else:  # pragma: no cover
                 raise ValueError(f"unknown write {kind!r}")
-            if self.notify_channel and kind in META_KINDS:  # the other processes re-read the seats and tokens
-                conn.exec_driver_sql("SELECT pg_notify(%s, %s)", (self.notify_channel,
-                                                                  f"{op[1]}:m:{self.lease_owner.rsplit(':', 1)[-1]}"))
         if rows:
             self._insert_actions(conn, rows)
         if versioned:
@@ -481,10 +476,10 @@ class Store:
         only if it still is that one (the row is locked until the commit, so a concurrent
         writer of the same game waits, then finds the new version and fails); the action
         row is inserted or the undone row marked only for the games that passed; the lease
-        is taken, kept or released; a decision that ends the game stores its result; and,
-        with the PostgreSQL bus, ``pg_notify(channel, '<game>:<version>')`` (delivered when
-        the transaction commits; nothing hidden in it). If any game failed the check the
-        statement's effects are rolled back with the transaction (VersionConflict).
+        is taken, kept or released; and a decision that ends the game stores its result. If
+        any game failed the check the statement's effects are rolled back with the
+        transaction (VersionConflict). (The other processes hear of it from the bus, after
+        the commit: ``fleet.py``.)
         """
         vals: list = [self.lease_owner]
         ins: list = []
@@ -500,7 +495,7 @@ class Store:
                 undo += [game_id, seq]
         n_ins, n_undo = len(ins) // 6, len(undo) // 2
         sql = self._fleet_sql(len(ops), n_ins, n_undo)
-        params = vals + ins + undo + ([self.notify_channel] if self.notify_channel else [])
+        params = vals + ins + undo
         got = conn.exec_driver_sql(sql, tuple(params)).all()
         wanted = {_game_of(op) for op in ops}
         done = {r[0] for r in got}
@@ -513,7 +508,7 @@ class Store:
             out[j] = {"lease": mine[_game_of(op)]}
 
     def _fleet_sql(self, n: int, n_ins: int, n_undo: int) -> str:
-        key = (n, n_ins, n_undo, bool(self.notify_channel), self.lease_seconds)
+        key = (n, n_ins, n_undo, self.lease_seconds)
         sql = self._fleet_sql_cache.get(key)
         if sql is not None:
             return sql
@@ -550,8 +545,7 @@ class Store:
                 + ") AS u(game_id, seq) JOIN upd ON upd.id = u.game_id "
                 "WHERE a.game_id = u.game_id AND a.seq = u.seq AND NOT a.undone RETURNING a.game_id)")
         sql = ("WITH " + ", ".join(ctes) + " SELECT upd.id, upd.mine, "
-               + ("(SELECT count(*) FROM und)" if n_undo else "0")
-               + (", pg_notify(%s, upd.id || ':' || upd.version)" if self.notify_channel else "") + " FROM upd")
+               + ("(SELECT count(*) FROM und)" if n_undo else "0") + " FROM upd")
         if len(self._fleet_sql_cache) < 256:
             self._fleet_sql_cache[key] = sql
         return sql
@@ -846,9 +840,6 @@ class GroupCommitter:
                     self.loop.call_soon_threadsafe(_resolve, batch, results)
                 except RuntimeError:  # the loop is closed: nobody waits any more
                     return
-
-
-META_KINDS = frozenset({"token", "join", "revoke", "invite"})  # writes that change a game's seats or tokens
 
 
 class InviteGone(Exception):

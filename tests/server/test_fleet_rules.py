@@ -317,3 +317,18 @@ def test_a_conflicting_write_fails_alone_in_its_batch(tmp_path):
     finally:
         st.dispose()
         b.cleanup()
+
+
+def test_the_fleet_connects_with_the_stores_url_parameters():
+    from redtable.server.fleet import channel_name, libpq_dsn
+    from redtable.server.store import normalize_url
+
+    dsn = libpq_dsn(normalize_url("postgresql://u:p%20w@db.example:6543/games?options=-c%20synchronous_commit%3Doff"
+                                  "&sslmode=require"))
+    assert "password='p w'" in dsn and "options='-c synchronous_commit=off'" in dsn and "sslmode=require" in dsn
+    assert "port=6543" in dsn and "dbname=games" in dsn
+
+    class S:
+        url, schema = normalize_url("postgresql://u@h/games"), "x" * 80
+
+    assert len(channel_name(S)) <= 63  # a channel is an identifier
