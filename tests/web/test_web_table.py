@@ -47,7 +47,7 @@ def frames(page, n: int = 2) -> None:
     """Let ``n`` animation frames pass (renders and resize observers run)."""
     page.evaluate(
         f"() => new Promise((r) => {{ let k = {n}; const f = () => (--k ? requestAnimationFrame(f) : r());"
-        " requestAnimationFrame(f); }})"
+        " requestAnimationFrame(f); })"
     )
 
 
