@@ -149,8 +149,8 @@ class PgBus:
     ``synchronous_commit = off`` on that connection: a notice is delivered when its
     transaction commits, and it need not wait for the disk. Not inside the decision's own
     transaction: PostgreSQL serialises the commits of all transactions that NOTIFY, disk
-    flush included, so every process's decisions would wait in one line for the disk
-    (measured: two processes then served fewer decisions than one). A process that dies
+    flush included, so every process's decisions would wait in one line for the disk (in
+    one run here, two processes then served 815 decisions/s where one served 1,928). A process that dies
     between a commit and its notice costs the others at most the version poll's interval
     (``Fleet.poll_seconds``)."""
 

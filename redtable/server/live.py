@@ -211,8 +211,10 @@ class LiveGame:
         return on
 
     def spectator_count(self) -> int:
+        """Spectators here and (fleet) those other processes reported lately."""
         here = sum(1 for c in self.conns if c.seat is None)
-        return here + sum(n for _, n, _ in self.remote.values())
+        now = time.monotonic()
+        return here + sum(n for _, n, at in self.remote.values() if now - at <= 25.0)
 
     def seats_public(self) -> list[dict]:
         on = self.connected_seats()
