@@ -44,8 +44,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Awaitable, Callable
 
 import httpx
 import orjson
@@ -89,15 +89,15 @@ class Stats:
 class BenchGame:
     """One game: its seats' sockets, what was sent and what everyone received."""
 
-    def __init__(self, bench: "Bench", info: dict, tokens: list[str], ws_bases: list[str]) -> None:
+    def __init__(self, bench: Bench, info: dict, tokens: list[str], ws_bases: list[str]) -> None:
         self.bench = bench
         self.id = info["game_id"]
         self.players = info["players"]
         self.tokens = tokens
-        self.ws_bases = ws_bases                             # per seat: the server process it connects to
-        self.sent: dict[int, tuple[float, str, int]] = {}   # new version -> (send time, action, seat)
-        self.got: dict[int, list[float]] = {}                # version -> receipt times, one per seat
-        self.accepted: dict[int, tuple[int, str]] = {}       # version -> (seat, action), acknowledged
+        self.ws_bases = ws_bases  # per seat: the server process it connects to
+        self.sent: dict[int, tuple[float, str, int]] = {}  # new version -> (send time, action, seat)
+        self.got: dict[int, list[float]] = {}  # version -> receipt times, one per seat
+        self.accepted: dict[int, tuple[int, str]] = {}  # version -> (seat, action), acknowledged
         self.next_at = None  # set at the start signal, at a random phase of the interval
         self.done = asyncio.Event()
         self.socks: list = []
@@ -106,8 +106,9 @@ class BenchGame:
     async def run_seat(self, seat: int, ready: asyncio.Event, all_ready: asyncio.Event) -> None:
         b = self.bench
         url = f"{self.ws_bases[seat]}/api/games/{self.id}/ws"
-        async with connect(url, compression="deflate" if b.deflate else None, max_size=2**24,
-                           open_timeout=60, ping_interval=None) as ws:
+        async with connect(
+            url, compression="deflate" if b.deflate else None, max_size=2**24, open_timeout=60, ping_interval=None
+        ) as ws:
             await ws.send(orjson.dumps({"type": "auth", "token": self.tokens[seat]}).decode())
             self.socks.append(ws)
             ready.set()
@@ -162,16 +163,16 @@ class BenchGame:
             return
         action = random.choice(options)
         self.sent[version + 1] = (time.perf_counter(), action, seat)
-        await ws.send(orjson.dumps({"type": "decide", "action": action, "version": version,
-                                    "id": version}).decode())
+        await ws.send(orjson.dumps({"type": "decide", "action": action, "version": version, "id": version}).decode())
 
 
 class Bench:
     """One load generator: ``games`` games (game numbers ``first``, ``first + step``, ...) on
     the servers at ``bases``, paced to offer ``rate`` decisions per second in all."""
 
-    def __init__(self, args: argparse.Namespace, bases: list[str], *, games: int, rate: float,
-                 first: int = 0, step: int = 1) -> None:
+    def __init__(
+        self, args: argparse.Namespace, bases: list[str], *, games: int, rate: float, first: int = 0, step: int = 1
+    ) -> None:
         self.args = args
         self.bases = bases
         self.deflate = args.deflate
@@ -182,9 +183,12 @@ class Bench:
         self.games: list[BenchGame] = []
         self.all_games: list[BenchGame] = []
         self.counter = itertools.count(first, step)
-        self.http = [httpx.AsyncClient(base_url=b, timeout=60,
-                                       limits=httpx.Limits(max_connections=16, max_keepalive_connections=16))
-                     for b in bases]
+        self.http = [
+            httpx.AsyncClient(
+                base_url=b, timeout=60, limits=httpx.Limits(max_connections=16, max_keepalive_connections=16)
+            )
+            for b in bases
+        ]
         self.sem = asyncio.Semaphore(16)
 
     def placement(self, number: int) -> list[int]:
@@ -202,9 +206,14 @@ class Bench:
         async with self.sem:
             # a throughput benchmark: the players answer at once, so no block windows to wait for
             options = {"block_windows": False} if a.game == "red-rising" else {}
-            r = await http.post("/api/games", json={
-                "game": a.game, "options": options,
-                "seats": [{"type": "human", "name": f"p{i}"} for i in range(a.players)]})
+            r = await http.post(
+                "/api/games",
+                json={
+                    "game": a.game,
+                    "options": options,
+                    "seats": [{"type": "human", "name": f"p{i}"} for i in range(a.players)],
+                },
+            )
             r.raise_for_status()
             info = r.json()
             tokens = []
@@ -268,10 +277,17 @@ class Bench:
         for h in self.http:
             await h.aclose()
         s = self.stats
-        return {"setup_seconds": round(setup_s, 2), "measured_seconds": elapsed, "decisions": s.decisions,
-                "latencies_ms": [round(x * 1000, 2) for x in s.latencies],
-                "acks_ms": [round(x * 1000, 2) for x in s.acks], "errors": s.errors,
-                "games_finished": s.games_finished, "cpu_seconds": me1 - me0, "check": check}
+        return {
+            "setup_seconds": round(setup_s, 2),
+            "measured_seconds": elapsed,
+            "decisions": s.decisions,
+            "latencies_ms": [round(x * 1000, 2) for x in s.latencies],
+            "acks_ms": [round(x * 1000, 2) for x in s.acks],
+            "errors": s.errors,
+            "games_finished": s.games_finished,
+            "cpu_seconds": me1 - me0,
+            "check": check,
+        }
 
     async def verify(self) -> dict:
         """Every accepted decision is in the log exactly once, at its place; nothing else is."""
@@ -284,8 +300,7 @@ class Bench:
             async with sem:
                 logs = []
                 for seat in range(g.players):
-                    r = await http.get(f"/api/games/{g.id}/log",
-                                       headers={"Authorization": f"Bearer {g.tokens[seat]}"})
+                    r = await http.get(f"/api/games/{g.id}/log", headers={"Authorization": f"Bearer {g.tokens[seat]}"})
                     r.raise_for_status()
                     logs.append(r.json())
             steps = logs[0]["steps"]
@@ -333,12 +348,25 @@ def start_servers(args: argparse.Namespace, n: int, db: str) -> tuple[list[subpr
     for i in range(n):
         port = free_port()
         # every simulated player is this one address: the per-client limits are scaled out of the way
-        cmd = [sys.executable, "-m", "redtable.server", "--port", str(port), "--db", db, "--log-level", "warning",
-               "--rate-scale", "100000", "--ws-deflate" if args.deflate else "--no-ws-deflate", *extra]
+        cmd = [
+            sys.executable,
+            "-m",
+            "redtable.server",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--log-level",
+            "warning",
+            "--rate-scale",
+            "100000",
+            "--ws-deflate" if args.deflate else "--no-ws-deflate",
+            *extra,
+        ]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(f"{tmp}/server{i}.log", "w")))
         bases.append(f"http://127.0.0.1:{port}")
     deadline = time.time() + 60
-    for p, base in zip(procs, bases):
+    for p, base in zip(procs, bases, strict=True):
         while True:
             try:
                 if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
@@ -390,10 +418,27 @@ def phase(args: argparse.Namespace, servers: int, rate: float, db: str | None) -
     try:
         for i in range(n_gen):
             games = args.games // n_gen + (1 if i < args.games % n_gen else 0)
-            cmd = [sys.executable, __file__, "--loadgen", json.dumps({
-                "bases": bases, "games": games, "rate": rate * games / args.games, "first": i, "step": n_gen,
-                "players": args.players, "game": args.game, "spread": args.spread, "deflate": args.deflate,
-                "duration": args.duration, "warmup": args.warmup, "out": f"{tmp}/loadgen{i}.json"})]
+            cmd = [
+                sys.executable,
+                __file__,
+                "--loadgen",
+                json.dumps(
+                    {
+                        "bases": bases,
+                        "games": games,
+                        "rate": rate * games / args.games,
+                        "first": i,
+                        "step": n_gen,
+                        "players": args.players,
+                        "game": args.game,
+                        "spread": args.spread,
+                        "deflate": args.deflate,
+                        "duration": args.duration,
+                        "warmup": args.warmup,
+                        "out": f"{tmp}/loadgen{i}.json",
+                    }
+                ),
+            ]
             gens.append(subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
         for g in gens:  # each says it is ready (its games created, its sockets open)
             line = g.stdout.readline()
@@ -426,32 +471,53 @@ def phase(args: argparse.Namespace, servers: int, rate: float, db: str | None) -
     ack = sorted(x for p in parts for x in p["acks_ms"])
     decisions = sum(p["decisions"] for p in parts)
     measured = max(p["measured_seconds"] for p in parts)
-    commits = sum(b["commits"] - a["commits"] for a, b in zip(h0, h1))
-    server_decisions = sum(b["decisions"] - a["decisions"] for a, b in zip(h0, h1))
+    commits = sum(b["commits"] - a["commits"] for a, b in zip(h0, h1, strict=True))
+    server_decisions = sum(b["decisions"] - a["decisions"] for a, b in zip(h0, h1, strict=True))
     errors: dict[str, int] = {}
     for p in parts:
         for k, v in p["errors"].items():
             errors[k] = errors.get(k, 0) + v
     checks = [p["check"] for p in parts]
-    server_cpu = [round(100 * (b - a) / elapsed, 1) for a, b in zip(cpu0, cpu1)]
+    server_cpu = [round(100 * (b - a) / elapsed, 1) for a, b in zip(cpu0, cpu1, strict=True)]
     return {
-        "servers": len(bases), "loadgens": n_gen, "spread": args.spread, "game": args.game, "players": args.players,
-        "games": args.games, "connections": args.games * args.players, "db": h1[0]["db"],
-        "bus": (h1[0].get("fleet") or {}).get("bus"), "offered_rate": rate, "ws_deflate": args.deflate,
-        "setup_seconds": max(p["setup_seconds"] for p in parts), "measured_seconds": round(measured, 2),
-        "decisions": decisions, "decisions_per_second": round(decisions / measured, 1),
-        "latency_ms": {"p50": round(pct(lat, 50), 2), "p90": round(pct(lat, 90), 2), "p99": round(pct(lat, 99), 2),
-                       "max": round(lat[-1], 2) if lat else None,
-                       "mean": round(statistics.fmean(lat), 2) if lat else None},
+        "servers": len(bases),
+        "loadgens": n_gen,
+        "spread": args.spread,
+        "game": args.game,
+        "players": args.players,
+        "games": args.games,
+        "connections": args.games * args.players,
+        "db": h1[0]["db"],
+        "bus": (h1[0].get("fleet") or {}).get("bus"),
+        "offered_rate": rate,
+        "ws_deflate": args.deflate,
+        "setup_seconds": max(p["setup_seconds"] for p in parts),
+        "measured_seconds": round(measured, 2),
+        "decisions": decisions,
+        "decisions_per_second": round(decisions / measured, 1),
+        "latency_ms": {
+            "p50": round(pct(lat, 50), 2),
+            "p90": round(pct(lat, 90), 2),
+            "p99": round(pct(lat, 99), 2),
+            "max": round(lat[-1], 2) if lat else None,
+            "mean": round(statistics.fmean(lat), 2) if lat else None,
+        },
         "ack_latency_ms": {"p50": round(pct(ack, 50), 2), "p99": round(pct(ack, 99), 2)},
-        "server_decisions": server_decisions, "commits": commits,
+        "server_decisions": server_decisions,
+        "commits": commits,
         "decisions_per_commit": round(server_decisions / commits, 2) if commits else None,
-        "server_cpu_percent": server_cpu, "server_cpu_percent_total": round(sum(server_cpu), 1),
+        "server_cpu_percent": server_cpu,
+        "server_cpu_percent_total": round(sum(server_cpu), 1),
         "server_cpu_ms_per_decision": round(10 * sum(server_cpu) / (decisions / measured), 3) if decisions else None,
         "loadgen_cpu_percent": round(100 * sum(p["cpu_seconds"] for p in parts) / measured, 1),
-        "games_finished": sum(p["games_finished"] for p in parts), "errors": errors,
-        "check": {"games": sum(c["games"] for c in checks), "decisions_checked": sum(c["decisions_checked"] for c in checks),
-                  "ok": all(c["ok"] for c in checks), "problems": [x for c in checks for x in c["problems"]][:20]},
+        "games_finished": sum(p["games_finished"] for p in parts),
+        "errors": errors,
+        "check": {
+            "games": sum(c["games"] for c in checks),
+            "decisions_checked": sum(c["decisions_checked"] for c in checks),
+            "ok": all(c["ok"] for c in checks),
+            "problems": [x for c in checks for x in c["problems"]][:20],
+        },
         "load_average": os.getloadavg(),
     }
 
@@ -478,21 +544,31 @@ def loadgen_main(spec: str) -> None:
 
 def show(r: dict) -> None:
     lat = r["latency_ms"]
-    print(f"{r['servers']} server process(es), {r['loadgens']} load generator(s), spread {r['spread']}: "
-          f"{r['games']} games x {r['players']} players ({r['connections']} WebSockets), {r['game']}, "
-          f"db {r['db']}{', bus ' + r['bus'] if r['bus'] else ''}, offered {r['offered_rate'] or 'max'} decisions/s")
+    print(
+        f"{r['servers']} server process(es), {r['loadgens']} load generator(s), spread {r['spread']}: "
+        f"{r['games']} games x {r['players']} players ({r['connections']} WebSockets), {r['game']}, "
+        f"db {r['db']}{', bus ' + r['bus'] if r['bus'] else ''}, offered {r['offered_rate'] or 'max'} decisions/s"
+    )
     print(f"  {r['decisions']} decisions in {r['measured_seconds']} s: {r['decisions_per_second']} decisions/s")
-    print(f"  latency (send -> every seat updated): p50 {lat['p50']} ms, p90 {lat['p90']} ms, "
-          f"p99 {lat['p99']} ms, max {lat['max']} ms")
-    print(f"  commit ack: p50 {r['ack_latency_ms']['p50']} ms, p99 {r['ack_latency_ms']['p99']} ms; "
-          f"{r['decisions_per_commit']} decisions per commit")
-    print(f"  CPU: servers {r['server_cpu_percent']}% ({r['server_cpu_ms_per_decision']} ms per decision), "
-          f"load generators {r['loadgen_cpu_percent']}% (of one core; {os.cpu_count()} cores; load average "
-          f"{' '.join(f'{x:.1f}' for x in r['load_average'])})")
+    print(
+        f"  latency (send -> every seat updated): p50 {lat['p50']} ms, p90 {lat['p90']} ms, "
+        f"p99 {lat['p99']} ms, max {lat['max']} ms"
+    )
+    print(
+        f"  commit ack: p50 {r['ack_latency_ms']['p50']} ms, p99 {r['ack_latency_ms']['p99']} ms; "
+        f"{r['decisions_per_commit']} decisions per commit"
+    )
+    print(
+        f"  CPU: servers {r['server_cpu_percent']}% ({r['server_cpu_ms_per_decision']} ms per decision), "
+        f"load generators {r['loadgen_cpu_percent']}% (of one core; {os.cpu_count()} cores; load average "
+        f"{' '.join(f'{x:.1f}' for x in r['load_average'])})"
+    )
     print(f"  errors: {r['errors'] or 'none'}; games finished: {r['games_finished']}")
     c = r["check"]
-    print(f"  check: {c['decisions_checked']} decisions in {c['games']} games read back: "
-          f"{'OK, none lost or applied twice' if c['ok'] else 'FAILED'}")
+    print(
+        f"  check: {c['decisions_checked']} decisions in {c['games']} games read back: "
+        f"{'OK, none lost or applied twice' if c['ok'] else 'FAILED'}"
+    )
     for line in c["problems"]:
         print("   ", line)
 
@@ -507,12 +583,20 @@ def main() -> None:
     p.add_argument("--rate", type=float, default=1000.0, help="offered decisions/s over all games (0: flat out)")
     p.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     p.add_argument("--warmup", type=float, default=5.0)
-    p.add_argument("--db", default=None, help="database URL for the servers it starts (default: a fresh SQLite "
-                   "file; with --servers above 1, the local PostgreSQL test database)")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="database URL for the servers it starts (default: a fresh SQLite "
+        "file; with --servers above 1, the local PostgreSQL test database)",
+    )
     p.add_argument("--url", default=None, help="use these running servers (comma-separated) instead of starting any")
     p.add_argument("--servers", type=int, default=1, help="above 1: one process against this many (PostgreSQL)")
-    p.add_argument("--spread", choices=["game", "seat"], default="game",
-                   help="game: all seats of a game on one process; seat: the seats of a game on different ones")
+    p.add_argument(
+        "--spread",
+        choices=["game", "seat"],
+        default="game",
+        help="game: all seats of a game on one process; seat: the seats of a game on different ones",
+    )
     p.add_argument("--loadgens", type=int, default=0, help="load generator processes (default: one per server)")
     p.add_argument("--bus", default=None, help="the servers' --bus (PostgreSQL: postgres or redis://...)")
     p.add_argument("--deflate", action="store_true", help="negotiate WebSocket compression (as browsers do)")
@@ -536,24 +620,33 @@ def main() -> None:
         return
     # a fleet: one process against N, flat out (throughput) and at --rate (latency), side by side
     runs = {}
-    for label, servers, rate in (("1 flat out", 1, 0.0), (f"{args.servers} flat out", args.servers, 0.0),
-                                 (f"1 at {args.rate:g}/s", 1, args.rate),
-                                 (f"{args.servers} at {args.rate:g}/s", args.servers, args.rate)):
+    for label, servers, rate in (
+        ("1 flat out", 1, 0.0),
+        (f"{args.servers} flat out", args.servers, 0.0),
+        (f"1 at {args.rate:g}/s", 1, args.rate),
+        (f"{args.servers} at {args.rate:g}/s", args.servers, args.rate),
+    ):
         runs[label] = r = phase(args, servers, rate, db)
         if not args.json:
             print(f"== {label}")
             show(r)
     one, many = runs["1 flat out"], runs[f"{args.servers} flat out"]
-    summary = {"throughput_ratio": round(many["decisions_per_second"] / one["decisions_per_second"], 2),
-               "servers": args.servers, "spread": args.spread, "cores": os.cpu_count(),
-               "p99_ms_at_rate": {k: v["latency_ms"]["p99"] for k, v in runs.items() if v["offered_rate"]},
-               "runs": runs}
+    summary = {
+        "throughput_ratio": round(many["decisions_per_second"] / one["decisions_per_second"], 2),
+        "servers": args.servers,
+        "spread": args.spread,
+        "cores": os.cpu_count(),
+        "p99_ms_at_rate": {k: v["latency_ms"]["p99"] for k, v in runs.items() if v["offered_rate"]},
+        "runs": runs,
+    }
     if args.json:
         print(json.dumps(summary))
         return
-    print(f"== {args.servers} processes against 1 (flat out): {summary['throughput_ratio']}x the decisions/s "
-          f"({many['decisions_per_second']} vs {one['decisions_per_second']}); p99 at {args.rate:g}/s: "
-          + ", ".join(f"{k}: {v} ms" for k, v in summary["p99_ms_at_rate"].items()))
+    print(
+        f"== {args.servers} processes against 1 (flat out): {summary['throughput_ratio']}x the decisions/s "
+        f"({many['decisions_per_second']} vs {one['decisions_per_second']}); p99 at {args.rate:g}/s: "
+        + ", ".join(f"{k}: {v} ms" for k, v in summary["p99_ms_at_rate"].items())
+    )
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import orjson
-from fastapi import FastAPI, Path as PathParam, Query, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
@@ -50,7 +51,8 @@ or undo must quote the version the client saw; any other is refused (`stale_vers
 nothing is ever applied twice.
 
 **Live play**: WebSocket `/api/games/{id}/ws`; the first message is
-`{"type": "auth", "token": "<token>"}` (`"token": null`: a spectator). The server sends `state` (a full snapshot: on connect, after an undo, on `sync`), `update`
+`{"type": "auth", "token": "<token>"}` (`"token": null`: a spectator). The server sends `state`
+(a full snapshot: on connect, after an undo, on `sync`), `update`
 (after every decision: the seat's new view, the pending decision, the new events it may
 see), `accepted` (your decision or undo was committed), `presence`, `pong` and `error`.
 Clients send `{"type": "decide", "action": "...", "version": 7, "id": any}`,
@@ -77,34 +79,59 @@ class Strict(BaseModel):
 
 class SeatSpec(Strict):
     type: Literal["human", "bot"] = Field("human", description="a person (joins with the invite) or a bot")
-    bot: str | None = Field(None, max_length=32, description="a bot seat's preset (default random): "
-                            + ", ".join(PRESETS))
-    name: str | None = Field(None, max_length=4 * NAME_MAX,
-                             description=f"display name: 1-{NAME_MAX} printable characters, no bot's label")
+    bot: str | None = Field(
+        None, max_length=32, description="a bot seat's preset (default random): " + ", ".join(PRESETS)
+    )
+    name: str | None = Field(
+        None, max_length=4 * NAME_MAX, description=f"display name: 1-{NAME_MAX} printable characters, no bot's label"
+    )
 
 
 class CreateGame(Strict):
-    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [{
-        "game": "red-rising", "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}],
-        "options": {"multiplayer_variant": False}, "undo": True}]})
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "game": "red-rising",
+                    "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}],
+                    "options": {"multiplayer_variant": False},
+                    "undo": True,
+                }
+            ]
+        },
+    )
     game: StrictStr = Field(..., max_length=32, description="red-rising (2-6 seats) or red-north (2-4 seats)")
     seats: list[SeatSpec] = Field(..., min_length=1, max_length=8, description="one entry per seat, in seat order")
-    options: dict[str, Any] = Field(default_factory=dict, description="game options, e.g. multiplayer_variant "
-                                    "or block_windows (red-rising) or outpost_points (red-north); each of its "
-                                    "default's type")
-    seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED, description="fixes the shuffles and dice; allowed "
-                                   "only where at most one person plays (the game then says "
-                                   "seed_chosen_by_creator: true). Default: random, committed to by "
-                                   "seed_commitment and revealed in the finished game's record")
-    undo: StrictBool = Field(False, description="all seats may undo their own last decision when it used no "
-                             "chance, revealed nothing hidden and kept the turn")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="game options, e.g. multiplayer_variant "
+        "or block_windows (red-rising) or outpost_points (red-north); each of its "
+        "default's type",
+    )
+    seed: StrictInt | None = Field(
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="fixes the shuffles and dice; allowed "
+        "only where at most one person plays (the game then says "
+        "seed_chosen_by_creator: true). Default: random, committed to by "
+        "seed_commitment and revealed in the finished game's record",
+    )
+    undo: StrictBool = Field(
+        False,
+        description="all seats may undo their own last decision when it used no "
+        "chance, revealed nothing hidden and kept the turn",
+    )
     bot_delay: float = Field(0.0, ge=0, le=10, description="seconds a bot waits before each decision")
 
 
 class JoinRequest(Strict):
     invite: StrictStr = Field(..., min_length=1, max_length=100, description="the seat's invite code")
-    name: StrictStr | None = Field(None, max_length=4 * NAME_MAX,
-                                   description="display name (changes only before the first decision)")
+    name: StrictStr | None = Field(
+        None, max_length=4 * NAME_MAX, description="display name (changes only before the first decision)"
+    )
 
 
 class DecisionRequest(Strict):
@@ -118,8 +145,11 @@ class UndoRequest(Strict):
 
 # ---------------------------------------------------------------------- response shapes (documentation)
 class ErrorBody(BaseModel):
-    error: str = Field(..., description="stable code: unknown_game, bad_token, missing_token, not_your_turn, "
-                       "stale_version, illegal_action, malformed, game_over, undo_disabled, undo_forbidden, ...")
+    error: str = Field(
+        ...,
+        description="stable code: unknown_game, bad_token, missing_token, not_your_turn, "
+        "stale_version, illegal_action, malformed, game_over, undo_disabled, undo_forbidden, ...",
+    )
     message: str
     version: int | None = None
     legal: list[str] | None = Field(None, description="the pending decision's options (to its decider only)")
@@ -158,8 +188,9 @@ class GameInfo(BaseModel):
     bot_delay: float
     created_at: float
     seed_chosen_by_creator: bool = Field(..., description="the creator chose the seed (so may know the deal)")
-    seed_commitment: str | None = Field(None, description='sha256 hex of "<seed>:<salt>"; the finished '
-                                        "game's record reveals both")
+    seed_commitment: str | None = Field(
+        None, description='sha256 hex of "<seed>:<salt>"; the finished game\'s record reveals both'
+    )
 
 
 class GameCreated(GameInfo):
@@ -309,12 +340,24 @@ def rate_kind(method: str, path: str) -> str | None:
 
 
 # ---------------------------------------------------------------------- the app
-def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: str = "normal",
-               idle_seconds: float = 900.0, web_dir: str | Path | None = None,
-               store: Store | None = None, gc_freeze: bool = False, limits: Limits | None = None,
-               bot_pool: Any = None, docs: bool = False, allow_chosen_seeds: bool = False,
-               window_median: float = 2.5, bus: str | None = None, lease_seconds: float = 5.0,
-               fleet_poll_seconds: float = 2.0) -> FastAPI:
+def create_app(
+    db: str = DEFAULT_DB,
+    *,
+    schema: str | None = None,
+    sqlite_sync: str = "normal",
+    idle_seconds: float = 900.0,
+    web_dir: str | Path | None = None,
+    store: Store | None = None,
+    gc_freeze: bool = False,
+    limits: Limits | None = None,
+    bot_pool: Any = None,
+    docs: bool = False,
+    allow_chosen_seeds: bool = False,
+    window_median: float = 2.5,
+    bus: str | None = None,
+    lease_seconds: float = 5.0,
+    fleet_poll_seconds: float = 2.0,
+) -> FastAPI:
     """The app.
 
     ``gc_freeze``: the server process's garbage-collector policy (see ``Hub._gc_policy``).
@@ -341,10 +384,19 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
 
         fleet = Fleet(store, bus, lease_seconds=lease_seconds, poll_seconds=fleet_poll_seconds)
     elif bus is not None:
-        raise ValueError("a bus connects several server processes, which need PostgreSQL; SQLite serves one "
-                         "process and needs none")
-    hub = Hub(store, idle_seconds=idle_seconds, gc_freeze=gc_freeze, limits=limits, bot_pool=bot_pool,
-              allow_chosen_seeds=allow_chosen_seeds, window_median=window_median, fleet=fleet)
+        raise ValueError(
+            "a bus connects several server processes, which need PostgreSQL; SQLite serves one process and needs none"
+        )
+    hub = Hub(
+        store,
+        idle_seconds=idle_seconds,
+        gc_freeze=gc_freeze,
+        limits=limits,
+        bot_pool=bot_pool,
+        allow_chosen_seeds=allow_chosen_seeds,
+        window_median=window_median,
+        fleet=fleet,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -354,17 +406,24 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
         finally:
             await hub.stop()
 
-    app = FastAPI(title="redtable", version="2", description=DESCRIPTION, lifespan=lifespan,
-                  default_response_class=JSON, docs_url="/docs" if docs else None, redoc_url=None)
+    app = FastAPI(
+        title="redtable",
+        version="2",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        default_response_class=JSON,
+        docs_url="/docs" if docs else None,
+        redoc_url=None,
+    )
     app.state.hub = hub
     app.state.store = store
-    app.add_middleware(RateGate, classify=rate_kind, client=lambda scope: scope_client(scope, limits),
-                       try_take=hub.limiter.try_take)
+    app.add_middleware(
+        RateGate, classify=rate_kind, client=lambda scope: scope_client(scope, limits), try_take=hub.limiter.try_take
+    )
     app.add_middleware(Edge, limit=limits.body_bytes)  # outermost: its headers go on the 429s too
 
     def client(request: Request) -> str:
         return client_of(request, limits)
-
 
     # -------------------------------------------------------------- errors
     @app.exception_handler(ApiError)
@@ -374,8 +433,14 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
         if isinstance(exc.__cause__, BodyTooLarge):
-            return JSON({"error": "too_large", "message": f"the request body may be at most {limits.body_bytes} "
-                         "bytes", "limit": limits.body_bytes}, status_code=413)
+            return JSON(
+                {
+                    "error": "too_large",
+                    "message": f"the request body may be at most {limits.body_bytes} bytes",
+                    "limit": limits.body_bytes,
+                },
+                status_code=413,
+            )
         code = {404: "not_found", 405: "method_not_allowed", 400: "malformed"}.get(exc.status_code, "http_error")
         return JSON({"error": code, "message": clip(str(exc.detail))[1:-1]}, status_code=exc.status_code)
 
@@ -387,12 +452,20 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError):
         # the message names where and what; it never echoes the input (pydantic's "input")
-        problems = [{"loc": [x[:40] if isinstance(x, str) else x for x in list(e.get("loc", ()))[:6]],
-                     "msg": str(e.get("msg", ""))[:200], "type": str(e.get("type", ""))[:40]}
-                    for e in exc.errors()[:10]]
+        problems = [
+            {
+                "loc": [x[:40] if isinstance(x, str) else x for x in list(e.get("loc", ()))[:6]],
+                "msg": str(e.get("msg", ""))[:200],
+                "type": str(e.get("type", ""))[:40],
+            }
+            for e in exc.errors()[:10]
+        ]
         where = "; ".join(f"{'.'.join(map(str, p['loc']))}: {p['msg']}" for p in problems)
-        body: dict[str, Any] = {"error": "malformed", "message": f"malformed request: {where}"[:600],
-                                "problems": problems}
+        body: dict[str, Any] = {
+            "error": "malformed",
+            "message": f"malformed request: {where}"[:600],
+            "problems": problems,
+        }
         gid = request.path_params.get("game_id")
         game = hub.games.get(gid) if isinstance(gid, str) else None  # memory only: a refusal queries nothing
         if game is not None:
@@ -419,10 +492,16 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
     @app.get("/api/health", tags=["meta"])
     async def health():
         """Liveness, and what the server holds."""
-        out = {"ok": True, "db": store.dialect, "games_in_memory": len(hub.games),
-               "connections": sum(len(g.conns) for g in hub.games.values()), "decisions": hub.decisions,
-               "commits": hub.writer.batches, "commit_seconds": round(hub.writer.write_seconds, 3),
-               "pid": os.getpid()}
+        out = {
+            "ok": True,
+            "db": store.dialect,
+            "games_in_memory": len(hub.games),
+            "connections": sum(len(g.conns) for g in hub.games.values()),
+            "decisions": hub.decisions,
+            "commits": hub.writer.batches,
+            "commit_seconds": round(hub.writer.write_seconds, 3),
+            "pid": os.getpid(),
+        }
         if hub.fleet is not None:  # this process's part in the fleet (no host name, no holder id)
             out["fleet"] = hub.fleet.stats()
         return JSON(out)
@@ -435,28 +514,51 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
             cls = game_class(name)
             opts = cls(players=cls.min_players).options()
             opts.pop("players", None)
-            out.append({"name": name, "title": cls.title, "min_players": cls.min_players,
-                        "max_players": cls.max_players, "options": opts, "bots": list(PRESETS)})
+            out.append(
+                {
+                    "name": name,
+                    "title": cls.title,
+                    "min_players": cls.min_players,
+                    "max_players": cls.max_players,
+                    "options": opts,
+                    "bots": list(PRESETS),
+                }
+            )
         return JSON(out)
 
     # -------------------------------------------------------------- games
     @app.get("/api/games", tags=["games"], response_model=list[GameSummary])
-    async def list_games(request: Request, status: Literal["active", "finished"] | None = None,
-                         limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0, le=1_000_000)):
+    async def list_games(
+        request: Request,
+        status: Literal["active", "finished"] | None = None,
+        limit: int = Query(50, ge=1, le=500),
+        offset: int = Query(0, ge=0, le=1_000_000),
+    ):
         """Games stored on this server, newest first (public facts only)."""
         return JSON(await run_blocking(store.list_games, status, limit, offset))
 
     @app.post("/api/games", tags=["games"], status_code=201, response_model=GameCreated, responses=ERRORS)
     async def create_game(request: Request, body: CreateGame):
         """Create a game. The answer carries each human seat's secret invite and the creator's key (shown once)."""
-        out = await asyncio.shield(asyncio.ensure_future(hub.create(
-            body.game, [s.model_dump() for s in body.seats], body.options, body.seed, body.undo, body.bot_delay,
-            client(request))))
+        out = await asyncio.shield(
+            asyncio.ensure_future(
+                hub.create(
+                    body.game,
+                    [s.model_dump() for s in body.seats],
+                    body.options,
+                    body.seed,
+                    body.undo,
+                    body.bot_delay,
+                    client(request),
+                )
+            )
+        )
         return JSON(out, status_code=201)
 
     @app.get("/api/games/{game_id}", tags=["games"], response_model=GameState, responses=ERRORS)
-    async def read_game(request: Request, game_id: str,
-                        events: bool = Query(True, description="include the events this seat may see")):
+    async def read_game(
+        request: Request, game_id: str, events: bool = Query(True, description="include the events this seat may see")
+    ):
         """The game as a seat (with its token) or as a spectator (without)."""
         game = await hub.get(game_id)
         seat = await seat_of(game, request)
@@ -475,8 +577,7 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
         seat = await seat_of(game, request, required=True)
         return JSON(await asyncio.shield(asyncio.ensure_future(hub.sign_out_others(game, seat, _token(request)))))
 
-    @app.post("/api/games/{game_id}/seats/{seat}/invite", tags=["seats"], response_model=NewInvite,
-              responses=ERRORS)
+    @app.post("/api/games/{game_id}/seats/{seat}/invite", tags=["seats"], response_model=NewInvite, responses=ERRORS)
     async def reissue_invite(request: Request, game_id: str, seat: int = PathParam(..., ge=0, le=7)):
         """The creator (``Authorization: Bearer <creator_key>``) replaces the invite of a seat nobody took."""
         game = await hub.get(game_id)
@@ -544,34 +645,44 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
                     return
                 raw = first.get("text") if first.get("text") is not None else first.get("bytes")
                 if raw is None or len(raw) > 4096:
-                    raise ApiError(400, "auth_required", 'the first message is {"type": "auth", "token": "..."} '
-                                   '(or "token": null to watch)')
+                    raise ApiError(
+                        400,
+                        "auth_required",
+                        'the first message is {"type": "auth", "token": "..."} (or "token": null to watch)',
+                    )
                 try:
                     msg = orjson.loads(raw)
                 except orjson.JSONDecodeError:
                     msg = None
                 if not isinstance(msg, dict) or msg.get("type") != "auth":
-                    raise ApiError(400, "auth_required", 'the first message is {"type": "auth", "token": "..."} '
-                                   '(or "token": null to watch)')
+                    raise ApiError(
+                        400,
+                        "auth_required",
+                        'the first message is {"type": "auth", "token": "..."} (or "token": null to watch)',
+                    )
                 token = msg.get("token")
                 if token is not None and not isinstance(token, str):
                     raise ApiError(400, "malformed", "'token' must be a string or null")
                 game = await hub.get(game_id)
                 seat = await hub.seat_of(game, token)
                 if seat is None and hub.spectators(game) >= limits.spectators_per_game:
-                    raise ApiError(429, "too_many_spectators", f"this game has its {limits.spectators_per_game} "
-                                   "spectators; try again later", retry_after=30)
-            except asyncio.TimeoutError:
-                return await refuse(ApiError(408, "auth_required", "no auth message in "
-                                             f"{limits.ws_auth_seconds:g} s"), 4000)
+                    raise ApiError(
+                        429,
+                        "too_many_spectators",
+                        f"this game has its {limits.spectators_per_game} spectators; try again later",
+                        retry_after=30,
+                    )
+            except TimeoutError:
+                return await refuse(
+                    ApiError(408, "auth_required", f"no auth message in {limits.ws_auth_seconds:g} s"), 4000
+                )
             except ApiError as e:
                 return await refuse(e, {404: 4004, 429: 4029, 400: 4000}.get(e.status, 4003))
 
             async def send(text: str) -> None:
                 await websocket.send_text(text)
 
-            conn = Conn(seat, send, client=who, limit=limits.send_queue_bytes,
-                        token_hash=sha(token) if token else None)
+            conn = Conn(seat, send, client=who, limit=limits.send_queue_bytes, token_hash=sha(token) if token else None)
             hub.attach(game, conn)
 
             async def reader() -> None:
@@ -582,8 +693,11 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
                     raw = msg.get("text")
                     await hub.handle(game, conn, raw if raw is not None else msg.get("bytes"))
 
-            tasks = [asyncio.create_task(reader()), asyncio.create_task(conn.pump()),
-                     asyncio.create_task(conn.ended.wait())]
+            tasks = [
+                asyncio.create_task(reader()),
+                asyncio.create_task(conn.pump()),
+                asyncio.create_task(conn.ended.wait()),
+            ]
             try:
                 await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             finally:
@@ -591,6 +705,7 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
                     t.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
             if conn.closed:
+
                 async def goodbye() -> None:
                     if conn.final is not None:
                         await websocket.send_text(conn.final)
@@ -598,7 +713,7 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
 
                 try:  # a client that does not read may never take the close frame: do not wait for it
                     await asyncio.wait_for(goodbye(), 1.0)
-                except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+                except (TimeoutError, Exception):  # noqa: BLE001
                     pass
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -635,6 +750,7 @@ def create_app(db: str = DEFAULT_DB, *, schema: str | None = None, sqlite_sync: 
         except Exception:  # noqa: BLE001  (the UI must never take the game server down)
             log.exception("the web UI routes could not be installed")
     else:
+
         @app.get("/", include_in_schema=False)
         async def root():
             return JSON({"name": "redtable", "api": "/api", "openapi": "/openapi.json"})

@@ -277,8 +277,15 @@ class BotPool:
     ``search_nice``: how much lower the search workers' OS priority is (0: the same).
     """
 
-    def __init__(self, workers: int | None = None, *, fast_workers: int = 1, context: str = "spawn",
-                 search_nice: int = 10, start_timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        fast_workers: int = 1,
+        context: str = "spawn",
+        search_nice: int = 10,
+        start_timeout: float = 60.0,
+    ) -> None:
         if context == "fork":
             raise ValueError("the bot pool never forks the server: use 'spawn' or 'forkserver'")
         n = max(1, (os.cpu_count() or 2) - 1) if workers is None else int(workers)
@@ -292,7 +299,8 @@ class BotPool:
         self._workers: list[_Worker] = []
         self._pending: dict[str, collections.deque[_Job]] = {}
         self._rings: dict[tuple[str, int], collections.deque[str]] = {
-            (lane, p): collections.deque() for lane in _LANES for p in (0, 1)}
+            (lane, p): collections.deque() for lane in _LANES for p in (0, 1)
+        }
         self._ringed: dict[str, tuple[str, int]] = {}
         self._busy_games: set[str] = set()
         self._ids = itertools.count(1)
@@ -353,8 +361,17 @@ class BotPool:
             self._reap(w)
 
     # -------------------------------------------------------------- the API
-    async def choose(self, game_key: str, spec: str, seed: int, state: State, *, priority: int = 0,
-                     deadline: float | None = None, game_seed: int | None = None) -> str:
+    async def choose(
+        self,
+        game_key: str,
+        spec: str,
+        seed: int,
+        state: State,
+        *,
+        priority: int = 0,
+        deadline: float | None = None,
+        game_seed: int | None = None,
+    ) -> str:
         """The action ``make_bot(spec, seed)`` picks for ``state``'s pending decision.
 
         ``priority`` 0 (a game with people) is served before 1 (bots only). ``deadline``:
@@ -383,9 +400,19 @@ class BotPool:
         if not self._started:
             await self.start(wait=False)
         loop = self._loop
-        job = _Job(next(self._ids), game_key, spec, seed, state.clone(), game_seed, priority, lane,
-                   preset_deadline(spec) if deadline is None else float(deadline),
-                   loop.create_future(), time.monotonic())
+        job = _Job(
+            next(self._ids),
+            game_key,
+            spec,
+            seed,
+            state.clone(),
+            game_seed,
+            priority,
+            lane,
+            preset_deadline(spec) if deadline is None else float(deadline),
+            loop.create_future(),
+            time.monotonic(),
+        )
         if self._start_failures >= _START_FAILURES_BROKEN and not any(w.ready for w in self._workers):
             self._fell_back(job)
             return job.fallback()
@@ -409,8 +436,7 @@ class BotPool:
         return {
             "workers": {lane: sum(1 for w in self._workers if w.lane == lane) for lane in _LANES},
             "ready": {lane: sum(1 for w in self._workers if w.lane == lane and w.ready) for lane in _LANES},
-            "busy": {lane: sum(1 for w in self._workers if w.lane == lane and w.job is not None)
-                     for lane in _LANES},
+            "busy": {lane: sum(1 for w in self._workers if w.lane == lane and w.job is not None) for lane in _LANES},
             "queued": queued,
             "queued_by_lane": by_lane,
             "games_waiting": len(self._pending),
@@ -508,8 +534,9 @@ class BotPool:
             return
         parent, child = self._ctx.Pipe(duplex=True)
         nice = self.search_nice if lane == LANE_SEARCH else 0
-        proc = self._ctx.Process(target=_worker_main, args=(child, lane, nice), name=f"redtable-bot-{lane}",
-                                 daemon=True)
+        proc = self._ctx.Process(
+            target=_worker_main, args=(child, lane, nice), name=f"redtable-bot-{lane}", daemon=True
+        )
         try:
             proc.start()
         except Exception:  # noqa: BLE001
@@ -533,7 +560,7 @@ class BotPool:
                     self._fell_back(job)
                     if not job.fut.done():
                         job.fut.set_result(job.fallback())
-        delay = min(10.0, 0.25 * 2 ** self._start_failures)
+        delay = min(10.0, 0.25 * 2**self._start_failures)
         self._respawns = [h for h in self._respawns if not h.cancelled()]
         self._respawns.append(self._loop.call_later(delay, self._spawn, lane))
 
@@ -553,8 +580,12 @@ class BotPool:
             return
         except Exception as e:  # noqa: BLE001 - the state does not pickle: the job fails, the worker is fine
             w.job = None
-            log.warning("bot %s of game %s: cannot send the state (%s; pass game_seed); it plays the fallback",
-                        job.spec, job.game_key, e)
+            log.warning(
+                "bot %s of game %s: cannot send the state (%s; pass game_seed); it plays the fallback",
+                job.spec,
+                job.game_key,
+                e,
+            )
             self._answer(job, None)
             return
         w.timer = self._loop.call_later(job.deadline, self._overrun, w, job)
@@ -585,8 +616,12 @@ class BotPool:
             self._answer(job, value)
         else:
             self.counts["errors"] += 1
-            log.warning("bot %s of game %s failed (%s); it plays the fallback", job.spec, job.game_key,
-                        value if status != "ok" else f"illegal action {value!r}")
+            log.warning(
+                "bot %s of game %s failed (%s); it plays the fallback",
+                job.spec,
+                job.game_key,
+                value if status != "ok" else f"illegal action {value!r}",
+            )
             self._answer(job, None)
         self._pump()
 
@@ -611,8 +646,13 @@ class BotPool:
         if w.job is not job:
             return
         self.counts["timeouts"] += 1
-        log.warning("bot %s of game %s overran its %.2f s deadline; it plays the fallback and worker %s "
-                    "is replaced", job.spec, job.game_key, job.deadline, w.proc.pid)
+        log.warning(
+            "bot %s of game %s overran its %.2f s deadline; it plays the fallback and worker %s is replaced",
+            job.spec,
+            job.game_key,
+            job.deadline,
+            w.proc.pid,
+        )
         self._lost(w, None)
 
     def _lost(self, w: _Worker, why: str | None) -> None:
@@ -628,8 +668,13 @@ class BotPool:
         if why is not None:
             if w.ready:
                 self.counts["crashes"] += 1
-            log.warning("bot worker %s (%s lane) %s%s; it is replaced", w.proc.pid, w.lane, why,
-                        f" while playing {job.spec} in game {job.game_key}" if job else "")
+            log.warning(
+                "bot worker %s (%s lane) %s%s; it is replaced",
+                w.proc.pid,
+                w.lane,
+                why,
+                f" while playing {job.spec} in game {job.game_key}" if job else "",
+            )
         if job is not None:
             self._answer(job, None)
         if self._closed:

@@ -9,7 +9,6 @@ message on stderr that names the value and what is allowed.
 from __future__ import annotations
 
 import os
-from typing import Optional
 
 import typer
 
@@ -33,40 +32,62 @@ def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
     port: int = typer.Option(8000, "--port", "-p", help="TCP port"),
     db: str = typer.Option(
-        os.environ.get("REDTABLE_DB", "sqlite:///redtable.db"), "--db",
+        os.environ.get("REDTABLE_DB", "sqlite:///redtable.db"),
+        "--db",
         help="database URL: sqlite:///FILE (default ./redtable.db, created if missing) or "
-             "postgresql://user@host/dbname; env REDTABLE_DB"),
-    db_schema: Optional[str] = typer.Option(None, "--db-schema", help="PostgreSQL schema for the tables (created if missing)"),
-    db_writers: int = typer.Option(2, "--db-writers",
-                                   help="PostgreSQL: connections committing decisions at once (group commit on each)"),
-    sqlite_sync: str = typer.Option("normal", "--sqlite-sync",
-                                    help="SQLite durability: normal (survives a killed server) or full (also a power cut)"),
-    idle_minutes: float = typer.Option(15.0, "--idle-minutes",
-                                       help="drop a game from memory (never from the database) after this idle time"),
-    ws_deflate: bool = typer.Option(False, "--ws-deflate/--no-ws-deflate",
-                                    help="WebSocket per-message compression (saves bandwidth, costs CPU)"),
+        "postgresql://user@host/dbname; env REDTABLE_DB",
+    ),
+    db_schema: str | None = typer.Option(
+        None, "--db-schema", help="PostgreSQL schema for the tables (created if missing)"
+    ),
+    db_writers: int = typer.Option(
+        2, "--db-writers", help="PostgreSQL: connections committing decisions at once (group commit on each)"
+    ),
+    sqlite_sync: str = typer.Option(
+        "normal",
+        "--sqlite-sync",
+        help="SQLite durability: normal (survives a killed server) or full (also a power cut)",
+    ),
+    idle_minutes: float = typer.Option(
+        15.0, "--idle-minutes", help="drop a game from memory (never from the database) after this idle time"
+    ),
+    ws_deflate: bool = typer.Option(
+        False, "--ws-deflate/--no-ws-deflate", help="WebSocket per-message compression (saves bandwidth, costs CPU)"
+    ),
     log_level: str = typer.Option("info", "--log-level", help="critical, error, warning, info or debug"),
     access_log: bool = typer.Option(False, "--access-log/--no-access-log", help="log every HTTP request"),
-    rate_scale: float = typer.Option(1.0, "--rate-scale",
-                                     help="multiply every per-client rate and count limit (docs/security.md)"),
-    trust_proxy: bool = typer.Option(False, "--trust-proxy/--no-trust-proxy",
-                                     help="behind a reverse proxy: the client is the last X-Forwarded-For address"),
-    bot_workers: Optional[int] = typer.Option(None, "--bot-workers",
-                                              help="processes for searching bots (default: cores - 1)"),
-    docs: bool = typer.Option(False, "--docs/--no-docs",
-                              help="serve the interactive API docs at /docs (their scripts come from a CDN)"),
-    workers: int = typer.Option(1, "--workers", "-w",
-                                help="server processes on this machine sharing the port (PostgreSQL only; "
-                                     "docs/deploy.md)"),
-    bus: Optional[str] = typer.Option(
-        os.environ.get("REDTABLE_BUS") or None, "--bus",
+    rate_scale: float = typer.Option(
+        1.0, "--rate-scale", help="multiply every per-client rate and count limit (docs/security.md)"
+    ),
+    trust_proxy: bool = typer.Option(
+        False,
+        "--trust-proxy/--no-trust-proxy",
+        help="behind a reverse proxy: the client is the last X-Forwarded-For address",
+    ),
+    bot_workers: int | None = typer.Option(
+        None, "--bot-workers", help="processes for searching bots (default: cores - 1)"
+    ),
+    docs: bool = typer.Option(
+        False, "--docs/--no-docs", help="serve the interactive API docs at /docs (their scripts come from a CDN)"
+    ),
+    workers: int = typer.Option(
+        1, "--workers", "-w", help="server processes on this machine sharing the port (PostgreSQL only; docs/deploy.md)"
+    ),
+    bus: str | None = typer.Option(
+        os.environ.get("REDTABLE_BUS") or None,
+        "--bus",
         help="PostgreSQL only: how server processes hear each other's decisions: postgres (LISTEN/NOTIFY, "
-             "the default) or redis://host:port/0; env REDTABLE_BUS"),
-    lease_seconds: float = typer.Option(5.0, "--lease-seconds",
-                                        help="PostgreSQL: after this long without a word from a server process, "
-                                             "another takes over its games' bots and block windows"),
-    reuse_port: bool = typer.Option(False, "--reuse-port", hidden=True,
-                                    help="bind the port with SO_REUSEPORT (one worker of --workers)"),
+        "the default) or redis://host:port/0; env REDTABLE_BUS",
+    ),
+    lease_seconds: float = typer.Option(
+        5.0,
+        "--lease-seconds",
+        help="PostgreSQL: after this long without a word from a server process, "
+        "another takes over its games' bots and block windows",
+    ),
+    reuse_port: bool = typer.Option(
+        False, "--reuse-port", hidden=True, help="bind the port with SO_REUSEPORT (one worker of --workers)"
+    ),
 ) -> None:
     """Run the game server: HTTP + WebSocket API (OpenAPI at /docs) and, when present, the web UI at /."""
     if not 0 < port < 65536:
@@ -87,11 +108,12 @@ def serve_command(
         _fail(f"--workers must be 1-64, got {workers}")
     if not 1.0 <= lease_seconds <= 600:
         _fail(f"--lease-seconds must be 1-600, got {lease_seconds}")
-    if bus is not None and not (bus in ("postgres", "postgresql") or bus.startswith(("redis://", "rediss://",
-                                                                                      "unix://"))):
+    if bus is not None and not (
+        bus in ("postgres", "postgresql") or bus.startswith(("redis://", "rediss://", "unix://"))
+    ):
         _fail(f"--bus must be postgres or a redis:// URL, got {_redact(bus)!r}")
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the server's dependencies are there)
 
         from .app import create_app
         from .store import Store
@@ -104,10 +126,12 @@ def serve_command(
         _fail(f"bad --db {shown!r}: {e}")
     if not store.fleet_capable:
         if workers > 1:
-            _fail(f"--workers {workers} needs PostgreSQL (--db postgresql://...): each process keeps its live "
-                  "games in its own memory and only PostgreSQL lets processes serialise each game's decisions "
-                  "and tell each other about them; SQLite has a single writer and no notifications, so it "
-                  "serves one process (see docs/deploy.md)")
+            _fail(
+                f"--workers {workers} needs PostgreSQL (--db postgresql://...): each process keeps its live "
+                "games in its own memory and only PostgreSQL lets processes serialise each game's decisions "
+                "and tell each other about them; SQLite has a single writer and no notifications, so it "
+                "serves one process (see docs/deploy.md)"
+            )
         if bus is not None:
             _fail("--bus connects several server processes, which need PostgreSQL; SQLite serves one process")
     if bus is not None and bus.startswith(("redis://", "rediss://", "unix://")):
@@ -121,14 +145,36 @@ def serve_command(
         _fail(f"cannot open the database {shown!r}: {str(e).splitlines()[0]}")
     if workers > 1:
         store.dispose()
-        _supervise(workers, host, port, db, bus, [
-            "--host", host, "--port", str(port), "--db-writers", str(db_writers),
-            "--idle-minutes", repr(idle_minutes), "--ws-deflate" if ws_deflate else "--no-ws-deflate",
-            "--log-level", log_level, "--access-log" if access_log else "--no-access-log",
-            "--rate-scale", repr(rate_scale), "--trust-proxy" if trust_proxy else "--no-trust-proxy",
-            "--docs" if docs else "--no-docs", "--lease-seconds", repr(lease_seconds),
-            "--bot-workers", str(bot_workers or max(1, ((os.cpu_count() or 2) - 1) // workers)),
-            *(["--db-schema", db_schema] if db_schema else [])])
+        _supervise(
+            workers,
+            host,
+            port,
+            db,
+            bus,
+            [
+                "--host",
+                host,
+                "--port",
+                str(port),
+                "--db-writers",
+                str(db_writers),
+                "--idle-minutes",
+                repr(idle_minutes),
+                "--ws-deflate" if ws_deflate else "--no-ws-deflate",
+                "--log-level",
+                log_level,
+                "--access-log" if access_log else "--no-access-log",
+                "--rate-scale",
+                repr(rate_scale),
+                "--trust-proxy" if trust_proxy else "--no-trust-proxy",
+                "--docs" if docs else "--no-docs",
+                "--lease-seconds",
+                repr(lease_seconds),
+                "--bot-workers",
+                str(bot_workers or max(1, ((os.cpu_count() or 2) - 1) // workers)),
+                *(["--db-schema", db_schema] if db_schema else []),
+            ],
+        )
         return
     from .botpool import BotPool
     from .limits import Limits
@@ -136,11 +182,18 @@ def serve_command(
     limits = Limits(trust_proxy=trust_proxy)
     if rate_scale != 1.0:
         limits = limits.relaxed(rate_scale)
-    app = create_app(store=store, idle_seconds=idle_minutes * 60, gc_freeze=True, limits=limits,
-                     bot_pool=BotPool(bot_workers), docs=docs, bus=bus, lease_seconds=lease_seconds)
+    app = create_app(
+        store=store,
+        idle_seconds=idle_minutes * 60,
+        gc_freeze=True,
+        limits=limits,
+        bot_pool=BotPool(bot_workers),
+        docs=docs,
+        bus=bus,
+        lease_seconds=lease_seconds,
+    )
     if not reuse_port:
-        typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database {store.dialect}",
-                   err=True)
+        typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database {store.dialect}", err=True)
     run(app, host, port, log_level=log_level, access_log=access_log, ws_deflate=ws_deflate, reuse_port=reuse_port)
 
 
@@ -151,17 +204,26 @@ def _supervise(workers: int, host: str, port: int, db: str, bus: str | None, opt
     busy = port_free(host, port)
     if busy is not None:
         _fail(f"cannot listen on {host}:{port}: {busy}")
-    typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database postgresql, "
-               f"{workers} worker processes, bus {'redis' if bus and not bus.startswith('postgres') else 'postgres'}",
-               err=True)
-    code = Supervisor(worker_argv(options), workers, worker_env(db, bus),
-                      echo=lambda m: typer.echo(m, err=True)).run()
+    typer.echo(
+        f"redtable server on http://{host}:{port} (API docs at /docs), database postgresql, "
+        f"{workers} worker processes, bus {'redis' if bus and not bus.startswith('postgres') else 'postgres'}",
+        err=True,
+    )
+    code = Supervisor(worker_argv(options), workers, worker_env(db, bus), echo=lambda m: typer.echo(m, err=True)).run()
     if code:
         raise typer.Exit(code)
 
 
-def run(app, host: str, port: int, *, log_level: str = "info", access_log: bool = False,
-        ws_deflate: bool = False, reuse_port: bool = False) -> None:
+def run(
+    app,
+    host: str,
+    port: int,
+    *,
+    log_level: str = "info",
+    access_log: bool = False,
+    ws_deflate: bool = False,
+    reuse_port: bool = False,
+) -> None:
     """Serve ``app`` with uvicorn on uvloop and httptools when they are installed."""
     import gc
     import resource
@@ -195,10 +257,20 @@ def run(app, host: str, port: int, *, log_level: str = "info", access_log: bool 
         kwargs["http"] = "h11"
     limits = getattr(getattr(app.state, "hub", None), "limits", None)
     ws_max = limits.ws_message_bytes if limits else 64 * 1024
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log,
-                            ws="websockets-sansio", ws_per_message_deflate=ws_deflate, ws_max_size=ws_max,
-                            timeout_graceful_shutdown=5, backlog=4096, h11_max_incomplete_event_size=16 * 1024,
-                            **kwargs)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=access_log,
+        ws="websockets-sansio",
+        ws_per_message_deflate=ws_deflate,
+        ws_max_size=ws_max,
+        timeout_graceful_shutdown=5,
+        backlog=4096,
+        h11_max_incomplete_event_size=16 * 1024,
+        **kwargs,
+    )
     server = uvicorn.Server(config)
     if reuse_port:  # one of --workers: every worker binds the port itself; the kernel spreads connections
         from .workers import reuse_port_socket

@@ -12,19 +12,42 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 class Conn:
     """A seat (int) or a spectator (None) listening to one game, with its outgoing queue."""
 
-    __slots__ = ("seat", "client", "send", "closed", "ended", "limit", "items", "bytes", "state_extra",
-                 "snapshot", "wake", "close_reason", "token_hash", "refused",
-                 "close_code", "final")
+    __slots__ = (
+        "seat",
+        "client",
+        "send",
+        "closed",
+        "ended",
+        "limit",
+        "items",
+        "bytes",
+        "state_extra",
+        "snapshot",
+        "wake",
+        "close_reason",
+        "token_hash",
+        "refused",
+        "close_code",
+        "final",
+    )
 
-    def __init__(self, seat: int | None, send: Callable, *, client: str = "", limit: int = 4 * 1024 * 1024,
-                 snapshot: Callable[[int | None, dict], str | None] | None = None,
-                 token_hash: str | None = None) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        send: Callable,
+        *,
+        client: str = "",
+        limit: int = 4 * 1024 * 1024,
+        snapshot: Callable[[int | None, dict], str | None] | None = None,
+        token_hash: str | None = None,
+    ) -> None:
         self.seat = seat
         self.token_hash = token_hash  # which device's token (signing out other devices ends the others)
         self.refused = 0  # messages refused in a row

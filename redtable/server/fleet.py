@@ -51,8 +51,9 @@ import random
 import secrets
 import socket
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 log = logging.getLogger("redtable.server.fleet")
 
@@ -93,7 +94,7 @@ def libpq_dsn(url: str) -> str:
 
     u = make_url(url)
     parts = {"host": u.host, "port": u.port, "user": u.username, "password": u.password, "dbname": u.database}
-    params = {k: v for k, v in parts.items() if v is not None}
+    params: dict[str, Any] = {k: v for k, v in parts.items() if v is not None}
     for k, v in u.query.items():
         params[k] = v if isinstance(v, str) else v[-1]
     return make_conninfo(**params)
@@ -168,7 +169,7 @@ class PgBus:
         self.tasks = [asyncio.create_task(self._listen(on_message, on_reconnect)), asyncio.create_task(self._send())]
         try:
             await asyncio.wait_for(self.connected.wait(), 15)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.error("the PostgreSQL bus did not connect in 15 s; retrying in the background")
 
     async def _listen(self, on_message, on_reconnect) -> None:
@@ -178,8 +179,7 @@ class PgBus:
         first = True
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True,
-                                                                 connect_timeout=10) as conn:
+                async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10) as conn:
                     await conn.execute(f'LISTEN "{self.channel}"')
                     self.connected.set()
                     delay = 0.1
@@ -256,7 +256,7 @@ class RedisBus:
         self.tasks = [asyncio.create_task(self._listen(on_message, on_reconnect)), asyncio.create_task(self._send())]
         try:
             await asyncio.wait_for(self.connected.wait(), 15)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.error("the Redis bus did not connect in 15 s; retrying in the background")
 
     async def _listen(self, on_message, on_reconnect) -> None:
@@ -346,8 +346,16 @@ class Fleet:
     whose expired lease it claimed (``on_claimed``).
     """
 
-    def __init__(self, store, bus: str | None = None, *, lease_seconds: float = 5.0, sweep_seconds: float = 1.0,
-                 poll_seconds: float = 2.0, presence_every: float = 10.0) -> None:
+    def __init__(
+        self,
+        store,
+        bus: str | None = None,
+        *,
+        lease_seconds: float = 5.0,
+        sweep_seconds: float = 1.0,
+        poll_seconds: float = 2.0,
+        presence_every: float = 10.0,
+    ) -> None:
         if not store.fleet_capable:
             raise ValueError("several server processes need PostgreSQL; SQLite serves one process")
         if not 1.0 <= lease_seconds <= 600:
@@ -367,36 +375,53 @@ class Fleet:
         g, a = store.qualified("redtable_games"), store.qualified("redtable_actions")
         s, t = store.qualified("redtable_seats"), store.qualified("redtable_tokens")
         self._games, self._actions = g, a
-        self._sql_since = (f"SELECT g.version, a.seq, a.seat, a.action, a.undoable, a.undone FROM {g} g "
-                           f"LEFT JOIN {a} a ON a.game_id = g.id AND a.seq > %s WHERE g.id = %s ORDER BY a.seq")
+        self._sql_since = (
+            f"SELECT g.version, a.seq, a.seat, a.action, a.undoable, a.undone FROM {g} g "
+            f"LEFT JOIN {a} a ON a.game_id = g.id AND a.seq > %s WHERE g.id = %s ORDER BY a.seq"
+        )
         now = "extract(epoch from clock_timestamp())::float8"
-        self._sql_claim = (f"UPDATE {g} SET lease_holder = %s, lease_until = {now} + %s WHERE id IN "
-                           f"(SELECT id FROM {g} WHERE lease_holder IS NOT NULL AND lease_until < {now} "
-                           f"AND status = 'active' ORDER BY lease_until LIMIT 50 FOR UPDATE SKIP LOCKED) RETURNING id")
-        self._sql_renew = (f"UPDATE {g} SET lease_until = {now} + %s WHERE lease_holder = %s AND id = ANY(%s) "
-                           "RETURNING id")
-        self._sql_release = (f"UPDATE {g} SET lease_holder = NULL, lease_until = NULL "
-                             "WHERE lease_holder = %s AND id = ANY(%s)")
+        self._sql_claim = (
+            f"UPDATE {g} SET lease_holder = %s, lease_until = {now} + %s WHERE id IN "
+            f"(SELECT id FROM {g} WHERE lease_holder IS NOT NULL AND lease_until < {now} "
+            f"AND status = 'active' ORDER BY lease_until LIMIT 50 FOR UPDATE SKIP LOCKED) RETURNING id"
+        )
+        self._sql_renew = (
+            f"UPDATE {g} SET lease_until = {now} + %s WHERE lease_holder = %s AND id = ANY(%s) RETURNING id"
+        )
+        self._sql_release = (
+            f"UPDATE {g} SET lease_holder = NULL, lease_until = NULL WHERE lease_holder = %s AND id = ANY(%s)"
+        )
         self._sql_expire = f"UPDATE {g} SET lease_until = 0 WHERE lease_holder = %s"
         self._sql_versions = f"SELECT id, version FROM {g} WHERE id = ANY(%s)"
-        self._sql_seats = (f"SELECT seat, name, invite_hash, token_hash, joined_at FROM {s} WHERE game_id = %s "
-                           "ORDER BY seat")
+        self._sql_seats = (
+            f"SELECT seat, name, invite_hash, token_hash, joined_at FROM {s} WHERE game_id = %s ORDER BY seat"
+        )
         self._sql_tokens = f"SELECT token_hash, seat FROM {t} WHERE game_id = %s AND revoked_at IS NULL"
-        self._sql_token = (f"SELECT seat FROM {t} WHERE game_id = %s AND token_hash = %s AND revoked_at IS NULL "
-                           f"UNION ALL SELECT seat FROM {s} WHERE game_id = %s AND token_hash = %s")
+        self._sql_token = (
+            f"SELECT seat FROM {t} WHERE game_id = %s AND token_hash = %s AND revoked_at IS NULL "
+            f"UNION ALL SELECT seat FROM {s} WHERE game_id = %s AND token_hash = %s"
+        )
 
     # -------------------------------------------------------------- lifecycle
-    async def start(self, *, on_note: Callable[[str], None], on_resync: Callable[[], None],
-                    serving: Callable[[], list[str]], on_claimed: Callable[[str], Awaitable[None]],
-                    renewing: Callable[[], list[str]]) -> None:
+    async def start(
+        self,
+        *,
+        on_note: Callable[[str], None],
+        on_resync: Callable[[], None],
+        serving: Callable[[], list[str]],
+        on_claimed: Callable[[str], Awaitable[None]],
+        renewing: Callable[[], list[str]],
+    ) -> None:
         self.store.lease_owner = self.me
         self.store.lease_seconds = self.lease_seconds
         self._serving, self._on_claimed, self._renewing, self._on_resync = serving, on_claimed, renewing, on_resync
         self.on_note = on_note
         await self.bus.start(self._heard, on_resync)
-        self.tasks = [asyncio.create_task(self._every(self.sweep_seconds, self.sweep)),
-                      asyncio.create_task(self._every(self.lease_seconds / 4, self.renew)),
-                      asyncio.create_task(self._every(self.poll_seconds, self._poll))]
+        self.tasks = [
+            asyncio.create_task(self._every(self.sweep_seconds, self.sweep)),
+            asyncio.create_task(self._every(self.lease_seconds / 4, self.renew)),
+            asyncio.create_task(self._every(self.poll_seconds, self._poll)),
+        ]
 
     async def stop(self) -> None:
         for t in self.tasks:
@@ -458,9 +483,11 @@ class Fleet:
         if not wanted:
             return {}
         values = ", ".join(["(%s::varchar, %s::int)"] * len(wanted))
-        sql = (f"SELECT w.id, g.version, a.seq, a.seat, a.action, a.undoable, a.undone "
-               f"FROM (VALUES {values}) AS w(id, after) JOIN {self._games} g ON g.id = w.id "
-               f"LEFT JOIN {self._actions} a ON a.game_id = w.id AND a.seq > w.after ORDER BY w.id, a.seq")
+        sql = (
+            f"SELECT w.id, g.version, a.seq, a.seat, a.action, a.undoable, a.undone "
+            f"FROM (VALUES {values}) AS w(id, after) JOIN {self._games} g ON g.id = w.id "
+            f"LEFT JOIN {self._actions} a ON a.game_id = w.id AND a.seq > w.after ORDER BY w.id, a.seq"
+        )
         params = [x for pair in wanted for x in pair]
         async with self.pool.conn() as c:
             cur = await c.execute(sql, params)
@@ -552,5 +579,10 @@ class Fleet:
                 log.exception("taking over game %s failed; its lease expires again", gid)
 
     def stats(self) -> dict:
-        return {"process": self.tag, "bus": self.bus.kind, "bus_connected": self.bus.connected.is_set(),
-                "leases": sum(1 for g in self.held if self.holds(g)), **self.counts}
+        return {
+            "process": self.tag,
+            "bus": self.bus.kind,
+            "bus_connected": self.bus.connected.is_set(),
+            "leases": sum(1 for g in self.held if self.holds(g)),
+            **self.counts,
+        }

@@ -27,9 +27,10 @@ import logging
 import secrets
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
@@ -39,7 +40,7 @@ from .conn import Conn
 from .errors import ApiError, bad_token, storage_error, unknown_game
 from .fairness import WINDOW_KINDS, HumanDelays, new_salt, seed_commitment
 from .limits import Limits, RateLimiter
-from .store import GameRow, GroupCommitter, InviteGone, SeatRow, Store, TokenRow, VersionConflict, run_blocking
+from .store import GameRow, GroupCommitter, InviteGone, SeatRow, Store, VersionConflict, run_blocking
 from .undo import undo_check
 from .validate import check_name, clip, valid_game_id
 
@@ -78,9 +79,14 @@ class Seat:
     joined_at: float | None
 
     def public(self, connected: bool) -> dict:
-        return {"seat": self.index, "type": self.kind, "bot": self.bot, "name": self.name,
-                "joined": self.kind == "bot" or self.joined_at is not None,
-                "connected": self.kind == "bot" or connected}
+        return {
+            "seat": self.index,
+            "type": self.kind,
+            "bot": self.bot,
+            "name": self.name,
+            "joined": self.kind == "bot" or self.joined_at is not None,
+            "connected": self.kind == "bot" or connected,
+        }
 
 
 class LiveGame:
@@ -105,8 +111,10 @@ class LiveGame:
         from .botpool import legacy_preset
 
         # a bot stored before presets existed plays as the nearest preset (never an unbounded think)
-        self.seats = [Seat(s.seat, s.kind, legacy_preset(s.bot) if s.kind == "bot" else None, s.name,
-                           s.invite_hash, s.joined_at) for s in row.seats]
+        self.seats = [
+            Seat(s.seat, s.kind, legacy_preset(s.bot) if s.kind == "bot" else None, s.name, s.invite_hash, s.joined_at)
+            for s in row.seats
+        ]
         self.humans = sum(1 for s in self.seats if s.kind == "human")
         # every device's token (hash -> seat); games from before per-device tokens had one per seat
         self.by_token = {s.token_hash: s.seat for s in row.seats if s.token_hash}
@@ -135,7 +143,7 @@ class LiveGame:
         self.catching: asyncio.Future | None = None  # a batch catching it up is under way
         self.more = False  # heard of more while that batch ran
         self.remote: dict[str, tuple[frozenset, int, float]] = {}
-        self.on_presence: Callable[["LiveGame"], None] | None = None
+        self.on_presence: Callable[[LiveGame], None] | None = None
 
     # -------------------------------------------------------------- rebuilding
     def rebuild(self, actions: list[str]) -> tuple[State, list[int], dict[int, State]]:
@@ -221,8 +229,14 @@ class LiveGame:
         return [s.public(s.index in on) for s in self.seats]
 
     def can_undo(self, seat: int | None) -> bool:
-        return (self.undo_allowed and seat is not None and bool(self.actions) and not self.finished
-                and self.step_seats[-1] == seat and self.undoable[-1])
+        return (
+            self.undo_allowed
+            and seat is not None
+            and bool(self.actions)
+            and not self.finished
+            and self.step_seats[-1] == seat
+            and self.undoable[-1]
+        )
 
     def result(self) -> dict | None:
         if not self.finished:
@@ -241,23 +255,40 @@ class LiveGame:
             return out
         return {"player": d.player, "kind": d.kind}
 
-    def events_for(self, seat: int | None, start: int = 0, stop: int | None = None,
-                   state: State | None = None) -> list[dict]:
+    def events_for(
+        self, seat: int | None, start: int = 0, stop: int | None = None, state: State | None = None
+    ) -> list[dict]:
         evs = (state or self.state).events
         return [e.to_json() for e in evs[start:stop] if e.to is None or (seat is not None and seat in e.to)]
 
     def info(self) -> dict:
-        return {"game_id": self.id, "game": self.name, "title": type(self.state.game).title,
-                "players": self.players, "options": self.options, "undo": self.undo_allowed,
-                "bot_delay": self.bot_delay, "created_at": self.created_at,
-                "seed_chosen_by_creator": self.seed_chosen, "seed_commitment": self.commitment}
+        return {
+            "game_id": self.id,
+            "game": self.name,
+            "title": type(self.state.game).title,
+            "players": self.players,
+            "options": self.options,
+            "undo": self.undo_allowed,
+            "bot_delay": self.bot_delay,
+            "created_at": self.created_at,
+            "seed_chosen_by_creator": self.seed_chosen,
+            "seed_commitment": self.commitment,
+        }
 
     def snapshot(self, seat: int | None, events: bool = True) -> dict:
         """Everything ``seat`` (None: a spectator) may know of the game now."""
         out = {
-            "type": "state", **self.info(), "version": self.version, "step": self.step, "status": self.status,
-            "seat": seat, "seats": self.seats_public(), "view": self.state.view(seat),
-            "decision": self.decision_for(seat), "can_undo": self.can_undo(seat), "result": self.result(),
+            "type": "state",
+            **self.info(),
+            "version": self.version,
+            "step": self.step,
+            "status": self.status,
+            "seat": seat,
+            "seats": self.seats_public(),
+            "view": self.state.view(seat),
+            "decision": self.decision_for(seat),
+            "can_undo": self.can_undo(seat),
+            "result": self.result(),
         }
         if events:
             out["events"] = self.events_for(seat)
@@ -276,9 +307,16 @@ class LiveGame:
         was sent with: receiving it is the acknowledgement that the decision was committed.
         """
         out = {
-            "type": "update", "game_id": self.id, "version": self.version, "step": self.step, "by": by,
-            "status": self.status, "view": self.state.view(seat), "decision": self.decision_for(seat),
-            "events": self.events_for(seat, self.marks[-2]), "can_undo": self.can_undo(seat),
+            "type": "update",
+            "game_id": self.id,
+            "version": self.version,
+            "step": self.step,
+            "by": by,
+            "status": self.status,
+            "view": self.state.view(seat),
+            "decision": self.decision_for(seat),
+            "events": self.events_for(seat, self.marks[-2]),
+            "can_undo": self.can_undo(seat),
             "result": self.result(),
         }
         if seat is not None and seat == by:
@@ -322,17 +360,27 @@ class LiveGame:
         if self.presence_dirty and self.on_presence is not None:
             self.on_presence(self)
         self.presence_dirty = False
-        msg = _dumps({"type": "presence", "game_id": self.id, "seats": self.seats_public(),
-                      "spectators": self.spectator_count()})
+        msg = _dumps(
+            {"type": "presence", "game_id": self.id, "seats": self.seats_public(), "spectators": self.spectator_count()}
+        )
         for c in self.conns:
             c.push(msg)
 
 
 # ---------------------------------------------------------------------- the hub
 class Hub:
-    def __init__(self, store: Store, *, idle_seconds: float = 900.0, limits: Limits | None = None,
-                 bot_pool: Any = None, gc_freeze: bool = False, allow_chosen_seeds: bool = False,
-                 window_median: float = 2.5, fleet: Any = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        idle_seconds: float = 900.0,
+        limits: Limits | None = None,
+        bot_pool: Any = None,
+        gc_freeze: bool = False,
+        allow_chosen_seeds: bool = False,
+        window_median: float = 2.5,
+        fleet: Any = None,
+    ) -> None:
         self.store = store
         self.fleet = fleet  # a Fleet on PostgreSQL (several processes may serve the games); None on SQLite
         self.gc_freeze = gc_freeze
@@ -369,8 +417,13 @@ class Hub:
 
             self.pool = BotPool()
         if self.fleet is not None:  # the sweeper finds the games that wait for the server (leases)
-            await self.fleet.start(on_note=self.on_note, on_resync=self._resync, serving=self._serving,
-                                   on_claimed=self._claimed, renewing=self._renewing)
+            await self.fleet.start(
+                on_note=self.on_note,
+                on_resync=self._resync,
+                serving=self._serving,
+                on_claimed=self._claimed,
+                renewing=self._renewing,
+            )
         else:
             self.tasks.append(asyncio.create_task(self._resume_bots()))
         self.tasks.append(asyncio.create_task(self._sweep()))
@@ -444,10 +497,14 @@ class Hub:
         now = time.monotonic() if now is None else now
         n = 0
         for gid, g in list(self.games.items()):
-            busy = (g.conns or g.lock.locked() or (g.bot_task is not None and not g.bot_task.done())
-                    or (g.window_task is not None and not g.window_task.done())
-                    or (g.catching is not None and not g.catching.done())
-                    or (self.fleet is not None and self.fleet.holds(gid)))
+            busy = (
+                g.conns
+                or g.lock.locked()
+                or (g.bot_task is not None and not g.bot_task.done())
+                or (g.window_task is not None and not g.window_task.done())
+                or (g.catching is not None and not g.catching.done())
+                or (self.fleet is not None and self.fleet.holds(gid))
+            )
             if not busy and now - g.last_active >= self.idle_seconds:
                 g.evicted = True
                 del self.games[gid]
@@ -528,24 +585,44 @@ class Hub:
             raise ApiError(422, "invalid_options", f"at most 32 options, got {len(options)}")
         for k, v in options.items():
             if k not in defaults:
-                raise ApiError(422, "invalid_options", f"unknown option {clip(k, 40)} for {game}; "
-                               f"known: {', '.join(sorted(defaults))}", known=sorted(defaults))
+                raise ApiError(
+                    422,
+                    "invalid_options",
+                    f"unknown option {clip(k, 40)} for {game}; known: {', '.join(sorted(defaults))}",
+                    known=sorted(defaults),
+                )
             want = type(defaults[k])
             if type(v) is not want and not (want is float and type(v) is int):
-                raise ApiError(422, "invalid_options", f"option {k} must be {want.__name__} "
-                               f"(like {defaults[k]!r}), got {clip(v, 40)}", option=k)
+                raise ApiError(
+                    422,
+                    "invalid_options",
+                    f"option {k} must be {want.__name__} (like {defaults[k]!r}), got {clip(v, 40)}",
+                    option=k,
+                )
         opts = dict(options)
         if "block_windows" in defaults and "block_windows" not in opts:
             opts["block_windows"] = humans >= 2  # on by default when two or more people play
         return opts
 
-    async def create(self, game: str, seats: list[dict], options: dict, seed: int | None,
-                     undo: bool, bot_delay: float, client: str = "") -> dict:
+    async def create(
+        self,
+        game: str,
+        seats: list[dict],
+        options: dict,
+        seed: int | None,
+        undo: bool,
+        bot_delay: float,
+        client: str = "",
+    ) -> dict:
         from .botpool import check_preset
 
         if game not in GAMES:
-            raise ApiError(422, "unknown_title", f"unknown game {clip(game, 40)}; known games: {', '.join(GAMES)}",
-                           games=list(GAMES))
+            raise ApiError(
+                422,
+                "unknown_title",
+                f"unknown game {clip(game, 40)}; known games: {', '.join(GAMES)}",
+                games=list(GAMES),
+            )
         humans = sum(1 for s in seats if s["type"] == "human")
         names = []
         for i, s in enumerate(seats):
@@ -566,15 +643,25 @@ class Hub:
             raise ApiError(422, "invalid_options", clip(str(e), 300)) from None
         given_seed = seed is not None
         if given_seed and humans >= 2 and not self.allow_chosen_seeds:
-            raise ApiError(422, "seed_not_allowed", "a seed chosen by the creator is allowed only where at most "
-                           f"one person plays (practice against bots, replaying a known deal); this game has "
-                           f"{humans} human seats", humans=humans)
+            raise ApiError(
+                422,
+                "seed_not_allowed",
+                "a seed chosen by the creator is allowed only where at most "
+                f"one person plays (practice against bots, replaying a known deal); this game has "
+                f"{humans} human seats",
+                humans=humans,
+            )
         if client and self.limits.live_games_per_client:
             live = sum(1 for x in self.games.values() if x.creator_client == client and not x.finished)
             if live >= self.limits.live_games_per_client:
-                raise ApiError(429, "too_many_games", f"your address already has {live} unfinished games here "
-                               f"(at most {self.limits.live_games_per_client}); finish or leave some first",
-                               headers={"Retry-After": "60"}, retry_after=60)
+                raise ApiError(
+                    429,
+                    "too_many_games",
+                    f"your address already has {live} unfinished games here "
+                    f"(at most {self.limits.live_games_per_client}); finish or leave some first",
+                    headers={"Retry-After": "60"},
+                    retry_after=60,
+                )
         if seed is None:
             seed = secrets.randbits(63)
         salt = new_salt()
@@ -586,38 +673,79 @@ class Hub:
         for i, s in enumerate(seats):
             invite = new_secret() if s["type"] == "human" else None
             invites.append(invite)
-            seat_rows.append({
-                "game_id": gid, "seat": i, "kind": s["type"], "bot": s["bot"] if s["type"] == "bot" else None,
-                "name": names[i], "invite_hash": sha(invite) if invite else None, "token_hash": None,
-                "joined_at": None,
-            })
+            seat_rows.append(
+                {
+                    "game_id": gid,
+                    "seat": i,
+                    "kind": s["type"],
+                    "bot": s["bot"] if s["type"] == "bot" else None,
+                    "name": names[i],
+                    "invite_hash": sha(invite) if invite else None,
+                    "token_hash": None,
+                    "joined_at": None,
+                }
+            )
         opts = dict(g.options())
         opts.pop("players", None)
-        settings = {"undo": bool(undo), "bot_delay": float(bot_delay), "seed_chosen_by_creator": given_seed,
-                    "salt": salt, "seed_commitment": seed_commitment(seed, salt), "creator_hash": sha(creator_key)}
-        game_row = {"id": gid, "game": game, "players": len(seats), "seed": seed, "options": _dumps(opts),
-                    "settings": _dumps(settings), "status": "active", "created_at": now, "finished_at": None,
-                    "result": None}
-        row = GameRow(gid, game, len(seats), seed, opts, settings, "active", now, None, None,
-                      [SeatRow(r["seat"], r["kind"], r["bot"], r["name"], r["invite_hash"], None, None)
-                       for r in seat_rows], [])
+        settings = {
+            "undo": bool(undo),
+            "bot_delay": float(bot_delay),
+            "seed_chosen_by_creator": given_seed,
+            "salt": salt,
+            "seed_commitment": seed_commitment(seed, salt),
+            "creator_hash": sha(creator_key),
+        }
+        game_row = {
+            "id": gid,
+            "game": game,
+            "players": len(seats),
+            "seed": seed,
+            "options": _dumps(opts),
+            "settings": _dumps(settings),
+            "status": "active",
+            "created_at": now,
+            "finished_at": None,
+            "result": None,
+        }
+        row = GameRow(
+            gid,
+            game,
+            len(seats),
+            seed,
+            opts,
+            settings,
+            "active",
+            now,
+            None,
+            None,
+            [SeatRow(r["seat"], r["kind"], r["bot"], r["name"], r["invite_hash"], None, None) for r in seat_rows],
+            [],
+        )
         live = LiveGame(row, self.limits)
         live.creator_client = client or None
         if self.fleet is None:
             await self._write(("game", game_row, seat_rows), "creating a game")
         else:  # the version decisions are checked against; the lease if the server moves first
             t0 = time.monotonic()
-            got = await self._write(("game", {**game_row, "version": 0}, seat_rows, self._server_turn(live)),
-                                    "creating a game")
+            got = await self._write(
+                ("game", {**game_row, "version": 0}, seat_rows, self._server_turn(live)), "creating a game"
+            )
             self.fleet.note_lease(gid, bool(got and got.get("lease")), t0)
             live.on_presence = self._publish_presence
         self.games[gid] = live
         self._after_change(live)
-        out = {**live.info(), "version": live.version, "status": live.status,
-               "ws_url": f"/api/games/{gid}/ws", "url": f"/api/games/{gid}", "creator_key": creator_key,
-               "seats": [{**live.seats[i].public(False),
-                          "invite": inv, "invite_url": f"/join/{gid}#{inv}" if inv else None}
-                         for i, inv in enumerate(invites)]}
+        out = {
+            **live.info(),
+            "version": live.version,
+            "status": live.status,
+            "ws_url": f"/api/games/{gid}/ws",
+            "url": f"/api/games/{gid}",
+            "creator_key": creator_key,
+            "seats": [
+                {**live.seats[i].public(False), "invite": inv, "invite_url": f"/join/{gid}#{inv}" if inv else None}
+                for i, inv in enumerate(invites)
+            ],
+        }
         if given_seed:
             out["seed"] = seed
         return out
@@ -644,8 +772,11 @@ class Hub:
         name = check_name(name)
         s = game.seats[seat]
         if name is not None and name != s.name and game.started:
-            raise ApiError(409, "game_started", "a seat's name can change only before the first decision; "
-                           "join without a name (or with the same one)")
+            raise ApiError(
+                409,
+                "game_started",
+                "a seat's name can change only before the first decision; join without a name (or with the same one)",
+            )
         token = new_secret()
         th = sha(token)
         at = time.time()
@@ -659,8 +790,9 @@ class Hub:
                     await self._write(("token", game.id, seat, th, at, sha(invite)), "joining a seat")
                 except InviteGone:
                     self._spawn(self.reload_seats(game), f"re-reading the seats of {game.id}")
-                    raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this "
-                                   "game") from None
+                    raise ApiError(
+                        403, "bad_invite", "this invite is not (or no longer) for a seat of this game"
+                    ) from None
                 self.fleet.after_meta(game.id)
             game.by_token[th] = seat
             if s.joined_at is None or (name and name != s.name):
@@ -671,8 +803,14 @@ class Hub:
                     self.fleet.after_meta(game.id)
                 s.joined_at, s.name = joined, new_name
                 game.announce_presence()
-        return {"game_id": game.id, "seat": seat, "token": token, "name": s.name,
-                "ws_url": f"/api/games/{game.id}/ws", "url": f"/api/games/{game.id}"}
+        return {
+            "game_id": game.id,
+            "seat": seat,
+            "token": token,
+            "name": s.name,
+            "ws_url": f"/api/games/{game.id}/ws",
+            "url": f"/api/games/{game.id}",
+        }
 
     async def sign_out_others(self, game: LiveGame, seat: int, token: str) -> dict:
         """Revoke every other device's token of ``seat`` and replace its invite (the old link dies)."""
@@ -692,17 +830,33 @@ class Hub:
             game.seats[seat].invite_hash = sha(invite)
             for c in list(game.conns):
                 if c.seat == seat and c.token_hash != keep:
-                    c.end(_dumps({"type": "error", "error": "signed_out",
-                                  "message": "this device was signed out of its seat"}), 4010, "signed out")
-        return {"game_id": game.id, "seat": seat, "signed_out": len(gone), "invite": invite,
-                "invite_url": f"/join/{game.id}#{invite}"}
+                    c.end(
+                        _dumps(
+                            {
+                                "type": "error",
+                                "error": "signed_out",
+                                "message": "this device was signed out of its seat",
+                            }
+                        ),
+                        4010,
+                        "signed out",
+                    )
+        return {
+            "game_id": game.id,
+            "seat": seat,
+            "signed_out": len(gone),
+            "invite": invite,
+            "invite_url": f"/join/{game.id}#{invite}",
+        }
 
     async def reissue_invite(self, game: LiveGame, seat: Any, creator_key: str | None) -> dict:
         """The creator replaces the invite of a seat nobody has taken yet."""
-        if not creator_key or not game.creator_hash or not secrets.compare_digest(sha(creator_key),
-                                                                                  game.creator_hash):
-            raise ApiError(403, "not_creator", "only the game's creator (with the creator_key the creation "
-                           "answered) may re-issue an invite")
+        if not creator_key or not game.creator_hash or not secrets.compare_digest(sha(creator_key), game.creator_hash):
+            raise ApiError(
+                403,
+                "not_creator",
+                "only the game's creator (with the creator_key the creation answered) may re-issue an invite",
+            )
         if not isinstance(seat, int) or not 0 <= seat < game.players:
             raise ApiError(404, "unknown_seat", f"seat must be 0-{game.players - 1}")
         if self.fleet is not None:  # the seat may have been taken through another process
@@ -729,27 +883,55 @@ class Hub:
         """The pending decision if ``seat`` may decide it at ``version``; else the refusal."""
         d = game.state.decision()
         if d is None:
-            raise ApiError(409, "game_over", "the game is over; nothing more can be decided",
-                           version=game.version, result=game.result())
+            raise ApiError(
+                409,
+                "game_over",
+                "the game is over; nothing more can be decided",
+                version=game.version,
+                result=game.result(),
+            )
         if d.player != seat:
-            raise ApiError(409, "not_your_turn",
-                           f"seat {seat} cannot decide now: seat {d.player} is to decide ({d.kind})",
-                           version=game.version, waiting_for=d.player, kind=d.kind)
+            raise ApiError(
+                409,
+                "not_your_turn",
+                f"seat {seat} cannot decide now: seat {d.player} is to decide ({d.kind})",
+                version=game.version,
+                waiting_for=d.player,
+                kind=d.kind,
+            )
         if version != game.version:
-            raise ApiError(409, "stale_version",
-                           f"you saw version {version} but the game is at version {game.version}; "
-                           "read the game again and decide on what you see",
-                           version=game.version, legal=list(d.options), decision=d.to_json())
+            raise ApiError(
+                409,
+                "stale_version",
+                f"you saw version {version} but the game is at version {game.version}; "
+                "read the game again and decide on what you see",
+                version=game.version,
+                legal=list(d.options),
+                decision=d.to_json(),
+            )
         return d
 
-    async def decide(self, game: LiveGame, seat: int, action: Any, version: Any,
-                     origin: Conn | None = None, req_id: Any = None, by_server: bool = False) -> dict:
+    async def decide(
+        self,
+        game: LiveGame,
+        seat: int,
+        action: Any,
+        version: Any,
+        origin: Conn | None = None,
+        req_id: Any = None,
+        by_server: bool = False,
+    ) -> dict:
         """Check, apply, commit, announce. Returns what ``seat`` sees after the decision."""
         if not isinstance(version, int) or isinstance(version, bool):
             d = game.state.decision()
             extra = {"legal": list(d.options), "decision": d.to_json()} if d is not None and d.player == seat else {}
-            raise ApiError(422, "malformed", f"'version' must be an integer, got {clip(version, 40)}",
-                           version=game.version, **extra)
+            raise ApiError(
+                422,
+                "malformed",
+                f"'version' must be an integer, got {clip(version, 40)}",
+                version=game.version,
+                **extra,
+            )
         async with game.lock:
             if game.evicted:  # pragma: no cover - only after hours idle with a request in flight
                 game = await self.get(game.id)
@@ -758,15 +940,25 @@ class Hub:
                 await self._catch_up_locked(game)  # the client saw a version another process made
             d = self._check_turn(game, seat, version)
             if not isinstance(action, str) or action not in d.options:
-                raise ApiError(422, "illegal_action" if isinstance(action, str) else "malformed",
-                               f"{clip(action)} is not a legal choice for {d.kind}" if isinstance(action, str)
-                               else f"'action' must be a string, got {clip(action, 40)}",
-                               version=game.version, legal=list(d.options), decision=d.to_json())
+                raise ApiError(
+                    422,
+                    "illegal_action" if isinstance(action, str) else "malformed",
+                    f"{clip(action)} is not a legal choice for {d.kind}"
+                    if isinstance(action, str)
+                    else f"'action' must be a string, got {clip(action, 40)}",
+                    version=game.version,
+                    legal=list(d.options),
+                    decision=d.to_json(),
+                )
             if not by_server and game.idle_window() is not None:
-                raise ApiError(409, "answered_by_server", "you hold nothing to block with: the server declines "
-                               "this window for you after a while, so the table cannot tell", version=game.version)
-            if (not by_server and d.kind in WINDOW_KINDS and game.block_windows
-                    and game.seats[seat].kind == "human"):
+                raise ApiError(
+                    409,
+                    "answered_by_server",
+                    "you hold nothing to block with: the server declines "
+                    "this window for you after a while, so the table cannot tell",
+                    version=game.version,
+                )
+            if not by_server and d.kind in WINDOW_KINDS and game.block_windows and game.seats[seat].kind == "human":
                 self._delays(game).observe(time.monotonic() - game.asked_at)
             undoable = False
             if game.undo_allowed:
@@ -777,13 +969,19 @@ class Hub:
             try:
                 state.apply(action)
             except IllegalAction as e:  # pragma: no cover - checked above
-                raise ApiError(422, "illegal_action", clip(str(e)), version=game.version,
-                               legal=list(e.legal)) from None
+                raise ApiError(422, "illegal_action", clip(str(e)), version=game.version, legal=list(e.legal)) from None
             seq = game.rows + 1
             finished = state.is_terminal()
             result = {"scores": state.scores(), "winners": state.winners()} if finished else None
-            row = {"game_id": game.id, "seq": seq, "seat": seat, "action": action, "undoable": undoable,
-                   "undone": False, "at": time.time()}
+            row = {
+                "game_id": game.id,
+                "seq": seq,
+                "seat": seat,
+                "action": action,
+                "undoable": undoable,
+                "undone": False,
+                "at": time.time(),
+            }
             if self.fleet is None:
                 op: tuple = ("action", row, result)
             else:  # committed only on this version; the lease follows whoever the server must answer for
@@ -798,8 +996,9 @@ class Hub:
                 self.fleet.counts["conflicts"] += 1
                 await self._catch_up_locked(game)
                 self._check_turn(game, seat, version)
-                raise ApiError(409, "stale_version", "the game moved on while this decision was being stored",
-                               version=game.version) from None
+                raise ApiError(
+                    409, "stale_version", "the game moved on while this decision was being stored", version=game.version
+                ) from None
             except Exception as e:  # noqa: BLE001
                 rid = request_id()
                 log.error("commit of %s #%d failed (request %s): %s", game.id, seq, rid, e)
@@ -839,36 +1038,51 @@ class Hub:
             d = self.delays[game.name] = HumanDelays(self.window_median)
         return d
 
-    async def undo(self, game: LiveGame, seat: int, version: Any, origin: Conn | None = None,
-                   req_id: Any = None) -> dict:
+    async def undo(
+        self, game: LiveGame, seat: int, version: Any, origin: Conn | None = None, req_id: Any = None
+    ) -> dict:
         if not isinstance(version, int) or isinstance(version, bool):
-            raise ApiError(422, "malformed", f"'version' must be an integer, got {clip(version, 40)}",
-                           version=game.version)
+            raise ApiError(
+                422, "malformed", f"'version' must be an integer, got {clip(version, 40)}", version=game.version
+            )
         async with game.lock:
             if self.fleet is not None and (version > game.version or game.known > game.version):
                 await self._catch_up_locked(game)
             if not game.undo_allowed:
                 raise ApiError(409, "undo_disabled", "this game was created without undo", version=game.version)
             if version != game.version:
-                raise ApiError(409, "stale_version",
-                               f"you saw version {version} but the game is at version {game.version}",
-                               version=game.version)
+                raise ApiError(
+                    409,
+                    "stale_version",
+                    f"you saw version {version} but the game is at version {game.version}",
+                    version=game.version,
+                )
             if game.finished:
                 raise ApiError(409, "game_over", "a finished game cannot be undone", version=game.version)
             if not game.actions:
                 raise ApiError(409, "nothing_to_undo", "no decision has been made yet", version=game.version)
             if game.step_seats[-1] != seat:
-                raise ApiError(409, "not_your_decision",
-                               f"the last decision was seat {game.step_seats[-1]}'s: an undo never crosses "
-                               "another player's decision", version=game.version)
+                raise ApiError(
+                    409,
+                    "not_your_decision",
+                    f"the last decision was seat {game.step_seats[-1]}'s: an undo never crosses "
+                    "another player's decision",
+                    version=game.version,
+                )
             if not game.undoable[-1]:
-                raise ApiError(409, "undo_forbidden",
-                               "your last decision used chance, ended your part of the turn or could have "
-                               "depended on hidden information; it stands", version=game.version)
+                raise ApiError(
+                    409,
+                    "undo_forbidden",
+                    "your last decision used chance, ended your part of the turn or could have "
+                    "depended on hidden information; it stands",
+                    version=game.version,
+                )
             seq = game.seqs[-1]
             actions = game.actions[:-1]
             rebuilt = await self.off_loop(game.rebuild, actions)  # from the seed and the log minus the last one
-            op: tuple = ("undo", game.id, seq) if self.fleet is None else ("undo", game.id, seq, (game.version, "release"))
+            op: tuple = ("undo", game.id, seq)
+            if self.fleet is not None:  # committed only on this version; a person decides next: no lease
+                op = ("undo", game.id, seq, (game.version, "release"))
             try:
                 got = await self.writer.submit(op)
             except asyncio.CancelledError:
@@ -877,8 +1091,9 @@ class Hub:
             except VersionConflict:
                 self.fleet.counts["conflicts"] += 1
                 await self._catch_up_locked(game)
-                raise ApiError(409, "stale_version", "the game moved on while this undo was being stored",
-                               version=game.version) from None
+                raise ApiError(
+                    409, "stale_version", "the game moved on while this undo was being stored", version=game.version
+                ) from None
             except Exception as e:  # noqa: BLE001
                 rid = request_id()
                 log.error("undo of %s #%d failed (request %s): %s", game.id, seq, rid, e)
@@ -907,8 +1122,17 @@ class Hub:
         if self.games.get(game.id) is game:
             del self.games[game.id]
         for c in list(game.conns):
-            c.end(_dumps({"type": "error", "error": "storage_unavailable",
-                          "message": "the server lost its storage; reconnect to carry on"}), 1011, "storage")
+            c.end(
+                _dumps(
+                    {
+                        "type": "error",
+                        "error": "storage_unavailable",
+                        "message": "the server lost its storage; reconnect to carry on",
+                    }
+                ),
+                1011,
+                "storage",
+            )
 
     # -------------------------------------------------------------- who moves next
     def _after_change(self, game: LiveGame) -> None:
@@ -942,9 +1166,17 @@ class Hub:
     @staticmethod
     def _bot_failed(game: LiveGame, seat: int, spec: str) -> None:
         """Tell the table that a bot's think failed (the details are in the log): it played a random move."""
-        notice = _dumps({"type": "notice", "code": "bot_failed", "game_id": game.id, "seat": seat, "bot": spec,
-                         "message": f"the bot of seat {seat} ({spec}) failed to think in time; it plays a "
-                         "random legal move this time"})
+        notice = _dumps(
+            {
+                "type": "notice",
+                "code": "bot_failed",
+                "game_id": game.id,
+                "seat": seat,
+                "bot": spec,
+                "message": f"the bot of seat {seat} ({spec}) failed to think in time; it plays a "
+                "random legal move this time",
+            }
+        )
         for c in game.conns:
             c.push(notice)
 
@@ -972,8 +1204,9 @@ class Hub:
             spec = game.seats[seat].bot or "random"
             seed = Rng(game.seed).derive(seat + 1, game.step)
             try:
-                action = await self.pool.choose(game.id, spec, seed, game.state,
-                                                priority=0 if game.humans else 1, game_seed=game.seed)
+                action = await self.pool.choose(
+                    game.id, spec, seed, game.state, priority=0 if game.humans else 1, game_seed=game.seed
+                )
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001
@@ -1046,8 +1279,11 @@ class Hub:
 
     def _working(self, g: LiveGame) -> bool:
         """Whether this process makes the server's moves in ``g`` (its replica must stay current)."""
-        return (self.fleet.holds(g.id) or (g.bot_task is not None and not g.bot_task.done())
-                or (g.window_task is not None and not g.window_task.done()))
+        return (
+            self.fleet.holds(g.id)
+            or (g.bot_task is not None and not g.bot_task.done())
+            or (g.window_task is not None and not g.window_task.done())
+        )
 
     def _spawn(self, coro, what: str) -> asyncio.Task:
         async def run() -> None:
@@ -1138,8 +1374,10 @@ class Hub:
             elif 0 <= gone <= len(g.actions):
                 await self._rebuild_remote(g, gone, rows, fresh, version)
             else:
-                raise RuntimeError(f"storage is at version {version}, this replica at {g.version} with "
-                                   f"{len(rows)} new rows: they do not add up")
+                raise RuntimeError(
+                    f"storage is at version {version}, this replica at {g.version} with "
+                    f"{len(rows)} new rows: they do not add up"
+                )
         except Exception as e:  # noqa: BLE001  (never expected: the engine is deterministic)
             log.error("the replica of %s could not follow storage (%s); it is reloaded", g.id, e)
             self._drop(g)
@@ -1168,7 +1406,7 @@ class Hub:
 
     async def _rebuild_remote(self, g: LiveGame, gone: int, rows: list, fresh: list, version: int) -> None:
         keep = len(g.actions) - gone
-        undone_seats = [r.seat for r in rows if r.undone] or g.step_seats[keep:keep + 1]
+        undone_seats = [r.seat for r in rows if r.undone] or g.step_seats[keep : keep + 1]
         actions = g.actions[:keep] + [r.action for r in fresh]
         rebuilt = await self.off_loop(g.rebuild, actions)
         g.state, g.marks, g.checkpoints = rebuilt
@@ -1206,8 +1444,13 @@ class Hub:
         g.by_invite = {s.invite_hash: s.index for s in g.seats if s.invite_hash}
         for c in list(g.conns):
             if c.seat is not None and c.token_hash is not None and tokens.get(c.token_hash) != c.seat:
-                c.end(_dumps({"type": "error", "error": "signed_out",
-                              "message": "this device was signed out of its seat"}), 4010, "signed out")
+                c.end(
+                    _dumps(
+                        {"type": "error", "error": "signed_out", "message": "this device was signed out of its seat"}
+                    ),
+                    4010,
+                    "signed out",
+                )
         if changed:
             g.announce_presence(local=False)
 
@@ -1233,9 +1476,12 @@ class Hub:
 
     def _renewing(self) -> list[str]:
         """The games whose leases this process is using (a bot thinking, a window waiting)."""
-        return [gid for gid, g in self.games.items()
-                if (g.bot_task is not None and not g.bot_task.done())
-                or (g.window_task is not None and not g.window_task.done())]
+        return [
+            gid
+            for gid, g in self.games.items()
+            if (g.bot_task is not None and not g.bot_task.done())
+            or (g.window_task is not None and not g.window_task.done())
+        ]
 
     def _resync(self) -> None:
         """The bus reconnected: notices may have been missed; re-read every replica's version."""
@@ -1243,7 +1489,7 @@ class Hub:
 
         async def run() -> None:
             for i in range(0, len(ids), 5000):
-                for gid, v in (await self.fleet.versions(ids[i:i + 5000])).items():
+                for gid, v in (await self.fleet.versions(ids[i : i + 5000])).items():
                     if v is not None:
                         self.on_note(f"{gid}:{v}")
 
@@ -1310,13 +1556,15 @@ class Hub:
             try:
                 msg = orjson.loads(raw) if raw is not None else None
             except orjson.JSONDecodeError:
-                raise ApiError(400, "malformed", "messages are JSON objects like "
-                               '{"type": "decide", "action": "...", "version": 3}') from None
+                raise ApiError(
+                    400, "malformed", 'messages are JSON objects like {"type": "decide", "action": "...", "version": 3}'
+                ) from None
             if not isinstance(msg, dict):
                 raise ApiError(400, "malformed", "messages are JSON objects with a 'type'")
             req_id = msg.get("id")
-            if req_id is not None and not (isinstance(req_id, (int, str)) and not isinstance(req_id, bool)
-                                           and len(str(req_id)) <= 64):
+            if req_id is not None and not (
+                isinstance(req_id, (int, str)) and not isinstance(req_id, bool) and len(str(req_id)) <= 64
+            ):
                 req_id = None
                 raise ApiError(400, "malformed", "'id' must be a string or integer of at most 64 characters")
             kind = msg.get("type")
@@ -1335,8 +1583,9 @@ class Hub:
             elif kind == "ping":
                 conn.push(_dumps({"type": "pong", "id": req_id, "version": game.version}))
             else:
-                raise ApiError(400, "unknown_type", f"unknown message type {clip(kind, 40)}; "
-                               "send decide, undo, sync or ping")
+                raise ApiError(
+                    400, "unknown_type", f"unknown message type {clip(kind, 40)}; send decide, undo, sync or ping"
+                )
         except ApiError as e:
             conn.refused += 1
             if conn.refused > 50:  # a client that keeps sending what is refused is cut off
@@ -1350,14 +1599,26 @@ class Hub:
     def log_for(self, game: LiveGame, seat: int | None) -> dict:
         steps = []
         for i in range(game.step):
-            entry = {"step": i + 1, "seat": game.step_seats[i],
-                     "events": game.events_for(seat, game.marks[i], game.marks[i + 1])}
+            entry = {
+                "step": i + 1,
+                "seat": game.step_seats[i],
+                "events": game.events_for(seat, game.marks[i], game.marks[i + 1]),
+            }
             if seat is not None and game.step_seats[i] == seat:
                 entry["action"] = game.actions[i]
             steps.append(entry)
-        return {"game_id": game.id, "game": game.name, "seat": seat, "version": game.version, "steps": game.step,
-                "status": game.status, "setup": game.events_for(seat, 0, game.marks[0]), "log": steps,
-                "result": game.result(), "decision": game.decision_for(seat)}
+        return {
+            "game_id": game.id,
+            "game": game.name,
+            "seat": seat,
+            "version": game.version,
+            "steps": game.step,
+            "status": game.status,
+            "setup": game.events_for(seat, 0, game.marks[0]),
+            "log": steps,
+            "result": game.result(),
+            "decision": game.decision_for(seat),
+        }
 
     async def replay_step(self, game: LiveGame, seat: int | None, step: int) -> dict:
         """The game as ``seat`` saw it after ``step`` decisions: from the nearest kept state, off the loop."""
@@ -1376,9 +1637,16 @@ class Hub:
                 state = base.clone()
                 for a in todo:
                     state.apply(a)
-            out = {"game_id": game.id, "step": step, "steps": steps, "seat": seat, "by": by,
-                   "view": state.view(seat), "decision": game.decision_for(seat, state),
-                   "events": game.events_for(seat, lo, hi, state)}
+            out = {
+                "game_id": game.id,
+                "step": step,
+                "steps": steps,
+                "seat": seat,
+                "by": by,
+                "view": state.view(seat),
+                "decision": game.decision_for(seat, state),
+                "events": game.events_for(seat, lo, hi, state),
+            }
             if step > 0 and seat is not None and by == seat:
                 out["action"] = action
             return out
@@ -1389,9 +1657,12 @@ class Hub:
         from ..core import GameRecord
 
         if not game.finished:
-            raise ApiError(409, "game_not_finished",
-                           "the full record (seed and every decision) is published when the game is over",
-                           version=game.version)
+            raise ApiError(
+                409,
+                "game_not_finished",
+                "the full record (seed and every decision) is published when the game is over",
+                version=game.version,
+            )
         rec = GameRecord(game.name, game.players, game.seed, dict(game.options), list(game.actions))
         state = game.state
         out = await self.off_loop(rec.to_json, state)

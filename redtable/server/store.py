@@ -37,14 +37,30 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 from sqlalchemy import (
-    BigInteger, Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, create_engine, event,
-    func, insert, select, text, update,
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
 )
 from sqlalchemy.engine import Engine, make_url
 
@@ -53,7 +69,8 @@ log = logging.getLogger("redtable.server.store")
 metadata = MetaData()
 
 games_table = Table(
-    "redtable_games", metadata,
+    "redtable_games",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("game", String(32), nullable=False),
     Column("players", Integer, nullable=False),
@@ -71,8 +88,7 @@ games_table = Table(
     Index("redtable_games_status", "status", "created_at"),
 )
 # the sweeper's question, "which leases expired?", reads only games that have one
-Index("redtable_games_lease", games_table.c.lease_until,
-      postgresql_where=games_table.c.lease_holder.isnot(None))
+Index("redtable_games_lease", games_table.c.lease_until, postgresql_where=games_table.c.lease_holder.isnot(None))
 
 FLEET_COLUMNS = (("version", "BIGINT"), ("lease_holder", "VARCHAR(96)"), ("lease_until", "FLOAT"))
 
@@ -86,7 +102,8 @@ class VersionConflict(Exception):
 
 
 seats_table = Table(
-    "redtable_seats", metadata,
+    "redtable_seats",
+    metadata,
     Column("game_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("kind", String(8), nullable=False),
@@ -98,7 +115,8 @@ seats_table = Table(
 )
 
 tokens_table = Table(
-    "redtable_tokens", metadata,
+    "redtable_tokens",
+    metadata,
     Column("token_hash", String(64), primary_key=True),
     Column("game_id", String(32), nullable=False),
     Column("seat", Integer, nullable=False),
@@ -109,7 +127,8 @@ tokens_table = Table(
 
 
 actions_table = Table(
-    "redtable_actions", metadata,
+    "redtable_actions",
+    metadata,
     Column("game_id", String(32), primary_key=True),
     Column("seq", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
@@ -186,8 +205,9 @@ class GameRow:
 class Store:
     """Synchronous storage calls; the server runs them off the event loop (writer thread, executor)."""
 
-    def __init__(self, url: str = DEFAULT_DB, schema: str | None = None, sqlite_sync: str = "normal",
-                 writers: int = 2) -> None:
+    def __init__(
+        self, url: str = DEFAULT_DB, schema: str | None = None, sqlite_sync: str = "normal", writers: int = 2
+    ) -> None:
         self.url = normalize_url(url)
         u = make_url(self.url)
         self.dialect = u.get_backend_name()
@@ -214,13 +234,13 @@ class Store:
             db = u.database or ""
             if db and db != ":memory:":
                 Path(db).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
-                engine = create_engine(self.url, connect_args={"check_same_thread": False, "timeout": 30},
-                                       pool_size=8, max_overflow=8)
+                engine = create_engine(
+                    self.url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=8, max_overflow=8
+                )
             else:  # an in-memory database exists once per connection: share one (tests, demos)
                 from sqlalchemy.pool import StaticPool
 
-                engine = create_engine(self.url, connect_args={"check_same_thread": False},
-                                       poolclass=StaticPool)
+                engine = create_engine(self.url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
             sync = sqlite_sync.upper()
 
             @event.listens_for(engine, "connect")
@@ -239,8 +259,9 @@ class Store:
         self.engine: Engine = engine
         ph = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         table = self.qualified("redtable_actions")
-        self._insert_sql = (f"INSERT INTO {table} (game_id, seq, seat, action, undoable, undone, at) "
-                            f"VALUES ({', '.join([ph] * 7)})")
+        self._insert_sql = (
+            f"INSERT INTO {table} (game_id, seq, seat, action, undoable, undone, at) VALUES ({', '.join([ph] * 7)})"
+        )
         # fleet mode (set by the hub on PostgreSQL): who this process is, how long its leases last
         self.lease_owner: str | None = None
         self.lease_seconds = 5.0
@@ -283,18 +304,23 @@ class Store:
         for name, kind in missing:
             conn.exec_driver_sql(f"ALTER TABLE {games} ADD COLUMN {name} {kind}")
         if missing:
-            conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS redtable_games_lease ON {games} (lease_until)"
-                                 + (" WHERE lease_holder IS NOT NULL" if self.dialect == "postgresql" else ""))
+            conn.exec_driver_sql(
+                f"CREATE INDEX IF NOT EXISTS redtable_games_lease ON {games} (lease_until)"
+                + (" WHERE lease_holder IS NOT NULL" if self.dialect == "postgresql" else "")
+            )
         if self.dialect != "postgresql":
             return
         actions, seats = self.qualified("redtable_actions"), self.qualified("redtable_seats")
-        may_need = (f"g.status = 'active' AND (EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.id "
-                    f"AND s.kind = 'bot') OR g.options LIKE '%%\"block_windows\":true%%')")
+        may_need = (
+            f"g.status = 'active' AND (EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.id "
+            f"AND s.kind = 'bot') OR g.options LIKE '%%\"block_windows\":true%%')"
+        )
         conn.exec_driver_sql(
             f"UPDATE {games} AS g SET version = (SELECT count(*) + count(*) FILTER (WHERE a.undone) "
             f"FROM {actions} a WHERE a.game_id = g.id), "
             f"lease_holder = CASE WHEN {may_need} THEN '-' END, "
-            f"lease_until = CASE WHEN {may_need} THEN 0 END WHERE g.version IS NULL")
+            f"lease_until = CASE WHEN {may_need} THEN 0 END WHERE g.version IS NULL"
+        )
 
     def drop_schema(self) -> None:
         """Drop this store's schema (PostgreSQL) or tables (tests clean up with it)."""
@@ -335,7 +361,7 @@ class Store:
                 else:
                     rest.append(i)
             if rest:
-                for i, r in zip(rest, self.write_batch([ops[i] for i in rest], conn)):
+                for i, r in zip(rest, self.write_batch([ops[i] for i in rest], conn), strict=True):
                     out[i] = r
             return out
         except Exception as batch_error:  # noqa: BLE001
@@ -382,8 +408,10 @@ class Store:
 
     def _insert_actions(self, conn, rows: list[dict]) -> None:
         """The hot path: one multi-row INSERT of decisions, as a driver statement built once."""
-        conn.exec_driver_sql(self._insert_sql, [
-            (r["game_id"], r["seq"], r["seat"], r["action"], r["undoable"], r["undone"], r["at"]) for r in rows])
+        conn.exec_driver_sql(
+            self._insert_sql,
+            [(r["game_id"], r["seq"], r["seat"], r["action"], r["undoable"], r["undone"], r["at"]) for r in rows],
+        )
 
     def _write(self, conn, ops: list[tuple]) -> list:
         """Write ``ops`` in the open transaction; what each answers (None, or a fleet op's
@@ -417,48 +445,74 @@ class Store:
                     conn.exec_driver_sql(
                         f"UPDATE {self.qualified('redtable_games')} SET lease_holder = %s, lease_until = "
                         f"extract(epoch from clock_timestamp())::float8 + {float(self.lease_seconds)!r} WHERE id = %s",
-                        (self.lease_owner, op[1]["id"]))
+                        (self.lease_owner, op[1]["id"]),
+                    )
                     out[i] = {"lease": True}
             elif kind == "undo":
                 _, game_id, seq = op
-                r = conn.execute(update(actions_table)
-                                 .where(actions_table.c.game_id == game_id, actions_table.c.seq == seq,
-                                        actions_table.c.undone == False)  # noqa: E712
-                                 .values(undone=True))
+                r = conn.execute(
+                    update(actions_table)
+                    .where(
+                        actions_table.c.game_id == game_id,
+                        actions_table.c.seq == seq,
+                        actions_table.c.undone.is_(False),
+                    )
+                    .values(undone=True)
+                )
                 if r.rowcount != 1:
                     raise RuntimeError(f"undo of {game_id} #{seq}: no such decision")
             elif kind == "join":
                 _, game_id, seat, name, at = op
-                conn.execute(update(seats_table)
-                             .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
-                             .values(name=name, joined_at=at))
+                conn.execute(
+                    update(seats_table)
+                    .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+                    .values(name=name, joined_at=at)
+                )
             elif kind == "token":  # a device's new seat token
                 _, game_id, seat, token_hash, at, *invite = op
                 if invite and invite[0]:  # only while the invite is still the seat's (another process may replace it)
                     s = seats_table.c
-                    held = conn.execute(select(s.seat).where(s.game_id == game_id, s.seat == seat,
-                                                             s.invite_hash == invite[0])
-                                        .with_for_update()).first()
+                    held = conn.execute(
+                        select(s.seat)
+                        .where(s.game_id == game_id, s.seat == seat, s.invite_hash == invite[0])
+                        .with_for_update()
+                    ).first()
                     if held is None:
                         raise InviteGone(game_id, seat)
-                conn.execute(insert(tokens_table), [{"token_hash": token_hash, "game_id": game_id, "seat": seat,
-                                                     "created_at": at, "revoked_at": None}])
+                conn.execute(
+                    insert(tokens_table),
+                    [
+                        {
+                            "token_hash": token_hash,
+                            "game_id": game_id,
+                            "seat": seat,
+                            "created_at": at,
+                            "revoked_at": None,
+                        }
+                    ],
+                )
             elif kind == "revoke":  # every token of the seat but one; the seat's invite replaced
                 _, game_id, seat, keep_hash, invite_hash, at = op
                 t = tokens_table.c
-                conn.execute(update(tokens_table)
-                             .where(t.game_id == game_id, t.seat == seat, t.token_hash != keep_hash,
-                                    t.revoked_at.is_(None))
-                             .values(revoked_at=at))
-                conn.execute(update(seats_table)
-                             .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
-                             .values(invite_hash=invite_hash, token_hash=None))
+                conn.execute(
+                    update(tokens_table)
+                    .where(t.game_id == game_id, t.seat == seat, t.token_hash != keep_hash, t.revoked_at.is_(None))
+                    .values(revoked_at=at)
+                )
+                conn.execute(
+                    update(seats_table)
+                    .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+                    .values(invite_hash=invite_hash, token_hash=None)
+                )
             elif kind == "invite":  # a new invite for a seat nobody has taken
                 _, game_id, seat, invite_hash = op
-                r = conn.execute(update(seats_table)
-                                 .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat,
-                                        seats_table.c.joined_at.is_(None))
-                                 .values(invite_hash=invite_hash))
+                r = conn.execute(
+                    update(seats_table)
+                    .where(
+                        seats_table.c.game_id == game_id, seats_table.c.seat == seat, seats_table.c.joined_at.is_(None)
+                    )
+                    .values(invite_hash=invite_hash)
+                )
                 if r.rowcount != 1:
                     raise RuntimeError(f"re-issue of {game_id} seat {seat}: the seat was taken")
             else:  # pragma: no cover
@@ -504,7 +558,7 @@ class Store:
         if n_undo and got[0][2] != n_undo:
             raise RuntimeError("undo of a decision that is not in the log, or already undone")
         mine = {r[0]: bool(r[1]) for r in got}
-        for j, op in zip(where, ops):
+        for j, op in zip(where, ops, strict=True):
             out[j] = {"lease": mine[_game_of(op)]}
 
     def _fleet_sql(self, n: int, n_ins: int, n_undo: int) -> str:
@@ -518,7 +572,8 @@ class Store:
         ctes = [
             "p AS (SELECT %s::varchar AS me, extract(epoch from clock_timestamp())::float8 AS now)",
             "v(id, old, lease, result) AS (VALUES "
-            + ", ".join(["(%s::varchar, %s::bigint, %s::varchar, %s::text)"] * n) + ")",
+            + ", ".join(["(%s::varchar, %s::bigint, %s::varchar, %s::text)"] * n)
+            + ")",
             f"upd AS (UPDATE {g} AS g SET version = v.old + 1, "
             f"lease_holder = CASE WHEN v.result IS NOT NULL THEN NULL "
             f"WHEN v.lease = 'take' AND {free} THEN p.me WHEN v.lease = 'take' THEN g.lease_holder "
@@ -537,23 +592,33 @@ class Store:
                 f"ins AS (INSERT INTO {a} (game_id, seq, seat, action, undoable, undone, at) "
                 "SELECT r.game_id, r.seq, r.seat, r.action, r.undoable, false, r.at FROM (VALUES "
                 + ", ".join(["(%s::varchar, %s::int, %s::int, %s::text, %s::boolean, %s::float8)"] * n_ins)
-                + ") AS r(game_id, seq, seat, action, undoable, at) JOIN upd ON upd.id = r.game_id)")
+                + ") AS r(game_id, seq, seat, action, undoable, at) JOIN upd ON upd.id = r.game_id)"
+            )
         if n_undo:
             ctes.append(
                 f"und AS (UPDATE {a} AS a SET undone = true FROM (VALUES "
                 + ", ".join(["(%s::varchar, %s::int)"] * n_undo)
                 + ") AS u(game_id, seq) JOIN upd ON upd.id = u.game_id "
-                "WHERE a.game_id = u.game_id AND a.seq = u.seq AND NOT a.undone RETURNING a.game_id)")
-        sql = ("WITH " + ", ".join(ctes) + " SELECT upd.id, upd.mine, "
-               + ("(SELECT count(*) FROM und)" if n_undo else "0") + " FROM upd")
+                "WHERE a.game_id = u.game_id AND a.seq = u.seq AND NOT a.undone RETURNING a.game_id)"
+            )
+        sql = (
+            "WITH "
+            + ", ".join(ctes)
+            + " SELECT upd.id, upd.mine, "
+            + ("(SELECT count(*) FROM und)" if n_undo else "0")
+            + " FROM upd"
+        )
         if len(self._fleet_sql_cache) < 256:
             self._fleet_sql_cache[key] = sql
         return sql
 
     @staticmethod
     def _finish(conn, game_id: str, result: dict) -> None:
-        conn.execute(update(games_table).where(games_table.c.id == game_id)
-                     .values(status="finished", finished_at=time.time(), result=_dumps(result)))
+        conn.execute(
+            update(games_table)
+            .where(games_table.c.id == game_id)
+            .values(status="finished", finished_at=time.time(), result=_dumps(result))
+        )
 
     # ------------------------------------------------------------------ reads
     def load_game(self, game_id: str) -> GameRow | None:
@@ -562,22 +627,32 @@ class Store:
             if g is None:
                 return None
             row = GameRow(
-                id=g["id"], game=g["game"], players=g["players"], seed=g["seed"],
-                options=orjson.loads(g["options"]), settings=orjson.loads(g["settings"]), status=g["status"],
-                created_at=g["created_at"], finished_at=g["finished_at"],
+                id=g["id"],
+                game=g["game"],
+                players=g["players"],
+                seed=g["seed"],
+                options=orjson.loads(g["options"]),
+                settings=orjson.loads(g["settings"]),
+                status=g["status"],
+                created_at=g["created_at"],
+                finished_at=g["finished_at"],
                 result=orjson.loads(g["result"]) if g["result"] else None,
             )
-            for s in conn.execute(select(seats_table).where(seats_table.c.game_id == game_id)
-                                  .order_by(seats_table.c.seat)).mappings():
-                row.seats.append(SeatRow(s["seat"], s["kind"], s["bot"], s["name"], s["invite_hash"],
-                                         s["token_hash"], s["joined_at"]))
+            for s in conn.execute(
+                select(seats_table).where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
+            ).mappings():
+                row.seats.append(
+                    SeatRow(
+                        s["seat"], s["kind"], s["bot"], s["name"], s["invite_hash"], s["token_hash"], s["joined_at"]
+                    )
+                )
             a = actions_table.c
-            for r in conn.execute(select(a.seq, a.seat, a.action, a.undoable, a.undone)
-                                  .where(a.game_id == game_id).order_by(a.seq)):
+            for r in conn.execute(
+                select(a.seq, a.seat, a.action, a.undoable, a.undone).where(a.game_id == game_id).order_by(a.seq)
+            ):
                 row.actions.append(ActionRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])))
             t = tokens_table.c
-            for r in conn.execute(select(t.seat, t.token_hash)
-                                  .where(t.game_id == game_id, t.revoked_at.is_(None))):
+            for r in conn.execute(select(t.seat, t.token_hash).where(t.game_id == game_id, t.revoked_at.is_(None))):
                 row.tokens.append(TokenRow(r[0], r[1]))
         return row
 
@@ -592,34 +667,61 @@ class Store:
             seats: dict[str, list] = {i: [] for i in ids}
             steps: dict[str, int] = {}
             if ids:
-                for r in conn.execute(select(s.game_id, s.seat, s.kind, s.bot, s.name, s.joined_at)
-                                      .where(s.game_id.in_(ids)).order_by(s.game_id, s.seat)):
-                    seats[r[0]].append({"seat": r[1], "type": r[2], "bot": r[3], "name": r[4],
-                                        "joined": r[2] == "bot" or r[5] is not None})
-                for r in conn.execute(select(a.game_id, func.count()).where(a.game_id.in_(ids), a.undone == False)  # noqa: E712
-                                      .group_by(a.game_id)):
+                for r in conn.execute(
+                    select(s.game_id, s.seat, s.kind, s.bot, s.name, s.joined_at)
+                    .where(s.game_id.in_(ids))
+                    .order_by(s.game_id, s.seat)
+                ):
+                    seats[r[0]].append(
+                        {
+                            "seat": r[1],
+                            "type": r[2],
+                            "bot": r[3],
+                            "name": r[4],
+                            "joined": r[2] == "bot" or r[5] is not None,
+                        }
+                    )
+                for r in conn.execute(
+                    select(a.game_id, func.count())
+                    .where(a.game_id.in_(ids), a.undone == False)  # noqa: E712
+                    .group_by(a.game_id)
+                ):
                     steps[r[0]] = r[1]
         out = []
         for r in rows:
             settings = orjson.loads(r[6]) if r[6] else {}
-            out.append({"id": r[0], "game": r[1], "players": r[2], "status": r[3], "created_at": r[4],
-                        "finished_at": r[5], "steps": steps.get(r[0], 0), "seats": seats[r[0]],
-                        "seed_chosen_by_creator": bool(settings.get("seed_chosen_by_creator", False)),
-                        "seed_commitment": settings.get("seed_commitment")})
+            out.append(
+                {
+                    "id": r[0],
+                    "game": r[1],
+                    "players": r[2],
+                    "status": r[3],
+                    "created_at": r[4],
+                    "finished_at": r[5],
+                    "steps": steps.get(r[0], 0),
+                    "seats": seats[r[0]],
+                    "seed_chosen_by_creator": bool(settings.get("seed_chosen_by_creator", False)),
+                    "seed_commitment": settings.get("seed_commitment"),
+                }
+            )
         return out
 
     def active_bot_game_ids(self) -> list[str]:
         """Unfinished games with at least one bot seat (the server resumes their bots at start)."""
         g, s = games_table.c, seats_table.c
         with self.engine.connect() as conn:
-            q = (select(g.id).where(g.status == "active", g.id.in_(select(s.game_id).where(s.kind == "bot")))
-                 .order_by(g.created_at))
+            q = (
+                select(g.id)
+                .where(g.status == "active", g.id.in_(select(s.game_id).where(s.kind == "bot")))
+                .order_by(g.created_at)
+            )
             return [r[0] for r in conn.execute(q)]
 
     def count_actions(self, game_id: str) -> int:
         with self.engine.connect() as conn:
-            return conn.execute(select(func.count()).select_from(actions_table)
-                                .where(actions_table.c.game_id == game_id)).scalar_one()
+            return conn.execute(
+                select(func.count()).select_from(actions_table).where(actions_table.c.game_id == game_id)
+            ).scalar_one()
 
 
 class GroupCommitter:
@@ -645,8 +747,14 @@ class GroupCommitter:
       loop goes on; what arrives meanwhile is the next batch.
     """
 
-    def __init__(self, store: Store, max_batch: int = 2000, mode: str | None = None,
-                 inline: bool | None = None, writers: int | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        max_batch: int = 2000,
+        mode: str | None = None,
+        inline: bool | None = None,
+        writers: int | None = None,
+    ) -> None:
         self.store = store
         self.max_batch = max_batch
         # PostgreSQL: several connections commit at once (the server merges their WAL
@@ -690,8 +798,10 @@ class GroupCommitter:
             # releases it only briefly (each socket syscall), so shorten the forced switch
             # interval from 5 ms or every commit waits for it several times.
             sys.setswitchinterval(min(sys.getswitchinterval(), 0.001))
-            self.threads = [threading.Thread(target=self._run, name=f"redtable-writer-{i}", daemon=True)
-                            for i in range(self.writers)]
+            self.threads = [
+                threading.Thread(target=self._run, name=f"redtable-writer-{i}", daemon=True)
+                for i in range(self.writers)
+            ]
             for t in self.threads:
                 t.start()
 
@@ -751,13 +861,13 @@ class GroupCommitter:
                 await self.wakeup.wait()
                 self.wakeup.clear()
                 while self.pending:
-                    batch, self.pending = self.pending[:self.max_batch], self.pending[self.max_batch:]
+                    batch, self.pending = self.pending[: self.max_batch], self.pending[self.max_batch :]
                     ops = [op for op, _ in batch]
                     t0 = time.perf_counter()
                     try:
                         if conn is None:
                             conn = await engine.connect()
-                        results: list = await conn.run_sync(lambda c: self.store.write_batch(ops, c))
+                        results: list = await conn.run_sync(lambda c, ops=ops: self.store.write_batch(ops, c))
                     except Exception as e:  # noqa: BLE001  (the connection itself failed)
                         results = [e] * len(batch)
                         if conn is not None:
@@ -782,7 +892,7 @@ class GroupCommitter:
     # -------------------------------------------------------------- inline
     def _flush(self) -> None:
         self.scheduled = False
-        batch, self.pending = self.pending[:self.max_batch], self.pending[self.max_batch:]
+        batch, self.pending = self.pending[: self.max_batch], self.pending[self.max_batch :]
         if self.pending:
             self.scheduled = True
             self.loop.call_soon(self._flush)
@@ -852,7 +962,8 @@ class InviteGone(Exception):
 def _versioned(op: tuple) -> bool:
     """A fleet decision or undo: it carries (version it was made on, lease wish)."""
     return (op[0] == "action" and len(op) > 3 and op[3] is not None) or (
-        op[0] == "undo" and len(op) > 3 and op[3] is not None)
+        op[0] == "undo" and len(op) > 3 and op[3] is not None
+    )
 
 
 def _game_of(op: tuple) -> str:
@@ -860,7 +971,7 @@ def _game_of(op: tuple) -> str:
 
 
 def _resolve(batch: list, results: list) -> None:
-    for (_, fut), res in zip(batch, results):
+    for (_, fut), res in zip(batch, results, strict=True):
         if fut.done():
             continue
         if isinstance(res, BaseException):

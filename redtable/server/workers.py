@@ -24,9 +24,9 @@ import subprocess
 import sys
 import time
 
-START_GRACE = 10.0     # a worker that dies sooner than this after its start counts as failing to start
-GIVE_UP_AFTER = 5      # that many failed starts in a row: the supervisor exits
-STOP_SECONDS = 20.0    # how long a graceful stop may take before the workers are killed
+START_GRACE = 10.0  # a worker that dies sooner than this after its start counts as failing to start
+GIVE_UP_AFTER = 5  # that many failed starts in a row: the supervisor exits
+STOP_SECONDS = 20.0  # how long a graceful stop may take before the workers are killed
 
 
 def port_free(host: str, port: int) -> str | None:
@@ -98,12 +98,14 @@ class Supervisor:
                 early = now - self.started[i] < START_GRACE
                 self.failures = self.failures + 1 if early else 0
                 if self.failures >= GIVE_UP_AFTER:
-                    self.echo(f"error: workers keep exiting right after they start (last: code {rc}); "
-                              "see their messages above")
+                    self.echo(
+                        f"error: workers keep exiting right after they start (last: code {rc}); "
+                        "see their messages above"
+                    )
                     self.stopping = True
                     code = 1
                     break
-                pause = min(30.0, 0.5 * 2 ** self.failures)
+                pause = min(30.0, 0.5 * 2**self.failures)
                 self.echo(f"worker {p.pid} exited (code {rc}); another starts in {pause:.1f} s")
                 restart_at[i] = now + pause
         for p in self.procs.values():

@@ -20,10 +20,9 @@ from pathlib import Path
 
 import httpx
 import orjson
+from srvkit import PG_URL, free_port
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
-
-from srvkit import PG_URL, free_port
 
 REDIS_URL = os.environ.get("REDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -41,8 +40,9 @@ def redis_problem() -> str | None:
 class Proc:
     """One server process of the fleet."""
 
-    def __init__(self, schema: str, log: Path, *, bus: str | None = None, lease: float = 2.0,
-                 extra: list[str] | None = None) -> None:
+    def __init__(
+        self, schema: str, log: Path, *, bus: str | None = None, lease: float = 2.0, extra: list[str] | None = None
+    ) -> None:
         self.schema, self.log, self.bus, self.lease = schema, log, bus, lease
         self.extra = extra or []
         self.port = free_port()
@@ -50,10 +50,27 @@ class Proc:
         self.ws = f"ws://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> "Proc":
-        cmd = [sys.executable, "-m", "redtable.server", "--port", str(self.port), "--db", PG_URL,
-               "--db-schema", self.schema, "--log-level", "warning", "--rate-scale", "1000",
-               "--lease-seconds", str(self.lease), "--bot-workers", "1", *self.extra]
+    def start(self) -> Proc:
+        cmd = [
+            sys.executable,
+            "-m",
+            "redtable.server",
+            "--port",
+            str(self.port),
+            "--db",
+            PG_URL,
+            "--db-schema",
+            self.schema,
+            "--log-level",
+            "warning",
+            "--rate-scale",
+            "1000",
+            "--lease-seconds",
+            str(self.lease),
+            "--bot-workers",
+            "1",
+            *self.extra,
+        ]
         if self.bus:
             cmd += ["--bus", self.bus]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(self.log, "a"))
@@ -89,12 +106,12 @@ class Proc:
 class Seat:
     """One seat's (or a spectator's) socket: plays at random, keeps every message."""
 
-    def __init__(self, table: "Table", seat: int | None, token: str | None, server: Proc) -> None:
+    def __init__(self, table: Table, seat: int | None, token: str | None, server: Proc) -> None:
         self.table, self.seat, self.token, self.server = table, seat, token, server
         self.rng = random.Random(1000 + (seat if seat is not None else 99))
         self.messages: list[dict] = []
-        self.acked: dict[int, str] = {}               # version reached -> our action
-        self.pending: tuple[int, str] | None = None   # sent, not acknowledged
+        self.acked: dict[int, str] = {}  # version reached -> our action
+        self.pending: tuple[int, str] | None = None  # sent, not acknowledged
         self.refused_resend: tuple[int, str] | None = None
         self.last: dict | None = None
         self.connections = 0
@@ -109,8 +126,9 @@ class Seat:
                 await ws.send(orjson.dumps({"type": "auth", "token": self.token}).decode())
                 if self.pending is not None:  # a decision in flight when the last server died: send it again
                     v, action = self.pending
-                    await ws.send(orjson.dumps({"type": "decide", "action": action, "version": v,
-                                                "id": f"re{v}"}).decode())
+                    await ws.send(
+                        orjson.dumps({"type": "decide", "action": action, "version": v, "id": f"re{v}"}).decode()
+                    )
                 async for raw in ws:
                     msg = orjson.loads(raw)
                     self.messages.append(msg)
@@ -133,12 +151,21 @@ class Seat:
                     if msg["status"] == "finished":
                         return
                     d = msg["decision"]
-                    if (self.seat is not None and d is not None and d["player"] == self.seat
-                            and not d.get("auto") and self.pending is None and not self.table.paused):
+                    if (
+                        self.seat is not None
+                        and d is not None
+                        and d["player"] == self.seat
+                        and not d.get("auto")
+                        and self.pending is None
+                        and not self.table.paused
+                    ):
                         action = self.rng.choice(d["options"])
                         self.pending = (msg["version"], action)
-                        await ws.send(orjson.dumps({"type": "decide", "action": action,
-                                                    "version": msg["version"], "id": msg["version"]}).decode())
+                        await ws.send(
+                            orjson.dumps(
+                                {"type": "decide", "action": action, "version": msg["version"], "id": msg["version"]}
+                            ).decode()
+                        )
         except (ConnectionClosed, OSError):
             return
 
@@ -175,8 +202,12 @@ def create_game(server: Proc, game: str, seats: list[dict], **body) -> tuple[str
 
 def read_log(server: Proc, game_id: str, token: str | None) -> dict:
     tls = {"verify": server.ssl} if getattr(server, "ssl", None) else {}
-    r = httpx.get(f"{server.base}/api/games/{game_id}/log", timeout=20, **tls,
-                  headers={"Authorization": f"Bearer {token}"} if token else {})
+    r = httpx.get(
+        f"{server.base}/api/games/{game_id}/log",
+        timeout=20,
+        **tls,
+        headers={"Authorization": f"Bearer {token}"} if token else {},
+    )
     assert r.status_code == 200, r.text
     return r.json()
 

@@ -22,10 +22,9 @@ from pathlib import Path
 import httpx
 import orjson
 import pytest
-from websockets.sync.client import connect
-
 from fleetkit import Proc, Seat, Table, check_log_holds_acks, create_game
 from srvkit import Backend, free_port, require_backend
+from websockets.sync.client import connect
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 
@@ -45,9 +44,28 @@ def proxied(tmp_path):
     b = Backend("postgresql", tmp_path)
     servers = [Proc(b.schema, tmp_path / f"s{i}.log", extra=["--trust-proxy"]).start() for i in range(2)]
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
-                    str(cert), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
     http_port, https_port = free_port(), free_port()
     conf = nginx_block()
     conf = re.sub(r"\n\s*server 10\.0\.0\.11:8000", f"\n    server 127.0.0.1:{servers[0].port}", conf)
@@ -62,12 +80,17 @@ def proxied(tmp_path):
     temp = "".join(f"{k}_temp_path {tmp_path}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     (tmp_path / "nginx.conf").write_text(
         f"user root;\npid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
-        f"http {{\n{temp}include {tmp_path}/redtable.conf;\n}}\n")
-    test = subprocess.run(["nginx", "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-                          capture_output=True, text=True)
+        f"http {{\n{temp}include {tmp_path}/redtable.conf;\n}}\n"
+    )
+    test = subprocess.run(
+        ["nginx", "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], capture_output=True, text=True
+    )
     assert test.returncode == 0, test.stderr
-    nginx = subprocess.Popen(["nginx", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    nginx = subprocess.Popen(
+        ["nginx", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 20
     while True:
         try:

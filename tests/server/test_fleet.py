@@ -18,11 +18,9 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 
 import httpx
 import pytest
-
 from fleetkit import REDIS_URL, Proc, Seat, Table, check_in_order, check_log_holds_acks, create_game, redis_problem
 from srvkit import PG_URL, Backend, free_port, require_backend
 
@@ -56,14 +54,19 @@ def play(table: Table, seconds: float = 90) -> None:
 
 
 @pytest.mark.parametrize("pair", [None, "redis"], indirect=True, ids=["postgres-bus", "redis-bus"])
-@pytest.mark.parametrize("game,seats", [
-    ("red-rising", ["human", "human", "bot", "human"]),
-    ("red-north", ["human", "human", "bot"]),
-])
+@pytest.mark.parametrize(
+    "game,seats",
+    [
+        ("red-rising", ["human", "human", "bot", "human"]),
+        ("red-north", ["human", "human", "bot"]),
+    ],
+)
 def test_seats_on_two_processes_play_whole_games(pair, game, seats):
     a, b = pair
-    spec = [{"type": "bot", "bot": "heuristic" if game == "red-north" else "random"} if s == "bot"
-            else {"type": "human"} for s in seats]
+    spec = [
+        {"type": "bot", "bot": "heuristic" if game == "red-north" else "random"} if s == "bot" else {"type": "human"}
+        for s in seats
+    ]
     body = {"options": {"block_windows": False}} if game == "red-rising" else {}
     gid, tokens = create_game(a, game, spec, **body)
     table = Table(gid, tokens)
@@ -79,8 +82,11 @@ def test_seats_on_two_processes_play_whole_games(pair, game, seats):
     # what each seat was shown is what either process answers now, and the log holds every acknowledgement
     for s in table.seats:
         for p in pair:
-            r = httpx.get(f"{p.base}/api/games/{gid}", headers={"Authorization": f"Bearer {s.token}"} if s.token
-                          else {}, timeout=10).json()
+            r = httpx.get(
+                f"{p.base}/api/games/{gid}",
+                headers={"Authorization": f"Bearer {s.token}"} if s.token else {},
+                timeout=10,
+            ).json()
             assert r["version"] == final and r["view"] == s.last["view"] and r["result"] == s.last["result"]
     lg = check_log_holds_acks(a, gid, table.seats)
     assert lg["steps"] == final  # no undo: one version per decision, none twice
@@ -97,9 +103,13 @@ def test_sigkill_one_process_its_clients_and_bots_go_on(pair):
     """Seat 0 on A, seat 2 on B, the bot (seat 1) between them: A takes the bot lease when seat 0
     decides. A is killed just then: seat 0 reconnects to B, B's sweeper takes over the bot."""
     a, b = pair
-    gid, tokens = create_game(a, "red-rising", [{"type": "human"}, {"type": "bot", "bot": "random"},
-                                                {"type": "human"}],
-                              options={"block_windows": False}, bot_delay=0.15)
+    gid, tokens = create_game(
+        a,
+        "red-rising",
+        [{"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "human"}],
+        options={"block_windows": False},
+        bot_delay=0.15,
+    )
     table = Table(gid, tokens)
     s0, s2 = Seat(table, 0, tokens[0], a), Seat(table, 2, tokens[2], b)
     table.seats = [s0, s2]
@@ -113,8 +123,14 @@ def test_sigkill_one_process_its_clients_and_bots_go_on(pair):
             assert time.monotonic() < deadline, "the game stalled before the kill"
             await asyncio.sleep(0.005)
             last = s0.last
-            if (len(s0.acked) >= 3 and last is not None and last["type"] == "update" and last["by"] == 0
-                    and last["decision"] and last["decision"]["player"] == 1):
+            if (
+                len(s0.acked) >= 3
+                and last is not None
+                and last["type"] == "update"
+                and last["by"] == 0
+                and last["decision"]
+                and last["decision"]["player"] == 1
+            ):
                 break
         a.kill()  # SIGKILL: no goodbye, the lease is not handed over
         await asyncio.wait_for(t0, 10)  # its socket closed
@@ -135,8 +151,13 @@ def test_sigkill_one_process_its_clients_and_bots_go_on(pair):
 
 # ---------------------------------------------------------------------- --workers
 def _serve(args: list[str], env=None) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "redtable.server", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, "-m", "redtable.server", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
 def test_workers_refuse_sqlite_with_the_reason(tmp_path):
@@ -144,13 +165,14 @@ def test_workers_refuse_sqlite_with_the_reason(tmp_path):
     out, err = p.communicate(timeout=60)
     assert p.returncode == 2
     assert "--workers 2 needs PostgreSQL" in err and "SQLite" in err and "single writer" in err
-    p = _serve(["--bus", "redis://127.0.0.1:6379/0", "--db", f"sqlite:///{tmp_path}/g.db",
-                "--port", str(free_port())])
+    p = _serve(["--bus", "redis://127.0.0.1:6379/0", "--db", f"sqlite:///{tmp_path}/g.db", "--port", str(free_port())])
     out, err = p.communicate(timeout=60)
     assert p.returncode == 2 and "PostgreSQL" in err
-    for args, says in ((["--workers", "0"], "--workers must be 1-64"),
-                       (["--lease-seconds", "0.5"], "--lease-seconds must be 1-600"),
-                       (["--bus", "amqp://x"], "--bus must be postgres or a redis:// URL")):
+    for args, says in (
+        (["--workers", "0"], "--workers must be 1-64"),
+        (["--lease-seconds", "0.5"], "--lease-seconds must be 1-600"),
+        (["--bus", "amqp://x"], "--bus must be postgres or a redis:// URL"),
+    ):
         p = _serve([*args, "--port", str(free_port()), "--db", f"sqlite:///{tmp_path}/g.db"])
         out, err = p.communicate(timeout=60)
         assert p.returncode == 2 and says in err, err
@@ -159,10 +181,27 @@ def test_workers_refuse_sqlite_with_the_reason(tmp_path):
 def test_workers_share_one_port(schema, tmp_path):
     port = free_port()
     env = {**os.environ, "REDTABLE_DB": PG_URL}
-    sup = subprocess.Popen([sys.executable, "-m", "redtable.server", "--workers", "2", "--port", str(port),
-                            "--db-schema", schema, "--log-level", "warning", "--rate-scale", "1000"],
-                           stdout=subprocess.DEVNULL, stderr=open(tmp_path / "sup.log", "w"), env=env,
-                           start_new_session=True)
+    sup = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "redtable.server",
+            "--workers",
+            "2",
+            "--port",
+            str(port),
+            "--db-schema",
+            schema,
+            "--log-level",
+            "warning",
+            "--rate-scale",
+            "1000",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp_path / "sup.log", "w"),
+        env=env,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         pids: set[int] = set()
@@ -176,8 +215,11 @@ def test_workers_share_one_port(schema, tmp_path):
                 time.sleep(0.1)
         assert sup.pid not in pids
         log = (tmp_path / "sup.log").read_text()
-        assert "2 worker processes" in log and PG_URL not in subprocess.run(
-            ["ps", "-o", "args=", "--ppid", str(sup.pid)], capture_output=True, text=True).stdout  # no URL in ps
+        assert (
+            "2 worker processes" in log
+            and PG_URL
+            not in subprocess.run(["ps", "-o", "args=", "--ppid", str(sup.pid)], capture_output=True, text=True).stdout
+        )  # no URL in ps
         # a game played through whichever worker each request reaches
         shim = Proc(schema, tmp_path / "unused.log")
         shim.port, shim.base, shim.ws = port, base, f"ws://127.0.0.1:{port}"

@@ -11,7 +11,6 @@ import time
 
 import pytest
 from sqlalchemy import text
-
 from srvkit import Api, Backend, Client, require_backend, start_server
 
 
@@ -124,8 +123,9 @@ def test_a_block_window_is_answered_once_even_if_both_processes_try(tmp_path):
     api = Api(servers[0].base)
     try:
         for attempt in range(6):
-            info, tokens = api.new_game("red-rising", ("human", "human", "human"), seed=100 + attempt,
-                                        options={"block_windows": True})
+            info, tokens = api.new_game(
+                "red-rising", ("human", "human", "human"), seed=100 + attempt, options={"block_windows": True}
+            )
             gid = info["game_id"]
             rng = random.Random(attempt)
             found = None
@@ -146,8 +146,10 @@ def test_a_block_window_is_answered_once_even_if_both_processes_try(tmp_path):
             pytest.skip("no empty block window came up")
         v, seat = found["version"], found["decision"]["player"]
         games = [srv.call(lambda srv=srv: srv.hub.get(gid)) for srv in servers]
-        futs = [asyncio.run_coroutine_threadsafe(_decide_quietly(srv.hub, g, seat, "no", v, by_server=True),
-                                                 srv.hub.loop) for srv, g in zip(servers, games)]
+        futs = [
+            asyncio.run_coroutine_threadsafe(_decide_quietly(srv.hub, g, seat, "no", v, by_server=True), srv.hub.loop)
+            for srv, g in zip(servers, games, strict=True)
+        ]
         results = [f.result(20) for f in futs]
         assert sorted(results)[-1] == "ok" and results.count("ok") == 1  # the other is refused on catching up
         assert set(results) - {"ok"} <= {"stale_version", "not_your_turn", "game_over"}
@@ -193,8 +195,9 @@ def test_undo_sign_out_join_and_presence_cross_processes(two):
         sa, sb = api_a.state(gid, t), api_b.state(gid, t)
         assert (sa["view"], sa["decision"], sa["can_undo"]) == (sb["view"], sb["decision"], sb["can_undo"])
     # a device joined through A connects to B at once (B looks its token up)
-    seat1_invite = api_a.http.post(f"/api/games/{gid}/sign-out-others",
-                                   headers={"Authorization": f"Bearer {tokens[1]}"}).json()["invite"]
+    seat1_invite = api_a.http.post(
+        f"/api/games/{gid}/sign-out-others", headers={"Authorization": f"Bearer {tokens[1]}"}
+    ).json()["invite"]
     time.sleep(0.3)
     second = api_a.join(gid, seat1_invite)
     c1b = Client(b, gid, second)
@@ -240,7 +243,6 @@ def test_old_tables_get_the_fleet_columns(tmp_path):
     st = b.store()
     try:
         g = st.qualified("redtable_games")
-        now = time.time()
         with st.engine.begin() as c:
             for col in ("version", "lease_holder", "lease_until"):
                 c.execute(text(f"ALTER TABLE {g} DROP COLUMN {col}"))
@@ -252,7 +254,8 @@ def test_old_tables_get_the_fleet_columns(tmp_path):
         st2 = Store(b.url, schema=b.schema)
         st2.create_tables()
         with st2.engine.connect() as c:
-            rows = dict((r[0], r[1:]) for r in c.execute(text(f"SELECT id, version, lease_holder, lease_until FROM {g}")))
+            got = c.execute(text(f"SELECT id, version, lease_holder, lease_until FROM {g}"))
+            rows = {r[0]: tuple(r[1:]) for r in got}
         assert rows["old"] == (4, "-", 0.0)  # 3 decisions + 1 undo; expired, so a sweeper looks at it
         assert rows["done"] == (1, None, None)
         st2.dispose()
@@ -270,8 +273,12 @@ def test_a_bus_that_reconnects_loses_no_update(two):
     c1 = Client(b, gid, tokens[1])
     st = b.hub.store
     with st.engine.begin() as c:
-        cut = c.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                             "WHERE query LIKE 'LISTEN \"redtable.%' AND state = 'idle'")).all()
+        cut = c.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE query LIKE 'LISTEN \"redtable.%' AND state = 'idle'"
+            )
+        ).all()
     assert cut, "no LISTEN connection found"
     play_to_version(api_a, gid, tokens, 6)
     seen(c1, lambda m: m["type"] == "update" and m["version"] == 6, what="the updates made while the bus was down")
@@ -285,9 +292,9 @@ def test_a_conflicting_write_fails_alone_in_its_batch(tmp_path):
     """Storage level: in one transaction of several games, the one whose version moved on fails
     (VersionConflict); the others commit; nothing of the failed one is written."""
     require_backend("postgresql")
-    from redtable.server.store import VersionConflict
-
     from test_store import game_op
+
+    from redtable.server.store import VersionConflict
 
     b = Backend("postgresql", tmp_path)
     st = b.store()
@@ -300,8 +307,20 @@ def test_a_conflicting_write_fails_alone_in_its_batch(tmp_path):
         st.write_batch(ops)
 
         def act(gid, seq, old, lease="release"):
-            return ("action", {"game_id": gid, "seq": seq, "seat": 0, "action": "x", "undoable": False,
-                               "undone": False, "at": time.time()}, None, (old, lease))
+            return (
+                "action",
+                {
+                    "game_id": gid,
+                    "seq": seq,
+                    "seat": 0,
+                    "action": "x",
+                    "undoable": False,
+                    "undone": False,
+                    "at": time.time(),
+                },
+                None,
+                (old, lease),
+            )
 
         assert st.write_batch([act("g1", 1, 0), act("g2", 1, 0)]) == [{"lease": False}] * 2
         got = st.write_batch([act("g1", 2, 1, "take"), act("g2", 2, 0), act("g3", 1, 0)])
@@ -323,8 +342,11 @@ def test_the_fleet_connects_with_the_stores_url_parameters():
     from redtable.server.fleet import channel_name, libpq_dsn
     from redtable.server.store import normalize_url
 
-    dsn = libpq_dsn(normalize_url("postgresql://u:p%20w@db.example:6543/games?options=-c%20synchronous_commit%3Doff"
-                                  "&sslmode=require"))
+    dsn = libpq_dsn(
+        normalize_url(
+            "postgresql://u:p%20w@db.example:6543/games?options=-c%20synchronous_commit%3Doff&sslmode=require"
+        )
+    )
     assert "password='p w'" in dsn and "options='-c synchronous_commit=off'" in dsn and "sslmode=require" in dsn
     assert "port=6543" in dsn and "dbname=games" in dsn
 
