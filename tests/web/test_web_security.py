@@ -427,6 +427,10 @@ def test_no_csp_violation_through_lobby_game_end_screen_and_replay(live, new_pag
     page.set_viewport_size(DESKTOP)
     page.goto(f"{live.base}/#/replay/{gid}")
     page.wait_for_selector(".scrubber .range")
+    # a replay opens at the setup; step to the end and back through the scrubber's buttons
+    page.wait_for_function("() => document.querySelector('.step-label').textContent === 'Setup'")
+    page.click('.scrubber button[aria-label="Last"]')
+    page.wait_for_function("() => document.querySelector('.step-label').textContent !== 'Setup'")
     page.click('.scrubber button[aria-label="First"]')
     page.wait_for_function("() => document.querySelector('.step-label').textContent === 'Setup'")
     page.goto(f"{live.base}/#/calc")
