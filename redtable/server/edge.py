@@ -20,9 +20,11 @@ from .limits import rate_limited
 
 log = logging.getLogger("redtable.server")
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
-       "connect-src 'self'; media-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-       "frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; media-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
@@ -39,8 +41,11 @@ class BodyTooLarge(Exception):
 
 def _json(status: int, body: dict) -> tuple[dict, dict]:
     data = orjson.dumps(body)
-    start = {"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]}
+    start = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())],
+    }
     return start, {"type": "http.response.body", "body": data}
 
 
@@ -72,8 +77,12 @@ class Edge:
                 message = {**message, "headers": headers}
             await send(message)
 
-        too_large = {"error": "too_large", "message": f"the request body may be at most {limit} bytes",
-                     "limit": limit, "request_id": rid}
+        too_large = {
+            "error": "too_large",
+            "message": f"the request body may be at most {limit} bytes",
+            "limit": limit,
+            "request_id": rid,
+        }
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -106,8 +115,14 @@ class Edge:
         except Exception:
             log.exception("request %s (%s %s) failed", rid, scope.get("method"), scope.get("path"))
             if not started:
-                start, body = _json(500, {"error": "internal_error", "request_id": rid,
-                                          "message": f"the server failed on this request; request id {rid}"})
+                start, body = _json(
+                    500,
+                    {
+                        "error": "internal_error",
+                        "request_id": rid,
+                        "message": f"the server failed on this request; request id {rid}",
+                    },
+                )
                 await send_with_headers(start)
                 await send_with_headers(body)
 

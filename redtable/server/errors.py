@@ -34,8 +34,9 @@ def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
 class ApiError(Exception):
     """A refusal: ``headers`` go on the HTTP response only (``Retry-After`` of a 429)."""
 
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
-                 **details: Any) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None, **details: Any
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -61,21 +62,30 @@ def missing_token() -> ApiError:
 
 
 def token_in_url() -> ApiError:
-    return ApiError(400, "token_in_url", "tokens never travel in URLs (logs keep URLs): send "
-                    "'Authorization: Bearer <token>', or over a WebSocket the first message "
-                    '{"type": "auth", "token": "..."}')
+    return ApiError(
+        400,
+        "token_in_url",
+        "tokens never travel in URLs (logs keep URLs): send "
+        "'Authorization: Bearer <token>', or over a WebSocket the first message "
+        '{"type": "auth", "token": "..."}',
+    )
 
 
 def storage_error(request_id: str) -> ApiError:
     """The storage failed: the client learns that, and a request id to quote; the log has the details."""
-    return ApiError(503, "storage_unavailable", "the storage did not confirm the change; read the game again "
-                    f"before deciding (a decision is never applied twice). Request id {request_id}",
-                    request_id=request_id)
+    return ApiError(
+        503,
+        "storage_unavailable",
+        "the storage did not confirm the change; read the game again "
+        f"before deciding (a decision is never applied twice). Request id {request_id}",
+        request_id=request_id,
+    )
 
 
 def internal_error(request_id: str) -> ApiError:
-    return ApiError(500, "internal_error", f"the server failed on this request; request id {request_id}",
-                    request_id=request_id)
+    return ApiError(
+        500, "internal_error", f"the server failed on this request; request id {request_id}", request_id=request_id
+    )
 
 
 # ---------------------------------------------------------------------- parameters a page translates

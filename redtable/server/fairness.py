@@ -41,8 +41,15 @@ class HumanDelays:
     The generator is the operating system's: the draws must not be predictable.
     """
 
-    def __init__(self, median: float = 2.5, sigma: float = 0.6, low: float | None = None,
-                 high: float | None = None, keep: int = 500, min_samples: int = 30) -> None:
+    def __init__(
+        self,
+        median: float = 2.5,
+        sigma: float = 0.6,
+        low: float | None = None,
+        high: float | None = None,
+        keep: int = 500,
+        min_samples: int = 30,
+    ) -> None:
         self.mu = math.log(median)
         self.sigma = sigma
         self.low = median / 4 if low is None else low

@@ -24,8 +24,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport) -> None:  # noqa: ANN001
         super().connection_made(transport)
-        self._head = 0          # bytes of the current request head so far; -1 once it is complete
-        self._tail = b""        # the last 3 bytes seen, to find a head's end across reads
+        self._head = 0  # bytes of the current request head so far; -1 once it is complete
+        self._tail = b""  # the last 3 bytes seen, to find a head's end across reads
         self._requests = 0
         self._head_timer = self.loop.call_later(self.head_seconds, self._head_late)
 

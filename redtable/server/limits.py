@@ -25,39 +25,50 @@ class Rate:
 
 @dataclass(frozen=True)
 class Limits:
-    body_bytes: int = 64 * 1024            # an HTTP request body (413 above)
-    ws_message_bytes: int = 64 * 1024      # one WebSocket message (the socket is closed, 1009)
+    body_bytes: int = 64 * 1024  # an HTTP request body (413 above)
+    ws_message_bytes: int = 64 * 1024  # one WebSocket message (the socket is closed, 1009)
     send_queue_bytes: int = 4 * 1024 * 1024  # queued for a client that does not read: then dropped
-    ws_auth_seconds: float = 10.0          # a new WebSocket must authenticate within this time
+    ws_auth_seconds: float = 10.0  # a new WebSocket must authenticate within this time
     spectators_per_game: int = 100
-    sockets_per_client: int = 64           # open WebSockets from one address
-    live_games_per_client: int = 20        # unfinished games created by one address
-    presence_seconds: float = 0.5          # presence notices are merged over this window
-    trust_proxy: bool = False              # take the client address from X-Forwarded-For
-    rates: dict[str, Rate] = field(default_factory=lambda: {
-        "create": Rate(10, 10 / 60),       # new games
-        "join": Rate(20, 1.0),             # invites exchanged for tokens
-        "decide": Rate(30, 10.0),          # decisions and undos (HTTP and WebSocket)
-        "ws_connect": Rate(30, 2.0),       # WebSockets opened
-        "ws_message": Rate(60, 20.0),      # WebSocket messages of any kind
-        "read": Rate(240, 60.0),           # game state, log, replay and lobby reads
-        "heavy": Rate(20, 2.0),            # scoring a position, a finished game's record
-    })
+    sockets_per_client: int = 64  # open WebSockets from one address
+    live_games_per_client: int = 20  # unfinished games created by one address
+    presence_seconds: float = 0.5  # presence notices are merged over this window
+    trust_proxy: bool = False  # take the client address from X-Forwarded-For
+    rates: dict[str, Rate] = field(
+        default_factory=lambda: {
+            "create": Rate(10, 10 / 60),  # new games
+            "join": Rate(20, 1.0),  # invites exchanged for tokens
+            "decide": Rate(30, 10.0),  # decisions and undos (HTTP and WebSocket)
+            "ws_connect": Rate(30, 2.0),  # WebSockets opened
+            "ws_message": Rate(60, 20.0),  # WebSocket messages of any kind
+            "read": Rate(240, 60.0),  # game state, log, replay and lobby reads
+            "heavy": Rate(20, 2.0),  # scoring a position, a finished game's record
+        }
+    )
 
-    def relaxed(self, factor: float = 1000.0) -> "Limits":
+    def relaxed(self, factor: float = 1000.0) -> Limits:
         """These limits with every rate and count multiplied (tests and benchmarks that are one client)."""
-        return replace(self, rates={k: Rate(r.burst * factor, r.per_second * factor) for k, r in self.rates.items()},
-                       spectators_per_game=int(self.spectators_per_game * factor),
-                       sockets_per_client=int(self.sockets_per_client * factor),
-                       live_games_per_client=int(self.live_games_per_client * factor))
+        return replace(
+            self,
+            rates={k: Rate(r.burst * factor, r.per_second * factor) for k, r in self.rates.items()},
+            spectators_per_game=int(self.spectators_per_game * factor),
+            sockets_per_client=int(self.sockets_per_client * factor),
+            live_games_per_client=int(self.live_games_per_client * factor),
+        )
 
 
 def rate_limited(kind: str, wait: float, what: str | None = None) -> ApiError:
     """The 429 of bucket ``kind``: come back in ``wait`` seconds (rounded up, at least 1)."""
     secs = max(1, math.ceil(wait))
     what = what or f"{kind.replace('_', ' ')} requests"
-    return ApiError(429, "rate_limited", f"too many {what} from your address; try again in {secs} s",
-                    retry_after=secs, limit=kind, headers={"Retry-After": str(secs)})
+    return ApiError(
+        429,
+        "rate_limited",
+        f"too many {what} from your address; try again in {secs} s",
+        retry_after=secs,
+        limit=kind,
+        headers={"Retry-After": str(secs)},
+    )
 
 
 class RateLimiter:
@@ -98,8 +109,11 @@ class RateLimiter:
         """Forget buckets that have refilled (they hold no information)."""
         now = time.monotonic() if now is None else now
         rates = self.limits.rates
-        gone = [k for k, (tokens, last) in self.buckets.items()
-                if tokens + (now - last) * rates[k[1]].per_second >= rates[k[1]].burst]
+        gone = [
+            k
+            for k, (tokens, last) in self.buckets.items()
+            if tokens + (now - last) * rates[k[1]].per_second >= rates[k[1]].burst
+        ]
         for k in gone:
             del self.buckets[k]
         if len(self.buckets) >= self.max_entries:  # still full: a flood of addresses; start over

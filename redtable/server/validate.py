@@ -20,8 +20,9 @@ GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # A display name may not read as a bot's label: the table shows bots by these words.
 BOT_WORDS = frozenset({"bot", "bots", "robot", "random", "heuristic", "ismcts"})
 # Characters that are invisible or change the direction of the text around them.
-_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u061c\u200e\u200f"
-                       "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_INVISIBLE = frozenset(
+    "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 
 
 def valid_game_id(game_id: Any) -> bool:
@@ -36,15 +37,24 @@ def check_name(name: Any, field: str = "name") -> str | None:
         raise ApiError(422, "bad_name", f"{field} must be a string of 1-{NAME_MAX} characters", field=field)
     name = unicodedata.normalize("NFC", name).strip()
     if not 1 <= len(name) <= NAME_MAX:
-        raise ApiError(422, "bad_name", f"{field} must be 1-{NAME_MAX} characters long, got {len(name)}",
-                       field=field, max=NAME_MAX)
+        raise ApiError(
+            422, "bad_name", f"{field} must be 1-{NAME_MAX} characters long, got {len(name)}", field=field, max=NAME_MAX
+        )
     for ch in name:
         cat = unicodedata.category(ch)
         if ch in _INVISIBLE or cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or (cat == "Zs" and ch != " "):
-            raise ApiError(422, "bad_name", f"{field} may hold only printable characters and plain spaces "
-                           f"(found U+{ord(ch):04X})", field=field)
+            raise ApiError(
+                422,
+                "bad_name",
+                f"{field} may hold only printable characters and plain spaces (found U+{ord(ch):04X})",
+                field=field,
+            )
     words = {w for w in re.split(r"[^\w]+", name.casefold()) if w}
     if words & BOT_WORDS:
-        raise ApiError(422, "bad_name", f"{field} may not contain a word the table uses for bots "
-                       f"({', '.join(sorted(BOT_WORDS))})", field=field)
+        raise ApiError(
+            422,
+            "bad_name",
+            f"{field} may not contain a word the table uses for bots ({', '.join(sorted(BOT_WORDS))})",
+            field=field,
+        )
     return name

@@ -92,9 +92,16 @@ class ThreadServer:
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         from redtable.server.httpbounds import BoundedHttpToolsProtocol
 
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws="websockets-sansio", lifespan="on", ws_per_message_deflate=False,
-                                http=BoundedHttpToolsProtocol)
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws="websockets-sansio",
+            lifespan="on",
+            ws_per_message_deflate=False,
+            http=BoundedHttpToolsProtocol,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -102,7 +109,7 @@ class ThreadServer:
     def hub(self):
         return self.app.state.hub
 
-    def start(self) -> "ThreadServer":
+    def start(self) -> ThreadServer:
         self.thread.start()
         deadline = time.time() + 20
         while not self.server.started:
@@ -117,6 +124,7 @@ class ThreadServer:
 
     def call(self, fn, *args):
         """Run ``fn(*args)`` (sync, or a coroutine function) on the server's event loop."""
+
         async def wrap():
             r = fn(*args)
             if asyncio.iscoroutine(r):
@@ -148,8 +156,12 @@ class Api:
         """A game; Red Rising without block windows unless asked (tests of them ask; see test_windows.py)."""
         if game == "red-rising":
             body["options"] = {"block_windows": False, **body.get("options", {})}
-        spec = [{"type": "bot", "bot": s.split(":", 1)[1] if ":" in s else "random"} if s.startswith("bot")
-                else {"type": "human"} for s in seats]
+        spec = [
+            {"type": "bot", "bot": s.split(":", 1)[1] if ":" in s else "random"}
+            if s.startswith("bot")
+            else {"type": "human"}
+            for s in seats
+        ]
         r = self.http.post("/api/games", json={"game": game, "seats": spec, **body})
         assert r.status_code == 201, r.text
         return r.json()
@@ -165,8 +177,9 @@ class Api:
         return info, tokens
 
     def get(self, game_id: str, token: str | None = None, **params) -> httpx.Response:
-        return self.http.get(f"/api/games/{game_id}", params=params,
-                             headers={"Authorization": f"Bearer {token}"} if token else {})
+        return self.http.get(
+            f"/api/games/{game_id}", params=params, headers={"Authorization": f"Bearer {token}"} if token else {}
+        )
 
     def state(self, game_id: str, token: str | None = None) -> dict:
         r = self.get(game_id, token)
@@ -174,12 +187,18 @@ class Api:
         return r.json()
 
     def decide(self, game_id: str, token: str | None, action, version) -> httpx.Response:
-        return self.http.post(f"/api/games/{game_id}/decisions", json={"action": action, "version": version},
-                              headers={"Authorization": f"Bearer {token}"} if token else {})
+        return self.http.post(
+            f"/api/games/{game_id}/decisions",
+            json={"action": action, "version": version},
+            headers={"Authorization": f"Bearer {token}"} if token else {},
+        )
 
     def undo(self, game_id: str, token: str | None, version) -> httpx.Response:
-        return self.http.post(f"/api/games/{game_id}/undo", json={"version": version},
-                              headers={"Authorization": f"Bearer {token}"} if token else {})
+        return self.http.post(
+            f"/api/games/{game_id}/undo",
+            json={"version": version},
+            headers={"Authorization": f"Bearer {token}"} if token else {},
+        )
 
     def close(self) -> None:
         self.http.close()

@@ -6,8 +6,8 @@ import random
 import time
 
 import pytest
-
 from srvkit import Api, audience_ok
+
 from redtable.core import GameRecord, make_game, replay
 
 
@@ -29,7 +29,7 @@ def my_turn(api, gid, token, seat, timeout=20.0) -> dict:
 def unchanged(api, gid, tokens, before: list[dict]) -> None:
     """Every seat's (and a spectator's) view is as it was."""
     after = [api.state(gid, t) for t in [None, *tokens]]
-    for a, b in zip(after, before):
+    for a, b in zip(after, before, strict=True):
         assert a["version"] == b["version"] and a["view"] == b["view"] and a["events"] == b["events"]
 
 
@@ -37,7 +37,10 @@ def views(api, gid, tokens) -> list[dict]:
     return [api.state(gid, t) for t in [None, *tokens]]
 
 
-def play_one(api, gid, tokens, rng=random.Random(0)):
+_PLAY_RNG = random.Random(0)  # one stream shared by every call, as before
+
+
+def play_one(api, gid, tokens, rng=_PLAY_RNG):
     s = api.state(gid)
     p = decider(s)
     me = api.state(gid, tokens[p])
@@ -57,9 +60,18 @@ def test_health_titles_openapi(served):
     assert titles["red-north"]["max_players"] == 4 and "outpost_points" in titles["red-north"]["options"]
     schema = api.http.get("/openapi.json").json()
     paths = set(schema["paths"])
-    for p in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/join", "/api/games/{game_id}/decisions",
-              "/api/games/{game_id}/undo", "/api/games/{game_id}/log", "/api/games/{game_id}/replay/{step}",
-              "/api/games/{game_id}/record", "/api/titles", "/api/health"):
+    for p in (
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/join",
+        "/api/games/{game_id}/decisions",
+        "/api/games/{game_id}/undo",
+        "/api/games/{game_id}/log",
+        "/api/games/{game_id}/replay/{step}",
+        "/api/games/{game_id}/record",
+        "/api/titles",
+        "/api/health",
+    ):
         assert p in paths, p
     assert "ErrorBody" in schema["components"]["schemas"]
     r = api.http.get("/api/nothing-here")
@@ -87,21 +99,24 @@ def test_create_game(served):
     assert all("invite" not in str(g) and "token" not in str(g) for g in listed)
 
 
-@pytest.mark.parametrize("body, code", [
-    ({"game": "chess", "seats": [{}, {}]}, "unknown_title"),
-    ({"game": "red-north", "seats": [{}] * 5}, "invalid_options"),
-    ({"game": "red-rising", "seats": [{}]}, "invalid_options"),
-    ({"game": "red-rising", "seats": [{}, {}], "options": {"colour": 3}}, "invalid_options"),
-    ({"game": "red-rising", "seats": [{}, {}], "options": {"multiplayer_variant": "yes"}}, "invalid_options"),
-    ({"game": "red-rising", "seats": [{}, {"type": "bot", "bot": "alphago"}]}, "invalid_bot"),
-    ({"game": "red-rising"}, "malformed"),
-    ({"game": "red-rising", "seats": "two"}, "malformed"),
-    ({"game": "red-rising", "seats": [{"type": "robot"}, {}]}, "malformed"),
-    ({"game": "red-rising", "seats": [{}, {}], "seed": -1}, "malformed"),
-    ({"game": "red-rising", "seats": [{}, {}], "seed": "7"}, "malformed"),
-    ({"game": "red-rising", "seats": [{}, {}], "extra": 1}, "malformed"),
-    ({"game": "red-rising", "seats": [{}, {}], "bot_delay": 99}, "malformed"),
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"game": "chess", "seats": [{}, {}]}, "unknown_title"),
+        ({"game": "red-north", "seats": [{}] * 5}, "invalid_options"),
+        ({"game": "red-rising", "seats": [{}]}, "invalid_options"),
+        ({"game": "red-rising", "seats": [{}, {}], "options": {"colour": 3}}, "invalid_options"),
+        ({"game": "red-rising", "seats": [{}, {}], "options": {"multiplayer_variant": "yes"}}, "invalid_options"),
+        ({"game": "red-rising", "seats": [{}, {"type": "bot", "bot": "alphago"}]}, "invalid_bot"),
+        ({"game": "red-rising"}, "malformed"),
+        ({"game": "red-rising", "seats": "two"}, "malformed"),
+        ({"game": "red-rising", "seats": [{"type": "robot"}, {}]}, "malformed"),
+        ({"game": "red-rising", "seats": [{}, {}], "seed": -1}, "malformed"),
+        ({"game": "red-rising", "seats": [{}, {}], "seed": "7"}, "malformed"),
+        ({"game": "red-rising", "seats": [{}, {}], "extra": 1}, "malformed"),
+        ({"game": "red-rising", "seats": [{}, {}], "bot_delay": 99}, "malformed"),
+    ],
+)
 def test_create_errors(served, body, code):
     srv, api = served
     before = len(api.http.get("/api/games", params={"limit": 500}).json())
@@ -199,20 +214,52 @@ def test_decide_and_every_refusal(served):
     refused(api.decide(gid, None, options[0], 0), 401, "missing_token")
     refused(api.decide(gid, "forged", options[0], 0), 403, "bad_token")
     refused(api.decide("nope", tokens[p], options[0], 0), 404, "unknown_game")
-    b = refused(api.http.post(f"/api/games/{gid}/decisions", json={"action": options[0]},
-                              headers={"Authorization": f"Bearer {tokens[p]}"}), 422, "malformed")
+    b = refused(
+        api.http.post(
+            f"/api/games/{gid}/decisions", json={"action": options[0]}, headers={"Authorization": f"Bearer {tokens[p]}"}
+        ),
+        422,
+        "malformed",
+    )
     assert b["legal"] == options  # the decider gets the legal choices with a malformed request
-    b = refused(api.http.post(f"/api/games/{gid}/decisions", json={"action": 3, "version": 0},
-                              headers={"Authorization": f"Bearer {tokens[p]}"}), 422, "malformed")
+    b = refused(
+        api.http.post(
+            f"/api/games/{gid}/decisions",
+            json={"action": 3, "version": 0},
+            headers={"Authorization": f"Bearer {tokens[p]}"},
+        ),
+        422,
+        "malformed",
+    )
     assert b["legal"] == options
-    b = refused(api.http.post(f"/api/games/{gid}/decisions", json={"action": 3, "version": 0},
-                              headers={"Authorization": f"Bearer {other}"}), 422, "malformed")
+    b = refused(
+        api.http.post(
+            f"/api/games/{gid}/decisions",
+            json={"action": 3, "version": 0},
+            headers={"Authorization": f"Bearer {other}"},
+        ),
+        422,
+        "malformed",
+    )
     assert "legal" not in b  # ... and nobody else does
-    refused(api.http.post(f"/api/games/{gid}/decisions", json={"action": options[0], "version": True},
-                          headers={"Authorization": f"Bearer {tokens[p]}"}), 422, "malformed")
-    refused(api.http.post(f"/api/games/{gid}/decisions", content=b"[]",
-                          headers={"Authorization": f"Bearer {tokens[p]}", "content-type": "application/json"}),
-            422, "malformed")
+    refused(
+        api.http.post(
+            f"/api/games/{gid}/decisions",
+            json={"action": options[0], "version": True},
+            headers={"Authorization": f"Bearer {tokens[p]}"},
+        ),
+        422,
+        "malformed",
+    )
+    refused(
+        api.http.post(
+            f"/api/games/{gid}/decisions",
+            content=b"[]",
+            headers={"Authorization": f"Bearer {tokens[p]}", "content-type": "application/json"},
+        ),
+        422,
+        "malformed",
+    )
 
     r = api.decide(gid, tokens[p], options[0], 0)
     assert r.status_code == 200, r.text
@@ -295,7 +342,7 @@ def test_undo(served):
             back = u.json()
             assert back["type"] == "state" and back["version"] == v + 1 and back["step"] == up["step"] - 1
             after = views(api, gid, tokens)
-            for a, b in zip(after, before):  # the same position, a newer version
+            for a, b in zip(after, before, strict=True):  # the same position, a newer version
                 assert a["view"] == b["view"] and a["events"] == b["events"] and a["version"] == v + 1
             undone += 1
             # decide the same again (the version moved on) so the game advances
@@ -318,8 +365,10 @@ def test_undo(served):
     r = api.undo(info2["game_id"], tokens2[p], 1)
     assert r.status_code == 409 and r.json()["error"] == "undo_disabled"
     assert api.undo(info2["game_id"], None, 1).status_code == 401
-    assert api.http.post(f"/api/games/{info2['game_id']}/undo", json={},
-                         params={"token": tokens2[p]}).json()["error"] == "malformed"
+    assert (
+        api.http.post(f"/api/games/{info2['game_id']}/undo", json={}, params={"token": tokens2[p]}).json()["error"]
+        == "malformed"
+    )
 
 
 # ---------------------------------------------------------------------- log and replay
@@ -360,7 +409,9 @@ def test_log_and_replay(served):
         while len(state.history) < step:
             state.apply(srv_actions[len(state.history)])
         for seat, tok in ((None, None), (0, tokens[0])):
-            r = api.http.get(f"/api/games/{gid}/replay/{step}", headers={"Authorization": f"Bearer {tok}"} if tok else {})
+            r = api.http.get(
+                f"/api/games/{gid}/replay/{step}", headers={"Authorization": f"Bearer {tok}"} if tok else {}
+            )
             assert r.status_code == 200, r.text
             body = r.json()
             assert body["view"] == state.view(seat) and body["steps"] == n and body["step"] == step
@@ -388,8 +439,9 @@ def test_idle_games_are_reloaded(served):
 
 
 def test_web_static_mount(tmp_path):
-    from redtable.server.app import create_app
     from srvkit import ThreadServer
+
+    from redtable.server.app import create_app
 
     (tmp_path / "index.html").write_text("<h1>redtable</h1>")
     srv = ThreadServer(create_app(f"sqlite:///{tmp_path}/g.db", web_dir=tmp_path)).start()

@@ -12,8 +12,15 @@ import pytest
 
 from redtable.bots import make_bot
 from redtable.core import make_game
-from redtable.server.botpool import (PRESETS, BotPool, BotPoolClosed, check_preset, lane_of, legacy_preset,
-                                     preset_deadline)
+from redtable.server.botpool import (
+    PRESETS,
+    BotPool,
+    BotPoolClosed,
+    check_preset,
+    lane_of,
+    legacy_preset,
+    preset_deadline,
+)
 
 
 def state_after(game: str, players: int, seed: int, steps: int):
@@ -37,6 +44,7 @@ def picklable(state) -> bool:
 
 def run(coro_fn, *args, **kwargs):
     """Run ``coro_fn(pool)`` with a started pool, stopping it after (and checking stop is quick)."""
+
     async def main():
         pool = BotPool(*args, **kwargs)
         await pool.start()
@@ -46,6 +54,7 @@ def run(coro_fn, *args, **kwargs):
             t = time.monotonic()
             await pool.stop()
             assert time.monotonic() - t < 3.0
+
     return asyncio.run(main())
 
 
@@ -55,8 +64,16 @@ def test_presets_accepted_and_refused_with_the_list():
         assert check_preset(p) == p
     assert check_preset(" Heuristic ") == "heuristic"
     assert check_preset("ismcts") == "ismcts:1s"
-    for bad in ("ismcts:600s", "ismcts:1000000000it", "ismcts:2000it", "heuristic:budget=100000", "alphazero", "",
-                None, 3):
+    for bad in (
+        "ismcts:600s",
+        "ismcts:1000000000it",
+        "ismcts:2000it",
+        "heuristic:budget=100000",
+        "alphazero",
+        "",
+        None,
+        3,
+    ):
         with pytest.raises(ValueError) as e:
             check_preset(bad)
         for p in PRESETS:
@@ -88,8 +105,9 @@ def test_choose_is_legal_and_plays_as_make_bot_in_both_games():
                 assert await pool.choose(key, "random", seed, s) == make_bot("random", seed).choose(s)
                 if k == 0:  # a search bot with an iteration budget is deterministic too
                     ism = "ismcts:30it"
-                    assert await pool.choose(key, ism, seed, s, game_seed=game_seed,
-                                             priority=1) == make_bot(ism, seed).choose(s)
+                    assert await pool.choose(key, ism, seed, s, game_seed=game_seed, priority=1) == make_bot(
+                        ism, seed
+                    ).choose(s)
                     a = await pool.choose(key, "ismcts:0.2s", seed, s, game_seed=game_seed)
                     assert a in s.decision().options
                 s.apply(expected)

@@ -25,11 +25,11 @@ import time
 import httpx
 import orjson
 import pytest
+from srvkit import free_port
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from redtable.core import GameRecord, replay
-from srvkit import free_port
 
 KILLS = 2
 
@@ -43,8 +43,18 @@ class Server:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "redtable.server", "--port", str(self.port), "--log-level", "warning",
-               "--rate-scale", "1000", *self.backend.cli_args()]  # two players as fast as they can, one address
+        cmd = [
+            sys.executable,
+            "-m",
+            "redtable.server",
+            "--port",
+            str(self.port),
+            "--log-level",
+            "warning",
+            "--rate-scale",
+            "1000",
+            *self.backend.cli_args(),
+        ]  # two players as fast as they can, one address
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(self.log, "a"))
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -78,7 +88,7 @@ class Player(threading.Thread):
         super().__init__(daemon=True)
         self.server, self.game_id, self.seat, self.token = server, game_id, seat, token
         self.rng = random.Random(seed)
-        self.acked: dict[int, str] = {}               # version reached -> action
+        self.acked: dict[int, str] = {}  # version reached -> action
         self.pending: tuple[int, str] | None = None  # sent, not acknowledged: (version seen, action)
         self.finished = False
         self.error: BaseException | None = None
@@ -120,8 +130,11 @@ class Player(threading.Thread):
                     if d["player"] == self.seat and self.pending is None and not d.get("auto"):
                         action = self.rng.choice(d["options"])
                         self.pending = (last["version"], action)
-                        ws.send(orjson.dumps({"type": "decide", "action": action, "version": last["version"],
-                                              "id": last["version"]}).decode())
+                        ws.send(
+                            orjson.dumps(
+                                {"type": "decide", "action": action, "version": last["version"], "id": last["version"]}
+                            ).decode()
+                        )
         except (ConnectionClosed, OSError, EOFError):
             return
         except BaseException as e:  # noqa: BLE001
@@ -129,8 +142,7 @@ class Player(threading.Thread):
 
 
 def read_log(server: Server, game_id: str, token: str) -> dict:
-    r = httpx.get(f"{server.base}/api/games/{game_id}/log", headers={"Authorization": f"Bearer {token}"},
-                  timeout=20)
+    r = httpx.get(f"{server.base}/api/games/{game_id}/log", headers={"Authorization": f"Bearer {token}"}, timeout=20)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -139,7 +151,7 @@ def check_log(server: Server, game_id: str, players: list[Player]) -> int:
     logs = [read_log(server, game_id, p.token) for p in players]
     steps = logs[0]["steps"]
     assert logs[0]["version"] == steps  # no undo in this game: one version per decision
-    for p, lg in zip(players, logs):
+    for p, lg in zip(players, logs, strict=True):
         mine = {e["step"]: e["action"] for e in lg["log"] if "action" in e}
         for version, action in p.acked.items():
             assert mine.get(version) == action, f"acknowledged decision {version} of seat {p.seat} lost"
@@ -157,11 +169,18 @@ def test_sigkill_loses_no_accepted_decision(backend, tmp_path, seed):
     try:
         http = httpx.Client(base_url=server.base, timeout=20)
         # two people: the server deals (no chosen seed); no block windows, so the players never wait
-        info = http.post("/api/games", json={"game": "red-rising", "options": {"block_windows": False}, "seats": [
-            {"type": "human"}, {"type": "human"}, {"type": "bot", "bot": "random"}]}).json()
+        info = http.post(
+            "/api/games",
+            json={
+                "game": "red-rising",
+                "options": {"block_windows": False},
+                "seats": [{"type": "human"}, {"type": "human"}, {"type": "bot", "bot": "random"}],
+            },
+        ).json()
         gid = info["game_id"]
-        tokens = [http.post(f"/api/games/{gid}/join", json={"invite": s["invite"]}).json()["token"]
-                  for s in info["seats"][:2]]
+        tokens = [
+            http.post(f"/api/games/{gid}/join", json={"invite": s["invite"]}).json()["token"] for s in info["seats"][:2]
+        ]
         players = [Player(server, gid, i, tokens[i], seed + i) for i in range(2)]
         rng = random.Random(seed)
         steps = 0
@@ -196,8 +215,9 @@ def test_sigkill_loses_no_accepted_decision(backend, tmp_path, seed):
         rec = http.get(f"/api/games/{gid}/record").json()
         final = replay(GameRecord.from_json(rec))
         assert final.is_terminal()
-        assert sum(len(p.acked) for p in players) + sum(1 for s in read_log(server, gid, tokens[0])["log"]
-                                                         if s["seat"] == 2) >= len(rec["actions"]) - 2 * (KILLS + 1)
+        assert sum(len(p.acked) for p in players) + sum(
+            1 for s in read_log(server, gid, tokens[0])["log"] if s["seat"] == 2
+        ) >= len(rec["actions"]) - 2 * (KILLS + 1)
         http.close()
     finally:
         server.stop()

@@ -22,9 +22,9 @@ import re
 
 import orjson
 import pytest
+from srvkit import Client, audience_ok
 
 from redtable.core import GameRecord, Rng, make_game
-from srvkit import Client, audience_ok
 
 
 class Recorder:
@@ -159,8 +159,9 @@ def check_seat(record, states, marks, rec: Recorder) -> int:
             leaked = scan(text, secret_cards(state, seat))
             if what in ("http_log", "ws_state", "http_state"):
                 # the history may name a card that was public then and is hidden now: check it against the log
-                leaked = scan(orjson.dumps({k: payload.get(k) for k in ("view", "decision")}).decode(),
-                              secret_cards(state, seat))
+                leaked = scan(
+                    orjson.dumps({k: payload.get(k) for k in ("view", "decision")}).decode(), secret_cards(state, seat)
+                )
             assert not leaked, f"{what} v{v} to seat {seat} names hidden cards {leaked}"
         if what in ("ws_state", "ws_update", "http_state", "http_update", "http_replay"):
             assert payload["view"] == state.view(seat), f"{what} v{v}: view differs from the engine's"
@@ -188,13 +189,16 @@ def check_seat(record, states, marks, rec: Recorder) -> int:
     return checked
 
 
-@pytest.mark.parametrize("game, seats, seed", [
-    ("red-rising", ("human", "human", "human", "bot"), 31),
-    ("red-rising", ("human", "human"), 32),
-    ("red-rising-windows", ("human", "human", "human"), 35),
-    ("red-north", ("human", "human", "human", "bot"), 33),
-    ("red-north", ("human", "human"), 34),
-])
+@pytest.mark.parametrize(
+    "game, seats, seed",
+    [
+        ("red-rising", ("human", "human", "human", "bot"), 31),
+        ("red-rising", ("human", "human"), 32),
+        ("red-rising-windows", ("human", "human", "human"), 35),
+        ("red-north", ("human", "human", "human", "bot"), 33),
+        ("red-north", ("human", "human"), 34),
+    ],
+)
 def test_no_seat_sees_what_it_must_not(served, game, seats, seed):
     srv, api = served
     record, recs = play_and_record(srv, api, game, seats, seed)

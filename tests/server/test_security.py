@@ -7,19 +7,18 @@ import asyncio
 import hashlib
 import time
 
-import httpx
 import orjson
 import pytest
+from srvkit import BACKENDS, Api, Backend, Client, require_backend, start_server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from srvkit import BACKENDS, Api, Backend, Client, require_backend, start_server
 from redtable.core import GameRecord, replay
 from redtable.server.conn import Conn
+from redtable.server.errors import ApiError
 from redtable.server.fairness import HumanDelays, seed_commitment
 from redtable.server.limits import Limits, Rate, RateLimiter
 from redtable.server.validate import check_name
-from redtable.server.errors import ApiError
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -41,8 +40,9 @@ def auth(token):
 
 
 def seats(*kinds, **extra):
-    return [{"type": "bot", "bot": k[4:] or "random"} if k.startswith("bot") else {"type": "human", **extra}
-            for k in kinds]
+    return [
+        {"type": "bot", "bot": k[4:] or "random"} if k.startswith("bot") else {"type": "human", **extra} for k in kinds
+    ]
 
 
 # ---------------------------------------------------------------------- fair deals
@@ -144,18 +144,21 @@ def test_errors_echo_at_most_200_characters(strict):
     c.close()
 
 
-@pytest.mark.parametrize("body", [
-    {"game": "red-rising", "seats": [{}, {}], "undo": "yes"},
-    {"game": "red-rising", "seats": [{}, {}], "undo": 1},
-    {"game": "red-rising", "seats": [{}, {}], "bot_delay": "1"},
-    {"game": "red-rising", "seats": [{}, {}], "seed": 1.0},
-    {"game": "red-rising", "seats": [{}, {}], "options": {"multiplayer_variant": 1}},
-    {"game": "red-rising", "seats": [{}, {}], "options": {"block_windows": "no"}},
-    {"game": "red-north", "seats": [{}, {}], "options": {"outpost_points": True}},
-    {"game": "red-rising", "seats": [{"type": "human", "bot": "heuristic"}, {}]},
-    {"game": "red-rising", "seats": [{}, {"type": "bot", "bot": "ismcts:600s"}]},
-    {"game": "red-rising", "seats": [{}, {"type": "bot", "bot": "ismcts:1000000000it"}]},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "red-rising", "seats": [{}, {}], "undo": "yes"},
+        {"game": "red-rising", "seats": [{}, {}], "undo": 1},
+        {"game": "red-rising", "seats": [{}, {}], "bot_delay": "1"},
+        {"game": "red-rising", "seats": [{}, {}], "seed": 1.0},
+        {"game": "red-rising", "seats": [{}, {}], "options": {"multiplayer_variant": 1}},
+        {"game": "red-rising", "seats": [{}, {}], "options": {"block_windows": "no"}},
+        {"game": "red-north", "seats": [{}, {}], "options": {"outpost_points": True}},
+        {"game": "red-rising", "seats": [{"type": "human", "bot": "heuristic"}, {}]},
+        {"game": "red-rising", "seats": [{}, {"type": "bot", "bot": "ismcts:600s"}]},
+        {"game": "red-rising", "seats": [{}, {"type": "bot", "bot": "ismcts:1000000000it"}]},
+    ],
+)
 def test_strict_types_and_presets(strict, body):
     srv, api = strict
     r = api.http.post("/api/games", json=body)
@@ -172,8 +175,26 @@ def test_titles_advertise_the_presets(strict):
 
 
 # ---------------------------------------------------------------------- names and ids
-@pytest.mark.parametrize("name", ["", "   ", "A" * 25, "Ann\x00", "Ann\x07", "Ann\u202eevil", "An\u200bn", "Ann\u2066",
-                                  "Bot", "random", "Heuristic Harry", "ismcts", "evil-bot", "Ann\nBo", "A\tB"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "   ",
+        "A" * 25,
+        "Ann\x00",
+        "Ann\x07",
+        "Ann\u202eevil",
+        "An\u200bn",
+        "Ann\u2066",
+        "Bot",
+        "random",
+        "Heuristic Harry",
+        "ismcts",
+        "evil-bot",
+        "Ann\nBo",
+        "A\tB",
+    ],
+)
 def test_bad_names_are_refused(strict, name):
     srv, api = strict
     r = api.http.post("/api/games", json={"game": "red-north", "seats": [{"name": name}, {}]})
@@ -196,10 +217,16 @@ def test_good_names_are_kept(strict, name):
 @pytest.mark.parametrize("gid", ["a%00b", "x" * 33, "..%2F..%2Fetc", "a%20b", "%C3%BC", "a'--", "a%0Ab"])
 def test_odd_game_ids_never_reach_the_database(strict, gid):
     srv, api = strict
-    for r in (api.http.get(f"/api/games/{gid}"), api.http.post(f"/api/games/{gid}/join", json={"invite": "x"}),
-              api.http.get(f"/api/games/{gid}/log")):
-        assert r.status_code in (404, 405) and r.json()["error"] in ("unknown_game", "not_found",
-                                                                      "method_not_allowed"), r.text
+    for r in (
+        api.http.get(f"/api/games/{gid}"),
+        api.http.post(f"/api/games/{gid}/join", json={"invite": "x"}),
+        api.http.get(f"/api/games/{gid}/log"),
+    ):
+        assert r.status_code in (404, 405) and r.json()["error"] in (
+            "unknown_game",
+            "not_found",
+            "method_not_allowed",
+        ), r.text
 
 
 def test_check_name_unit():
@@ -220,12 +247,19 @@ def test_storage_failures_never_reach_the_client(strict, monkeypatch):
     s = api.state(gid)
     p = s["decision"]["player"]
     me = api.state(gid, tokens[p])
-    monkeypatch.setattr(store, "write_batch", lambda ops, conn=None: [RuntimeError(
-        "INSERT INTO redtable_seats (invite_hash, token_hash) VALUES ('secret-hash')")] * len(ops))
+    monkeypatch.setattr(
+        store,
+        "write_batch",
+        lambda ops, conn=None: (
+            [RuntimeError("INSERT INTO redtable_seats (invite_hash, token_hash) VALUES ('secret-hash')")] * len(ops)
+        ),
+    )
     monkeypatch.setattr(store, "load_game", boom)
-    for r in (api.decide(gid, tokens[p], me["decision"]["options"][0], me["version"]),
-              api.http.post("/api/games", json={"game": "red-north", "seats": [{}, {}]}),
-              api.http.get("/api/games/neverloaded1")):
+    for r in (
+        api.decide(gid, tokens[p], me["decision"]["options"][0], me["version"]),
+        api.http.post("/api/games", json={"game": "red-north", "seats": [{}, {}]}),
+        api.http.get("/api/games/neverloaded1"),
+    ):
         assert r.status_code == 503, r.text
         body = r.json()
         assert body["error"] == "storage_unavailable" and body["request_id"] in body["message"]
@@ -334,9 +368,19 @@ def test_renaming_only_before_the_first_decision(strict):
 def tight(tmp_path_factory):
     """A server with small limits, to reach each of them."""
     b = Backend("sqlite", tmp_path_factory.mktemp("tight"))
-    limits = Limits(rates={**Limits().rates, "create": Rate(3, 0.01), "decide": Rate(4, 0.01),
-                           "ws_message": Rate(20, 0.5), "join": Rate(50, 10)},
-                    spectators_per_game=3, sockets_per_client=12, live_games_per_client=6, presence_seconds=0.3)
+    limits = Limits(
+        rates={
+            **Limits().rates,
+            "create": Rate(3, 0.01),
+            "decide": Rate(4, 0.01),
+            "ws_message": Rate(20, 0.5),
+            "join": Rate(50, 10),
+        },
+        spectators_per_game=3,
+        sockets_per_client=12,
+        live_games_per_client=6,
+        presence_seconds=0.3,
+    )
     srv = start_server(b, limits=limits)
     api = Api(srv.base)
     yield srv, api
@@ -347,6 +391,7 @@ def tight(tmp_path_factory):
 
 def fresh(srv) -> None:
     """Forget what earlier tests on this server spent: rate buckets, the count of live games."""
+
     def reset():
         srv.hub.limiter.buckets.clear()
         for g in srv.hub.games.values():
@@ -536,16 +581,18 @@ def test_sqlite_wal_is_bounded(tmp_path):
     st.create_tables()
     with st.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_size_limit").scalar() == WAL_LIMIT_BYTES
-    rows = [{"game_id": "g", "seq": i, "seat": 0, "action": "x" * 2000, "undoable": False, "undone": False,
-             "at": 0.0} for i in range(1, 20001)]
+    rows = [
+        {"game_id": "g", "seq": i, "seat": 0, "action": "x" * 2000, "undoable": False, "undone": False, "at": 0.0}
+        for i in range(1, 20001)
+    ]
     for i in range(0, len(rows), 2000):
-        st.write_batch([("action", r, None) for r in rows[i:i + 2000]])
+        st.write_batch([("action", r, None) for r in rows[i : i + 2000]])
     assert st.wal_bytes() > WAL_LIMIT_BYTES
     st.checkpoint()  # a passive checkpoint; the next write starts the log over, cut back to the limit
     st.write_batch([("action", {**rows[0], "seq": 99999}, None)])
     assert st.wal_bytes() <= WAL_LIMIT_BYTES
     for i in range(0, 6000, 2000):
-        st.write_batch([("action", {**r, "seq": r["seq"] + 100000}, None) for r in rows[i:i + 2000]])
+        st.write_batch([("action", {**r, "seq": r["seq"] + 100000}, None) for r in rows[i : i + 2000]])
     st.wal_truncate_bytes = 1 << 20  # past this a checkpoint empties the file
     st.checkpoint()
     assert st.wal_bytes() == 0
@@ -572,8 +619,9 @@ def test_the_server_declines_an_empty_window_after_a_persons_wait(served):
     import random
 
     for attempt in range(6):
-        info, tokens = api.new_game("red-rising", ("human", "human", "human"), options={"block_windows": True},
-                                    seed=100 + attempt)
+        info, tokens = api.new_game(
+            "red-rising", ("human", "human", "human"), options={"block_windows": True}, seed=100 + attempt
+        )
         gid = info["game_id"]
         rng = random.Random(attempt)
         for _ in range(400):
@@ -687,21 +735,24 @@ def test_request_heads_are_bounded(served):
 
 def test_a_head_that_never_ends_is_cut_off():
     import socket
+
     import uvicorn
+    from srvkit import ThreadServer
 
     from redtable.server.httpbounds import BoundedHttpToolsProtocol
-    from srvkit import ThreadServer
 
     class Quick(BoundedHttpToolsProtocol):
         head_seconds = 0.5
 
-    from redtable.server.app import create_app
     import tempfile
+
+    from redtable.server.app import create_app
 
     app = create_app(f"sqlite:///{tempfile.mkdtemp()}/h.db")
     srv = ThreadServer(app)
-    srv.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=srv.port, log_level="warning",
-                                               http=Quick, lifespan="on"))
+    srv.server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=srv.port, log_level="warning", http=Quick, lifespan="on")
+    )
     import threading
 
     srv.thread = threading.Thread(target=srv.server.run, daemon=True)

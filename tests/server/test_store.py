@@ -6,22 +6,55 @@ import asyncio
 import time
 
 import pytest
+from sqlalchemy.exc import IntegrityError
+from srvkit import Api, ThreadServer
 
 from redtable.server.store import GroupCommitter, Store, normalize_url
-from srvkit import Api, ThreadServer
 
 
 def game_op(gid: str, bots: int = 0) -> tuple:
-    row = {"id": gid, "game": "red-rising", "players": 2, "seed": 2**63 - 1, "options": "{}", "settings": "{}",
-           "status": "active", "created_at": time.time(), "finished_at": None, "result": None}
-    seats = [{"game_id": gid, "seat": i, "kind": "bot" if i < bots else "human", "bot": "random" if i < bots else None,
-              "name": None, "invite_hash": f"i{i}", "token_hash": f"t{i}", "joined_at": None} for i in range(2)]
+    row = {
+        "id": gid,
+        "game": "red-rising",
+        "players": 2,
+        "seed": 2**63 - 1,
+        "options": "{}",
+        "settings": "{}",
+        "status": "active",
+        "created_at": time.time(),
+        "finished_at": None,
+        "result": None,
+    }
+    seats = [
+        {
+            "game_id": gid,
+            "seat": i,
+            "kind": "bot" if i < bots else "human",
+            "bot": "random" if i < bots else None,
+            "name": None,
+            "invite_hash": f"i{i}",
+            "token_hash": f"t{i}",
+            "joined_at": None,
+        }
+        for i in range(2)
+    ]
     return ("game", row, seats)
 
 
 def action_op(gid: str, seq: int, seat: int = 0, action: str = "scout", result=None) -> tuple:
-    return ("action", {"game_id": gid, "seq": seq, "seat": seat, "action": action, "undoable": seq % 2 == 0,
-                       "undone": False, "at": time.time()}, result)
+    return (
+        "action",
+        {
+            "game_id": gid,
+            "seq": seq,
+            "seat": seat,
+            "action": action,
+            "undoable": seq % 2 == 0,
+            "undone": False,
+            "at": time.time(),
+        },
+        result,
+    )
 
 
 def test_urls():
@@ -39,13 +72,22 @@ def test_write_and_load(backend):
     st = backend.store()
     st.create_tables()  # idempotent
     assert st.write_batch([game_op("g1"), game_op("g2", bots=1)]) == [None, None]
-    ops = [action_op("g1", i) for i in range(1, 6)] + [("undo", "g1", 5), ("join", "g1", 1, "Bo", 12.5),
-                                                       action_op("g1", 6, 1, "mars", result={"winners": [1]})]
+    ops = [action_op("g1", i) for i in range(1, 6)] + [
+        ("undo", "g1", 5),
+        ("join", "g1", 1, "Bo", 12.5),
+        action_op("g1", 6, 1, "mars", result={"winners": [1]}),
+    ]
     assert st.write_batch(ops) == [None] * len(ops)
     g = st.load_game("g1")
     assert g.seed == 2**63 - 1 and g.status == "finished" and g.result == {"winners": [1]}
     assert [(a.seq, a.undone, a.undoable) for a in g.actions] == [
-        (1, False, False), (2, False, True), (3, False, False), (4, False, True), (5, True, False), (6, False, True)]
+        (1, False, False),
+        (2, False, True),
+        (3, False, False),
+        (4, False, True),
+        (5, True, False),
+        (6, False, True),
+    ]
     assert g.seats[1].name == "Bo" and g.seats[1].joined_at == 12.5 and g.seats[0].invite_hash == "i0"
     assert st.load_game("nope") is None
     listed = {x["id"]: x for x in st.list_games()}
@@ -81,7 +123,7 @@ def test_group_commit(backend, mode):
         futs = [w.submit(action_op("g", i)) for i in range(1, 101)]
         bad = w.submit(action_op("g", 1))  # a duplicate: fails alone
         await asyncio.gather(*futs)
-        with pytest.raises(Exception):
+        with pytest.raises(IntegrityError):
             await bad
         batches = w.batches
         await w.aclose()
@@ -117,7 +159,7 @@ def test_restart_keeps_games_and_bots_resume(backend):
     srv = ThreadServer(create_app(store=backend.store())).start()
     api = Api(srv.base)
     after = [api.state(gid, t) for t in (None, *tokens)]
-    for a, b in zip(after, before):
+    for a, b in zip(after, before, strict=True):
         assert a["view"] == b["view"] and a["version"] == b["version"] and a["events"] == b["events"]
         assert a["can_undo"] == b["can_undo"]
     deadline = time.time() + 30

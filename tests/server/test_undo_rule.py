@@ -13,6 +13,7 @@ import pytest
 
 from redtable.bots import make_bot
 from redtable.core import Decision, Event, Game, HiddenList, Rng, State, make_game
+from redtable.core.protocol import HiddenRead
 from redtable.redrising.game import RedRising
 from redtable.redrising.testing import play, scenario
 from redtable.server import undo
@@ -51,8 +52,16 @@ def test_red_rising():
 def _scout_to_luna(holder_hand, windows=False, banished=None, sovereign=1):
     """Ceres (p0, whose house ability is her own next decision) scouts, to place on Luna
     where p1 holds the Sovereign token."""
-    st = scenario(2, hands={0: ["harmony"], 1: holder_hand}, houses=["ceres", "diana"], sovereign=sovereign,
-                  deck_top=["trigg"], locations={"mars": ["orion"]}, banished=banished, block_windows=windows)
+    st = scenario(
+        2,
+        hands={0: ["harmony"], 1: holder_hand},
+        houses=["ceres", "diana"],
+        sovereign=sovereign,
+        deck_top=["trigg"],
+        locations={"mars": ["orion"]},
+        banished=banished,
+        block_windows=windows,
+    )
     play(st, "scout")
     assert st.decision().kind == "scout_location"
     return st
@@ -85,9 +94,12 @@ def test_the_deck_top_once_revealed_is_public():
 def test_a_face_down_card_is_hidden_from_all_but_who_placed_it():
     # Lorn banishes the card under it if that is a Gold: on Mars that card lies face down
     def lorn(knower):
-        st = scenario(3, hands={0: ["lorn"], 1: ["eo"], 2: ["trigg"]}, locations={"mars": ["deanna", "sevro"], "luna": ["orion"],
-                                                                             "institute": ["helga"]},
-                      facedown={"sevro": knower})
+        st = scenario(
+            3,
+            hands={0: ["lorn"], 1: ["eo"], 2: ["trigg"]},
+            locations={"mars": ["deanna", "sevro"], "luna": ["orion"], "institute": ["helga"]},
+            facedown={"sevro": knower},
+        )
         assert undo_check(st, "lorn")[0] is True
         play(st, "lorn")
         assert st.decision().kind == "deploy_location"
@@ -123,7 +135,7 @@ def test_arming_red_rising():
     assert type(t.hands[p]) is list and all(isinstance(t.hands[q], HiddenList) for q in range(4) if q != p)
     assert isinstance(t.deck, HiddenList) and all(isinstance(loc, HiddenList) for loc in t.locs)
     assert len(t.deck) == len(s.deck) and [len(h) for h in t.hands] == [len(h) for h in s.hands]  # public sizes
-    with pytest.raises(Exception):
+    with pytest.raises(HiddenRead):
         list(t.hands[(p + 1) % 4])
     assert trips == [f"hand of p{(p + 1) % 4}: iteration"]
 
@@ -136,8 +148,13 @@ def test_red_north():
     assert undo_check(s, a)[0] is False  # an opponent's card turned up
     s, a = first_where("red-north", 2, lambda s, d, a: a == "invoke:tyr")
     assert undo_check(s, a)[0] is False  # cards drawn
-    s, a = first_where("red-north", 2, lambda s, d, a: d.kind == "turn" and all(
-        s.passed[q] for q in range(2) if q != d.player) and a.startswith("inspire"))
+    s, a = first_where(
+        "red-north",
+        2,
+        lambda s, d, a: (
+            d.kind == "turn" and all(s.passed[q] for q in range(2) if q != d.player) and a.startswith("inspire")
+        ),
+    )
     assert undo_check(s, a) == (True, undo.UNDOABLE)  # the others have passed: the decider goes on
 
 
@@ -148,10 +165,10 @@ def test_arming_red_north():
     trips = t.arm_hidden(p)
     assert trips == [] and type(t.hands[p]) is list and isinstance(t.deck, HiddenList)
     q = (p + 1) % 3
-    with pytest.raises(Exception):
+    with pytest.raises(HiddenRead):
         t.hands[q][0]
     if any(not x & 16 for x in s.parties[q]):
-        with pytest.raises(Exception):
+        with pytest.raises(HiddenRead):
             list(t.parties[q])
 
 
@@ -272,10 +289,14 @@ def _seen(st, start, seat):
 
 
 GAMES = {
-    "rr3": (lambda: RedRising(3), 6), "rr4-windows": (lambda: RedRising(4, block_windows=True), 6),
-    "rr4": (lambda: RedRising(4), 4), "rr2": (lambda: RedRising(2), 6),
-    "rr5-windows": (lambda: RedRising(5, block_windows=True), 3), "rr6": (lambda: RedRising(6), 2),
-    "rn2": (lambda: make_game("red-north", 2), 10), "rn3": (lambda: make_game("red-north", 3), 8),
+    "rr3": (lambda: RedRising(3), 6),
+    "rr4-windows": (lambda: RedRising(4, block_windows=True), 6),
+    "rr4": (lambda: RedRising(4), 4),
+    "rr2": (lambda: RedRising(2), 6),
+    "rr5-windows": (lambda: RedRising(5, block_windows=True), 3),
+    "rr6": (lambda: RedRising(6), 2),
+    "rn2": (lambda: make_game("red-north", 2), 10),
+    "rn3": (lambda: make_game("red-north", 3), 8),
     "rn4": (lambda: make_game("red-north", 4), 6),
 }
 

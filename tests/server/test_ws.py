@@ -7,10 +7,10 @@ import time
 
 import orjson
 import pytest
+from srvkit import Client, audience_ok
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from srvkit import Client, audience_ok
 from redtable.core import GameRecord, replay
 
 
@@ -70,10 +70,11 @@ def test_websocket_errors(served):
     info, tokens = api.new_game("red-rising", ("human", "human"), seed=5)
     gid = info["game_id"]
     # unknown game, bad token: an error message, then the socket is closed
-    for url, token, code, close in ((f"{srv.ws_base}/api/games/nope/ws", None, "unknown_game", 4004),
-                                    (f"{srv.ws_base}/api/games/{gid}/ws", "forged", "bad_token", 4003),
-                                    (f"{srv.ws_base}/api/games/{gid}/ws?token={tokens[0]}", None,
-                                     "token_in_url", 4001)):
+    for url, token, code, close in (
+        (f"{srv.ws_base}/api/games/nope/ws", None, "unknown_game", 4004),
+        (f"{srv.ws_base}/api/games/{gid}/ws", "forged", "bad_token", 4003),
+        (f"{srv.ws_base}/api/games/{gid}/ws?token={tokens[0]}", None, "token_in_url", 4001),
+    ):
         with connect(url, open_timeout=10) as ws:
             if "?" not in url:  # a token in the URL is refused before anything is read
                 ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
