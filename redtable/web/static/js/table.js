@@ -178,7 +178,7 @@ function buildShell(root, mode) {
       h("div.board-wrap", null, h("div.board", { "aria-label": "board" }, h("p.loading", null, t("table.loading")))),
       h("aside.side", null,
         h("section.prompt", { "aria-live": "polite" }),
-        h("section.inspector", { "aria-label": t("table.inspector") }, h("p.muted", null, inspectorHint())),
+        h("section.inspector", { "aria-label": t("table.inspector"), tabindex: "0" }, h("p.muted", null, inspectorHint())),
         h("section.log", { "aria-label": t("table.log") },
           h("h2", null, t("table.log")),
           h("ol.log-lines", { "data-scroll": "log", tabindex: "0", "aria-label": t("table.log") })))));
