@@ -4,6 +4,7 @@
     python bench/bench_server.py --rate 0 --games 100   # as fast as the server goes
     python bench/bench_server.py --db postgresql://postgres@127.0.0.1/test --json
     python bench/bench_server.py --servers 2            # one process against two on one PostgreSQL schema
+    python bench/bench_server.py --servers 2 --cpu-per-server 0.4   # ... and with each capped at 0.4 core
 
 The server runs in separate processes (``python -m redtable.server`` on free ports and a
 fresh SQLite file or PostgreSQL schema, or an already running one with ``--url``); the
@@ -333,7 +334,50 @@ async def _freeze_survivors() -> None:
 
 
 # ---------------------------------------------------------------------- server processes
-def start_servers(args: argparse.Namespace, n: int, db: str) -> tuple[list[subprocess.Popen], list[str], dict]:
+class CpuCap:
+    """Each server process in a cgroup of its own with a CPU quota of ``share`` of one core.
+
+    On a machine whose cores the load generators and PostgreSQL share with the servers, one
+    process against two measures the machine, not the service: two processes flat out leave
+    the clients nothing. Capping every server at the same fraction of a core stands for "one
+    process per core of a machine that has cores to spare": one process gets ``share``, two
+    get ``2 * share``, and what the ratio then shows is whether the fleet turns the second
+    process's core into decisions (no lock, queue or database row that they fight over)."""
+
+    ROOTS = (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup"))  # cgroup v1 cpu controller, then v2
+
+    def __init__(self, share: float) -> None:
+        self.share = share
+        self.groups: list[Path] = []
+        root = next((r for r in self.ROOTS if (r / "cgroup.procs").exists() and os.access(r, os.W_OK)), None)
+        if root is None:
+            raise SystemExit("--cpu-per-server needs a writable cgroup cpu controller (/sys/fs/cgroup); run as root")
+        self.root = root
+
+    def put(self, pid: int) -> None:
+        g = self.root / f"redtable-bench-{os.getpid()}-{len(self.groups)}"
+        g.mkdir()
+        self.groups.append(g)
+        period = 100_000
+        if (g / "cpu.cfs_quota_us").exists():
+            (g / "cpu.cfs_period_us").write_text(str(period))
+            (g / "cpu.cfs_quota_us").write_text(str(int(self.share * period)))
+        else:
+            (g / "cpu.max").write_text(f"{int(self.share * period)} {period}")
+        (g / "cgroup.procs").write_text(str(pid))
+
+    def remove(self) -> None:
+        for g in self.groups:
+            try:
+                g.rmdir()  # (its processes have exited)
+            except OSError:
+                pass
+        self.groups.clear()
+
+
+def start_servers(
+    args: argparse.Namespace, n: int, db: str, cap: CpuCap | None = None
+) -> tuple[list[subprocess.Popen], list[str], dict]:
     """``n`` server processes on one fresh database (SQLite file or PostgreSQL schema)."""
     tmp = tempfile.mkdtemp(prefix="redtable-bench-")
     info = {"db_url": db.split("@")[-1] if "@" in db else db, "tmp": tmp}
@@ -364,6 +408,8 @@ def start_servers(args: argparse.Namespace, n: int, db: str) -> tuple[list[subpr
             *extra,
         ]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(f"{tmp}/server{i}.log", "w")))
+        if cap is not None:
+            cap.put(procs[-1].pid)
         bases.append(f"http://127.0.0.1:{port}")
     deadline = time.time() + 60
     for p, base in zip(procs, bases, strict=True):
@@ -402,15 +448,17 @@ def drop_schema(db: str, schema: str) -> None:
 
 
 # ---------------------------------------------------------------------- one measured phase
-def phase(args: argparse.Namespace, servers: int, rate: float, db: str | None) -> dict:
-    """Start ``servers`` processes (or use ``--url``), drive them from the load generators, measure."""
+def phase(args: argparse.Namespace, servers: int, rate: float, db: str | None, cpu_cap: float | None = None) -> dict:
+    """Start ``servers`` processes (or use ``--url``), drive them from the load generators, measure.
+    ``cpu_cap``: each server process gets at most this fraction of one core (see CpuCap)."""
+    cap = CpuCap(cpu_cap) if cpu_cap else None
     procs: list[subprocess.Popen] = []
     info: dict = {}
     if args.url:
         bases = [u.rstrip("/") for u in args.url.split(",")]
         pids: list[int] = []
     else:
-        procs, bases, info = start_servers(args, servers, db)
+        procs, bases, info = start_servers(args, servers, db, cap)
         pids = [p.pid for p in procs]
     n_gen = args.loadgens or len(bases)
     tmp = tempfile.mkdtemp(prefix="redtable-loadgen-")
@@ -467,6 +515,8 @@ def phase(args: argparse.Namespace, servers: int, rate: float, db: str | None) -
                 g.kill()
         if procs:
             stop_servers(procs, db, info)
+        if cap is not None:
+            cap.remove()
     lat = sorted(x for p in parts for x in p["latencies_ms"])
     ack = sorted(x for p in parts for x in p["acks_ms"])
     decisions = sum(p["decisions"] for p in parts)
@@ -490,6 +540,7 @@ def phase(args: argparse.Namespace, servers: int, rate: float, db: str | None) -
         "db": h1[0]["db"],
         "bus": (h1[0].get("fleet") or {}).get("bus"),
         "offered_rate": rate,
+        "cpu_per_server": cpu_cap,
         "ws_deflate": args.deflate,
         "setup_seconds": max(p["setup_seconds"] for p in parts),
         "measured_seconds": round(measured, 2),
@@ -599,11 +650,21 @@ def main() -> None:
     )
     p.add_argument("--loadgens", type=int, default=0, help="load generator processes (default: one per server)")
     p.add_argument("--bus", default=None, help="the servers' --bus (PostgreSQL: postgres or redis://...)")
+    p.add_argument(
+        "--cpu-per-server",
+        type=float,
+        default=None,
+        help="with --servers above 1: also measure flat out with every server process capped at this "
+        "fraction of one core (a cgroup quota; needs root), so that the load generators and the database "
+        "keep the rest of a small machine",
+    )
     p.add_argument("--deflate", action="store_true", help="negotiate WebSocket compression (as browsers do)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if args.servers < 1 or args.games < 1:
         p.error("--servers and --games must be at least 1")
+    if args.cpu_per_server is not None and not 0 < args.cpu_per_server <= 64:
+        p.error("--cpu-per-server is a fraction of one core above 0 (0.4: 40% of a core)")
     if args.servers > 1 and not args.url:
         args.db = args.db or "postgresql://postgres@127.0.0.1:5432/test"
         if not args.db.startswith("postgres"):
@@ -618,35 +679,60 @@ def main() -> None:
         else:
             show(report)
         return
-    # a fleet: one process against N, flat out (throughput) and at --rate (latency), side by side
+    # a fleet: one process against N, flat out (throughput) and at --rate (latency), side by side;
+    # then, flat out again, every server capped at the same share of a core (CpuCap)
+    plan = [
+        ("1 flat out", 1, 0.0, None),
+        (f"{args.servers} flat out", args.servers, 0.0, None),
+        (f"1 at {args.rate:g}/s", 1, args.rate, None),
+        (f"{args.servers} at {args.rate:g}/s", args.servers, args.rate, None),
+    ]
+    cap = args.cpu_per_server
+    if cap:
+        plan += [
+            (f"1 flat out, {cap:g} core", 1, 0.0, cap),
+            (f"{args.servers} flat out, {cap:g} core each", args.servers, 0.0, cap),
+        ]
     runs = {}
-    for label, servers, rate in (
-        ("1 flat out", 1, 0.0),
-        (f"{args.servers} flat out", args.servers, 0.0),
-        (f"1 at {args.rate:g}/s", 1, args.rate),
-        (f"{args.servers} at {args.rate:g}/s", args.servers, args.rate),
-    ):
-        runs[label] = r = phase(args, servers, rate, db)
+    for label, servers, rate, share in plan:
+        runs[label] = r = phase(args, servers, rate, db, share)
         if not args.json:
             print(f"== {label}")
             show(r)
-    one, many = runs["1 flat out"], runs[f"{args.servers} flat out"]
+
+    def ratio(a: str, b: str) -> float:
+        return round(runs[b]["decisions_per_second"] / runs[a]["decisions_per_second"], 2)
+
     summary = {
-        "throughput_ratio": round(many["decisions_per_second"] / one["decisions_per_second"], 2),
+        "throughput_ratio": ratio("1 flat out", f"{args.servers} flat out"),
         "servers": args.servers,
         "spread": args.spread,
         "cores": os.cpu_count(),
         "p99_ms_at_rate": {k: v["latency_ms"]["p99"] for k, v in runs.items() if v["offered_rate"]},
         "runs": runs,
     }
+    if cap:
+        summary["cpu_per_server"] = cap
+        summary["throughput_ratio_capped"] = ratio(
+            f"1 flat out, {cap:g} core", f"{args.servers} flat out, {cap:g} core each"
+        )
     if args.json:
         print(json.dumps(summary))
         return
+    one, many = runs["1 flat out"], runs[f"{args.servers} flat out"]
     print(
-        f"== {args.servers} processes against 1 (flat out): {summary['throughput_ratio']}x the decisions/s "
-        f"({many['decisions_per_second']} vs {one['decisions_per_second']}); p99 at {args.rate:g}/s: "
-        + ", ".join(f"{k}: {v} ms" for k, v in summary["p99_ms_at_rate"].items())
+        f"== {args.servers} processes against 1 (flat out, uncapped, servers sharing {os.cpu_count()} cores with the "
+        f"load generators and PostgreSQL): {summary['throughput_ratio']}x the decisions/s "
+        f"({many['decisions_per_second']} vs {one['decisions_per_second']})"
     )
+    if cap:
+        a, b = runs[f"1 flat out, {cap:g} core"], runs[f"{args.servers} flat out, {cap:g} core each"]
+        print(
+            f"== {args.servers} processes against 1 (flat out, each server capped at {cap:g} of a core): "
+            f"{summary['throughput_ratio_capped']}x the decisions/s "
+            f"({b['decisions_per_second']} vs {a['decisions_per_second']})"
+        )
+    print(f"== p99 at {args.rate:g}/s: " + ", ".join(f"{k}: {v} ms" for k, v in summary["p99_ms_at_rate"].items()))
 
 
 if __name__ == "__main__":
