@@ -55,7 +55,7 @@ import multiprocessing
 import os
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..core import RedtableError, State
 
@@ -282,7 +282,7 @@ class BotPool:
         workers: int | None = None,
         *,
         fast_workers: int = 1,
-        context: str = "spawn",
+        context: Literal["spawn", "forkserver"] = "spawn",
         search_nice: int = 10,
         start_timeout: float = 60.0,
     ) -> None:
@@ -294,7 +294,8 @@ class BotPool:
         self.sizes = {LANE_SEARCH: n, LANE_FAST: int(fast_workers)}
         self.search_nice = search_nice
         self.start_timeout = start_timeout
-        self._ctx = multiprocessing.get_context(context)
+        # One call per method: typeshed types get_context(<a union of names>) as the bare BaseContext (no Process).
+        self._ctx = multiprocessing.get_context("spawn") if context == "spawn" else multiprocessing.get_context(context)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._workers: list[_Worker] = []
         self._pending: dict[str, collections.deque[_Job]] = {}
@@ -311,8 +312,15 @@ class BotPool:
         self._start_failures = 0
         self._respawns: list[asyncio.TimerHandle] = []
         self._reapers: set[asyncio.Task] = set()
-        self.counts = collections.Counter()
-        self._waits = {lane: collections.deque(maxlen=1000) for lane in _LANES}  # recent queue waits, s
+        self.counts: collections.Counter[str] = collections.Counter()
+        # recent queue waits, s
+        self._waits: dict[str, collections.deque[float]] = {lane: collections.deque(maxlen=1000) for lane in _LANES}
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop start() runs on: workers are spawned and watched only once the pool started."""
+        if self._loop is None:
+            raise RuntimeError("the bot pool is not started")
+        return self._loop
 
     # -------------------------------------------------------------- lifecycle
     async def start(self, wait: bool = True) -> None:
@@ -399,7 +407,7 @@ class BotPool:
             return d.options[0] if len(d.options) == 1 else make_bot(spec, seed).choose(state)
         if not self._started:
             await self.start(wait=False)
-        loop = self._loop
+        loop = self._running_loop()
         job = _Job(
             next(self._ids),
             game_key,
@@ -548,7 +556,7 @@ class BotPool:
         child.close()
         w = _Worker(proc, parent, lane, fd=parent.fileno())
         self._workers.append(w)
-        self._loop.add_reader(w.fd, self._on_readable, w)
+        self._running_loop().add_reader(w.fd, self._on_readable, w)
 
     def _start_failed(self, lane: str) -> None:
         self._start_failures += 1
@@ -562,9 +570,10 @@ class BotPool:
                         job.fut.set_result(job.fallback())
         delay = min(10.0, 0.25 * 2**self._start_failures)
         self._respawns = [h for h in self._respawns if not h.cancelled()]
-        self._respawns.append(self._loop.call_later(delay, self._spawn, lane))
+        self._respawns.append(self._running_loop().call_later(delay, self._spawn, lane))
 
     def _send(self, w: _Worker, job: _Job) -> None:
+        payload: tuple[str, str, dict[str, Any], int, list[str]] | State  # a replay's recipe, or the state itself
         if job.game_seed is not None:
             st = job.state
             how, payload = "replay", (job.game_key, st.game.name, st.game.options(), job.game_seed, list(st.history))
@@ -588,7 +597,7 @@ class BotPool:
             )
             self._answer(job, None)
             return
-        w.timer = self._loop.call_later(job.deadline, self._overrun, w, job)
+        w.timer = self._running_loop().call_later(job.deadline, self._overrun, w, job)
 
     def _on_readable(self, w: _Worker) -> None:
         try:
@@ -611,7 +620,7 @@ class BotPool:
             w.timer.cancel()
             w.timer = None
         self.counts["think_us"] += int(seconds * 1e6)
-        if status == "ok" and value in job.state.decision().options:
+        if status == "ok" and value in job.state.pending().options:
             self.counts["done"] += 1
             self._answer(job, value)
         else:
@@ -662,7 +671,7 @@ class BotPool:
         self._workers.remove(w)
         job, w.job = w.job, None
         self._discard(w)
-        reaper = self._loop.create_task(self._reap_later(w))
+        reaper = self._running_loop().create_task(self._reap_later(w))
         self._reapers.add(reaper)
         reaper.add_done_callback(self._reapers.discard)
         if why is not None:

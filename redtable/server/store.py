@@ -62,7 +62,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 
 log = logging.getLogger("redtable.server.store")
 
@@ -652,8 +652,8 @@ class Store:
             ):
                 row.actions.append(ActionRow(r[0], r[1], r[2], bool(r[3]), bool(r[4])))
             t = tokens_table.c
-            for r in conn.execute(select(t.seat, t.token_hash).where(t.game_id == game_id, t.revoked_at.is_(None))):
-                row.tokens.append(TokenRow(r[0], r[1]))
+            for tr in conn.execute(select(t.seat, t.token_hash).where(t.game_id == game_id, t.revoked_at.is_(None))):
+                row.tokens.append(TokenRow(tr[0], tr[1]))
         return row
 
     def list_games(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[dict]:
@@ -667,26 +667,26 @@ class Store:
             seats: dict[str, list] = {i: [] for i in ids}
             steps: dict[str, int] = {}
             if ids:
-                for r in conn.execute(
+                for sr in conn.execute(
                     select(s.game_id, s.seat, s.kind, s.bot, s.name, s.joined_at)
                     .where(s.game_id.in_(ids))
                     .order_by(s.game_id, s.seat)
                 ):
-                    seats[r[0]].append(
+                    seats[sr[0]].append(
                         {
-                            "seat": r[1],
-                            "type": r[2],
-                            "bot": r[3],
-                            "name": r[4],
-                            "joined": r[2] == "bot" or r[5] is not None,
+                            "seat": sr[1],
+                            "type": sr[2],
+                            "bot": sr[3],
+                            "name": sr[4],
+                            "joined": sr[2] == "bot" or sr[5] is not None,
                         }
                     )
-                for r in conn.execute(
+                for cr in conn.execute(
                     select(a.game_id, func.count())
                     .where(a.game_id.in_(ids), a.undone == False)  # noqa: E712
                     .group_by(a.game_id)
                 ):
-                    steps[r[0]] = r[1]
+                    steps[cr[0]] = cr[1]
         out = []
         for r in rows:
             settings = orjson.loads(r[6]) if r[6] else {}
@@ -773,7 +773,7 @@ class GroupCommitter:
         self.wakeup: asyncio.Event | None = None
         self.stopping = threading.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.conn = None
+        self.conn: Connection | None = None
         self.batches = 0
         self.writes = 0
         self.write_seconds = 0.0
@@ -781,6 +781,18 @@ class GroupCommitter:
     @property
     def inline(self) -> bool:
         return self.mode == "inline"
+
+    def _started_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop start() was given: the writer takes work only between start() and stop()."""
+        if self.loop is None:
+            raise RuntimeError("the commit writer is not started")
+        return self.loop
+
+    def _wakeup(self) -> asyncio.Event:
+        """The async writers' wake-up call, which start() makes in async mode."""
+        if self.wakeup is None:
+            raise RuntimeError("the async commit writer is not started")
+        return self.wakeup
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -806,15 +818,16 @@ class GroupCommitter:
                 t.start()
 
     def submit(self, op: tuple) -> asyncio.Future:
-        fut = self.loop.create_future()
+        loop = self._started_loop()
+        fut = loop.create_future()
         if self.mode == "inline":
             self.pending.append((op, fut))
             if not self.scheduled:
                 self.scheduled = True
-                self.loop.call_soon(self._flush)
+                loop.call_soon(self._flush)
         elif self.mode == "async":
             self.pending.append((op, fut))
-            self.wakeup.set()
+            self._wakeup().set()
         else:
             self.q.put((op, fut))
         return fut
@@ -826,7 +839,7 @@ class GroupCommitter:
         elif self.mode == "async":
             self.stopping.set()
             if self.tasks:
-                self.wakeup.set()
+                self._wakeup().set()
                 await asyncio.gather(*self.tasks)
                 self.tasks = []
                 await self.async_engine.dispose()
@@ -858,8 +871,8 @@ class GroupCommitter:
         conn = None
         try:
             while True:
-                await self.wakeup.wait()
-                self.wakeup.clear()
+                await self._wakeup().wait()
+                self._wakeup().clear()
                 while self.pending:
                     batch, self.pending = self.pending[: self.max_batch], self.pending[self.max_batch :]
                     ops = [op for op, _ in batch]
@@ -881,9 +894,9 @@ class GroupCommitter:
                     self.writes += len(batch)
                     _resolve(batch, results)
                     if self.pending:  # another writer may be free to take them now
-                        self.wakeup.set()
+                        self._wakeup().set()
                 if self.stopping.is_set():
-                    self.wakeup.set()
+                    self._wakeup().set()
                     return
         finally:
             if conn is not None:
@@ -895,7 +908,7 @@ class GroupCommitter:
         batch, self.pending = self.pending[: self.max_batch], self.pending[self.max_batch :]
         if self.pending:
             self.scheduled = True
-            self.loop.call_soon(self._flush)
+            self._started_loop().call_soon(self._flush)
         if not batch:
             return
         t0 = time.perf_counter()
@@ -947,7 +960,7 @@ class GroupCommitter:
                 self.batches += 1
                 self.writes += len(batch)
                 try:
-                    self.loop.call_soon_threadsafe(_resolve, batch, results)
+                    self._started_loop().call_soon_threadsafe(_resolve, batch, results)
                 except RuntimeError:  # the loop is closed: nobody waits any more
                     return
 
