@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -26,9 +27,9 @@ from ..core import GAMES, game_class
 from .botpool import PRESETS
 from .conn import Conn
 from .edge import BodyTooLarge, Edge, RateGate
-from .errors import ApiError, internal_error, missing_token, token_in_url
+from .errors import ApiError, bad_token, internal_error, missing_token, token_in_url
 from .limits import Limits, rate_limited
-from .live import MAX_SEED, Hub, _dumps, sha
+from .live import MAX_SEED, Hub, LiveGame, _dumps, sha
 from .store import DEFAULT_DB, Store, run_blocking
 from .tokens import seat_token as _token
 from .validate import NAME_MAX, clip
@@ -303,7 +304,9 @@ class NewInvite(BaseModel):
     signed_out: int | None = Field(None, description="devices signed out")
 
 
-ERRORS = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)
+}
 
 
 def client_of(conn: Request | WebSocket, limits: Limits) -> str:
@@ -311,7 +314,7 @@ def client_of(conn: Request | WebSocket, limits: Limits) -> str:
     return scope_client(conn.scope, limits)
 
 
-def scope_client(scope: dict, limits: Limits) -> str:
+def scope_client(scope: Mapping[str, Any], limits: Limits) -> str:
     if limits.trust_proxy:
         for name, value in scope.get("headers", ()):
             if name == b"x-forwarded-for":
@@ -480,13 +483,22 @@ def create_app(
                 body["decision"] = d.to_json()
         return JSON(body, status_code=422)
 
-    async def seat_of(game, request: Request, required: bool = False) -> int | None:
+    async def seated(game: LiveGame, request: Request) -> tuple[int, str]:
+        """The seat of the request's token, and the token: for what only a seat may do (refused without one)."""
         tok = _token(request)
         if not tok:
-            if required:
-                raise missing_token()
-            return None
-        return await hub.seat_of(game, tok)
+            raise missing_token()
+        seat = await hub.seat_of(game, tok)
+        if seat is None:  # hub.seat_of answers None only for no token, and refuses one that holds no seat
+            raise bad_token()
+        return seat, tok
+
+    async def seat_of(game: LiveGame, request: Request, required: bool = False) -> int | None:
+        """The seat of the request's token, None for a spectator (``required``: refused without a token)."""
+        if required:
+            return (await seated(game, request))[0]
+        tok = _token(request)
+        return await hub.seat_of(game, tok) if tok else None
 
     # -------------------------------------------------------------- meta
     @app.get("/api/health", tags=["meta"])
@@ -574,8 +586,8 @@ def create_app(
     async def sign_out_others(request: Request, game_id: str):
         """Revoke every other device's token of your seat; your seat gets a new invite (the old link dies)."""
         game = await hub.get(game_id)
-        seat = await seat_of(game, request, required=True)
-        return JSON(await asyncio.shield(asyncio.ensure_future(hub.sign_out_others(game, seat, _token(request)))))
+        seat, token = await seated(game, request)
+        return JSON(await asyncio.shield(asyncio.ensure_future(hub.sign_out_others(game, seat, token))))
 
     @app.post("/api/games/{game_id}/seats/{seat}/invite", tags=["seats"], response_model=NewInvite, responses=ERRORS)
     async def reissue_invite(request: Request, game_id: str, seat: int = PathParam(..., ge=0, le=7)):
@@ -587,14 +599,14 @@ def create_app(
     async def decide(request: Request, game_id: str, body: DecisionRequest):
         """Decide the pending decision (your seat's token; the version you saw)."""
         game = await hub.get(game_id)
-        seat = await seat_of(game, request, required=True)
+        seat, _ = await seated(game, request)
         return JSON(await hub.decide(game, seat, body.action, body.version))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], response_model=GameState, responses=ERRORS)
     async def undo(request: Request, game_id: str, body: UndoRequest):
         """Take back your own last decision (if the game allows undo and the undo rule does)."""
         game = await hub.get(game_id)
-        seat = await seat_of(game, request, required=True)
+        seat, _ = await seated(game, request)
         return JSON(await hub.undo(game, seat, body.version))
 
     @app.get("/api/games/{game_id}/log", tags=["replay"], response_model=GameLog, responses=ERRORS)
@@ -740,6 +752,7 @@ def create_app(
         from fastapi.staticfiles import StaticFiles
 
         app.mount("/", StaticFiles(directory=str(web), html=True), name="web")
+    install: Callable[[FastAPI], FastAPI] | None
     try:  # the web UI's own API routes (card gallery, calculator...), ahead of the static files
         from ..web.routes import install
     except ImportError:

@@ -225,6 +225,7 @@ def run(
     reuse_port: bool = False,
 ) -> None:
     """Serve ``app`` with uvicorn on uvloop and httptools when they are installed."""
+    import asyncio
     import gc
     import resource
 
@@ -242,19 +243,20 @@ def run(
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:  # one file descriptor per WebSocket
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    kwargs = {}
+    loop = "auto"  # uvicorn's default: asyncio's own loop
     try:
         import uvloop  # noqa: F401
 
-        kwargs["loop"] = "uvloop"
+        loop = "uvloop"
     except ImportError:  # pragma: no cover
         pass
+    http: type[asyncio.Protocol] | str
     try:  # httptools, with every request head bounded in size and time (httpbounds.py)
         from .httpbounds import BoundedHttpToolsProtocol
 
-        kwargs["http"] = BoundedHttpToolsProtocol
+        http = BoundedHttpToolsProtocol
     except ImportError:  # pragma: no cover  (h11 bounds an unfinished head by itself)
-        kwargs["http"] = "h11"
+        http = "h11"
     limits = getattr(getattr(app.state, "hub", None), "limits", None)
     ws_max = limits.ws_message_bytes if limits else 64 * 1024
     config = uvicorn.Config(
@@ -269,7 +271,8 @@ def run(
         timeout_graceful_shutdown=5,
         backlog=4096,
         h11_max_incomplete_event_size=16 * 1024,
-        **kwargs,
+        loop=loop,
+        http=http,
     )
     server = uvicorn.Server(config)
     if reuse_port:  # one of --workers: every worker binds the port itself; the kernel spreads connections

@@ -152,7 +152,8 @@ class RateGate:
                 if wait > 0:
                     err = rate_limited(kind, wait)
                     start, body = _json(err.status, err.body())
-                    start["headers"] += [(k.lower().encode(), v.encode()) for k, v in err.headers.items()]
+                    headers = err.headers or {}
+                    start["headers"] += [(k.lower().encode(), v.encode()) for k, v in headers.items()]
                     await send(start)
                     await send(body)
                     return

@@ -12,6 +12,8 @@ closed past that, before the parser sees the excess) and must be complete within
 
 from __future__ import annotations
 
+import asyncio
+
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 HEAD_BYTES = 16 * 1024
@@ -21,6 +23,8 @@ HEAD_SECONDS = 10.0
 class BoundedHttpToolsProtocol(HttpToolsProtocol):
     head_bytes = HEAD_BYTES
     head_seconds = HEAD_SECONDS
+    # Set when the connection opens; None while no head is awaited (between a head's end and the request's).
+    _head_timer: asyncio.TimerHandle | None
 
     def connection_made(self, transport) -> None:  # noqa: ANN001
         super().connection_made(transport)

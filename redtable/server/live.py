@@ -434,9 +434,9 @@ class Hub:
         for t in self.tasks:
             t.cancel()
         for g in list(self.games.values()):
-            for t in (g.bot_task, g.window_task):
-                if t is not None:
-                    t.cancel()
+            for task in (g.bot_task, g.window_task):
+                if task is not None:
+                    task.cancel()
             for c in list(g.conns):
                 c.end()
         if self.fleet is not None:
@@ -652,12 +652,12 @@ class Hub:
                 humans=humans,
             )
         if client and self.limits.live_games_per_client:
-            live = sum(1 for x in self.games.values() if x.creator_client == client and not x.finished)
-            if live >= self.limits.live_games_per_client:
+            unfinished = sum(1 for x in self.games.values() if x.creator_client == client and not x.finished)
+            if unfinished >= self.limits.live_games_per_client:
                 raise ApiError(
                     429,
                     "too_many_games",
-                    f"your address already has {live} unfinished games here "
+                    f"your address already has {unfinished} unfinished games here "
                     f"(at most {self.limits.live_games_per_client}); finish or leave some first",
                     headers={"Retry-After": "60"},
                     retry_after=60,
@@ -924,7 +924,9 @@ class Hub:
         """Check, apply, commit, announce. Returns what ``seat`` sees after the decision."""
         if not isinstance(version, int) or isinstance(version, bool):
             d = game.state.decision()
-            extra = {"legal": list(d.options), "decision": d.to_json()} if d is not None and d.player == seat else {}
+            extra: dict[str, Any] = (
+                {"legal": list(d.options), "decision": d.to_json()} if d is not None and d.player == seat else {}
+            )
             raise ApiError(
                 422,
                 "malformed",
