@@ -51,7 +51,7 @@ import random
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,7 +142,104 @@ class PgPool:
 
 
 # ---------------------------------------------------------------------- buses
-class PgBus:
+class Bus:
+    """What both buses share: a listener that reconnects with a growing delay, and an outbox
+    one task publishes in batches of up to 500, in the order of :meth:`publish` calls.
+
+    A bus says how it subscribes (:meth:`_subscription`: the payloads heard while connected)
+    and how it publishes a batch (:meth:`_publish`); a connection lost while listening is
+    retried after 0.1 s, then twice as long each time up to 5 s, and ``on_reconnect`` runs
+    once it is back (notices may have been missed meanwhile). A failed batch is dropped:
+    the other processes re-read versions every poll."""
+
+    kind = ""
+    name = ""  # in log messages
+
+    def __init__(self, channel: str) -> None:
+        self.channel = channel
+        self.outbox: list[str] = []
+        self.wake = asyncio.Event()
+        self.tasks: list[asyncio.Task] = []
+        self.connected = asyncio.Event()
+
+    def _require(self) -> None:
+        """Raise if this bus cannot run here (its client library is missing)."""
+
+    async def start(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
+        self._require()
+        self.tasks = [asyncio.create_task(self._listen(on_message, on_reconnect)), asyncio.create_task(self._send())]
+        try:
+            await asyncio.wait_for(self.connected.wait(), 15)
+        except TimeoutError:
+            log.error("the %s bus did not connect in 15 s; retrying in the background", self.name)
+
+    def _subscription(self) -> contextlib.AbstractAsyncContextManager[AsyncIterator[str]]:
+        """Connect and subscribe to the channel; the payloads heard, until the connection fails."""
+        raise NotImplementedError
+
+    async def _listen(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
+        delay = 0.1
+        first = True
+        while True:
+            try:
+                async with self._subscription() as payloads:
+                    self.connected.set()
+                    delay = 0.1
+                    if not first:
+                        on_reconnect()  # notices may have been missed while away: re-read versions
+                    first = False
+                    async for payload in payloads:
+                        on_message(payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                self.connected.clear()
+                log.warning("the %s bus lost its connection (%s); reconnecting in %.1f s", self.name, e, delay)
+                await asyncio.sleep(delay)
+                delay = min(5.0, delay * 2)
+
+    def publish(self, payload: str) -> None:
+        self.outbox.append(payload)
+        self.wake.set()
+
+    async def _publish(self, batch: list[str]) -> None:
+        """Send one batch of notices, connecting first if need be."""
+        raise NotImplementedError
+
+    async def _publish_failed(self) -> None:
+        """After a failed batch: drop what the failure may have left broken."""
+
+    async def _close_publisher(self) -> None:
+        """The sender ends: close its connection."""
+
+    async def _send(self) -> None:
+        try:
+            while True:
+                await self.wake.wait()
+                self.wake.clear()
+                batch, self.outbox = self.outbox[:500], self.outbox[500:]
+                if self.outbox:
+                    self.wake.set()
+                if not batch:
+                    continue
+                try:
+                    await self._publish(batch)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:  # noqa: BLE001  (presence is best effort; the others re-read versions every poll)
+                    log.warning("publishing %d notices on the %s bus failed: %s", len(batch), self.name, e)
+                    await self._publish_failed()
+                    await asyncio.sleep(0.5)
+        finally:
+            await self._close_publisher()
+
+    async def stop(self) -> None:
+        for t in self.tasks:
+            t.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+class PgBus(Bus):
     """PostgreSQL LISTEN/NOTIFY: one connection listens, one publishes.
 
     Notices are published right after the commit they announce, in batches, from one
@@ -156,178 +253,97 @@ class PgBus:
     (``Fleet.poll_seconds``)."""
 
     kind = "postgres"
+    name = "PostgreSQL"
 
     def __init__(self, dsn: str, channel: str) -> None:
+        super().__init__(channel)
         self.dsn = dsn
-        self.channel = channel
-        self.outbox: list[str] = []
-        self.wake = asyncio.Event()
-        self.tasks: list[asyncio.Task] = []
-        self.connected = asyncio.Event()
+        self._out: Any = None  # the publishing psycopg.AsyncConnection (psycopg is imported only when used)
 
-    async def start(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
-        self.tasks = [asyncio.create_task(self._listen(on_message, on_reconnect)), asyncio.create_task(self._send())]
-        try:
-            await asyncio.wait_for(self.connected.wait(), 15)
-        except TimeoutError:
-            log.error("the PostgreSQL bus did not connect in 15 s; retrying in the background")
-
-    async def _listen(self, on_message, on_reconnect) -> None:
+    @contextlib.asynccontextmanager
+    async def _subscription(self) -> AsyncIterator[AsyncIterator[str]]:
         import psycopg
 
-        delay = 0.1
-        first = True
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10) as conn:
-                    await conn.execute(f'LISTEN "{self.channel}"')
-                    self.connected.set()
-                    delay = 0.1
-                    if not first:
-                        on_reconnect()  # notices may have been missed while away: re-read versions
-                    first = False
-                    async for n in conn.notifies():
-                        on_message(n.payload)
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:  # noqa: BLE001
-                self.connected.clear()
-                log.warning("the PostgreSQL bus lost its connection (%s); reconnecting in %.1f s", e, delay)
-                await asyncio.sleep(delay)
-                delay = min(5.0, delay * 2)
+        async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10) as conn:
+            await conn.execute(f'LISTEN "{self.channel}"')
+            yield (n.payload async for n in conn.notifies())
 
-    def publish(self, payload: str) -> None:
-        self.outbox.append(payload)
-        self.wake.set()
-
-    async def _send(self) -> None:
+    async def _publish(self, batch: list[str]) -> None:
         import psycopg
 
-        conn = None
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            batch, self.outbox = self.outbox[:500], self.outbox[500:]
-            if self.outbox:
-                self.wake.set()
-            if not batch:
-                continue
-            try:
-                if conn is None or conn.closed:
-                    conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10)
-                    await conn.execute("SET synchronous_commit = off")  # a notice never waits for the disk
-                await conn.execute("SELECT pg_notify(%s, x) FROM unnest(%s::text[]) AS x", (self.channel, batch))
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:  # noqa: BLE001  (presence is best effort; the next one repeats it)
-                log.warning("publishing %d notices failed: %s", len(batch), e)
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        await conn.close()
-                conn = None
-                await asyncio.sleep(0.5)
+        if self._out is None or self._out.closed:
+            self._out = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10)
+            await self._out.execute("SET synchronous_commit = off")  # a notice never waits for the disk
+        await self._out.execute("SELECT pg_notify(%s, x) FROM unnest(%s::text[]) AS x", (self.channel, batch))
 
-    async def stop(self) -> None:
-        for t in self.tasks:
-            t.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+    async def _publish_failed(self) -> None:
+        await self._close_publisher()
+
+    async def _close_publisher(self) -> None:
+        if self._out is not None:
+            with contextlib.suppress(Exception):
+                await self._out.close()
+        self._out = None
 
 
-class RedisBus:
+class RedisBus(Bus):
     """Redis pub/sub: for large fleets, where every commit's NOTIFY would queue on the
     database. Decisions are published right after their commit, in the order they were
     committed by this process (one publishing connection, pipelined)."""
 
     kind = "redis"
+    name = "Redis"
 
     def __init__(self, url: str, channel: str) -> None:
+        super().__init__(channel)
         self.url = url
-        self.channel = channel
-        self.outbox: list[str] = []
-        self.wake = asyncio.Event()
-        self.tasks: list[asyncio.Task] = []
-        self.connected = asyncio.Event()
+        self._out: Any = None  # the publishing redis.asyncio.Redis (redis-py is an optional extra)
 
-    async def start(self, on_message: Callable[[str], None], on_reconnect: Callable[[], None]) -> None:
+    def _require(self) -> None:
         try:
             import redis.asyncio  # noqa: F401
         except ImportError:  # pragma: no cover - the extra is missing
             raise RuntimeError("--bus redis:// needs redis-py: pip install 'redtable[redis]'") from None
-        self.tasks = [asyncio.create_task(self._listen(on_message, on_reconnect)), asyncio.create_task(self._send())]
-        try:
-            await asyncio.wait_for(self.connected.wait(), 15)
-        except TimeoutError:
-            log.error("the Redis bus did not connect in 15 s; retrying in the background")
 
-    async def _listen(self, on_message, on_reconnect) -> None:
-        import redis.asyncio as aioredis
-
-        delay = 0.1
-        first = True
-        while True:
-            client = aioredis.Redis.from_url(self.url, socket_connect_timeout=10)
-            try:
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(self.channel)
-                self.connected.set()
-                delay = 0.1
-                if not first:
-                    on_reconnect()
-                first = False
-                while True:
-                    msg = await pubsub.get_message(timeout=30.0)
-                    if msg is not None and msg.get("type") == "message":
-                        data = msg["data"]
-                        on_message(data.decode() if isinstance(data, bytes) else str(data))
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:  # noqa: BLE001
-                self.connected.clear()
-                log.warning("the Redis bus lost its connection (%s); reconnecting in %.1f s", e, delay)
-                await asyncio.sleep(delay)
-                delay = min(5.0, delay * 2)
-            finally:
-                with contextlib.suppress(Exception):
-                    await client.aclose()
-
-    def publish(self, payload: str) -> None:
-        self.outbox.append(payload)
-        self.wake.set()
-
-    async def _send(self) -> None:
+    @contextlib.asynccontextmanager
+    async def _subscription(self) -> AsyncIterator[AsyncIterator[str]]:
         import redis.asyncio as aioredis
 
         client = aioredis.Redis.from_url(self.url, socket_connect_timeout=10)
         try:
-            while True:
-                await self.wake.wait()
-                self.wake.clear()
-                batch, self.outbox = self.outbox[:500], self.outbox[500:]
-                if self.outbox:
-                    self.wake.set()
-                if not batch:
-                    continue
-                try:
-                    async with client.pipeline(transaction=False) as pipe:
-                        for p in batch:
-                            pipe.publish(self.channel, p)
-                        await pipe.execute()
-                except asyncio.CancelledError:
-                    raise
-                except Exception as e:  # noqa: BLE001  (the others re-read versions every poll)
-                    log.warning("publishing %d notices to Redis failed: %s", len(batch), e)
-                    await asyncio.sleep(0.5)
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            await pubsub.subscribe(self.channel)
+            yield self._messages(pubsub)
         finally:
             with contextlib.suppress(Exception):
                 await client.aclose()
 
-    async def stop(self) -> None:
-        for t in self.tasks:
-            t.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+    @staticmethod
+    async def _messages(pubsub: Any) -> AsyncIterator[str]:
+        while True:
+            msg = await pubsub.get_message(timeout=30.0)
+            if msg is not None and msg.get("type") == "message":
+                data = msg["data"]
+                yield data.decode() if isinstance(data, bytes) else str(data)
+
+    async def _publish(self, batch: list[str]) -> None:
+        import redis.asyncio as aioredis
+
+        if self._out is None:
+            self._out = aioredis.Redis.from_url(self.url, socket_connect_timeout=10)
+        async with self._out.pipeline(transaction=False) as pipe:
+            for p in batch:
+                pipe.publish(self.channel, p)
+            await pipe.execute()
+
+    async def _close_publisher(self) -> None:
+        if self._out is not None:
+            with contextlib.suppress(Exception):
+                await self._out.aclose()
+        self._out = None
 
 
-def make_bus(spec: str | None, store) -> PgBus | RedisBus:
+def make_bus(spec: str | None, store) -> Bus:
     """``None``/``"postgres"``: LISTEN/NOTIFY on the store's database; ``redis://...``: Redis pub/sub."""
     if spec in (None, "", "postgres", "postgresql"):
         return PgBus(libpq_dsn(store.url), channel_name(store))
