@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -49,7 +50,28 @@ def _check_seconds(seconds: float) -> float:
     return float(seconds)
 
 
-class TimedISMCTSBot(os_ismcts.ISMCTSBot):
+class _TimedSearch:
+    """What the two timed searches share: OpenSpiel's defaults they start from, and their budget."""
+
+    seconds: float
+    _deadline: float
+    last_simulations: int
+
+    @staticmethod
+    def _defaults(evaluator: Any, random_state: np.random.RandomState | None) -> tuple[Any, np.random.RandomState]:
+        """The evaluator and generator to hand OpenSpiel: those given, else a new generator and one
+        random rollout per leaf drawn from it (so a seeded bot is reproducible)."""
+        random_state = random_state if random_state is not None else np.random.RandomState()
+        return evaluator or os_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state), random_state
+
+    def _budget(self, seconds: float) -> None:
+        """``seconds`` per decision; no search has run yet."""
+        self.seconds = _check_seconds(seconds)
+        self._deadline = float("inf")
+        self.last_simulations = 0
+
+
+class TimedISMCTSBot(_TimedSearch, os_ismcts.ISMCTSBot):
     """OpenSpiel's ISMCTSBot with ``seconds`` of search per decision. ``last_simulations``:
     how many simulations the last search ran."""
 
@@ -62,12 +84,9 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
         random_state: np.random.RandomState | None = None,
         **kwargs,
     ) -> None:
-        random_state = random_state if random_state is not None else np.random.RandomState()
-        evaluator = evaluator or os_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+        evaluator, random_state = self._defaults(evaluator, random_state)
         super().__init__(game, evaluator, uct_c, _UNBOUNDED, random_state=random_state, **kwargs)
-        self.seconds = _check_seconds(seconds)
-        self._deadline = float("inf")
-        self.last_simulations = 0
+        self._budget(seconds)
         # OpenSpiel's default re-deal draws from a new pyspiel.UniformProbabilitySampler
         # per simulation, seeded from the clock; drawing from the bot's own generator makes
         # a seeded bot's re-deals reproducible (OpenSpiel's resampler hook, same algorithm).
@@ -94,7 +113,7 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
         return policy
 
 
-class TimedMCTSBot(os_mcts.MCTSBot):
+class TimedMCTSBot(_TimedSearch, os_mcts.MCTSBot):
     """OpenSpiel's MCTSBot with ``seconds`` of search per decision, on whatever state it is
     given (wrap it in :class:`DeterminizedBot` to keep it from reading hidden cards)."""
 
@@ -107,12 +126,9 @@ class TimedMCTSBot(os_mcts.MCTSBot):
         random_state: np.random.RandomState | None = None,
         **kwargs,
     ) -> None:
-        random_state = random_state if random_state is not None else np.random.RandomState()
-        evaluator = evaluator or os_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+        evaluator, random_state = self._defaults(evaluator, random_state)
         super().__init__(game, uct_c, _UNBOUNDED, evaluator, random_state=random_state, **kwargs)
-        self.seconds = _check_seconds(seconds)
-        self._deadline = float("inf")
-        self.last_simulations = 0
+        self._budget(seconds)
 
     def _apply_tree_policy(self, root, state):
         if root.children and root.explore_count >= 2 and time.perf_counter() >= self._deadline:
