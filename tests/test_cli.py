@@ -8,6 +8,7 @@ import threading
 import time
 
 import pytest
+from clikit import clean_error
 from typer.testing import CliRunner
 
 from redtable.cli import app
@@ -124,17 +125,6 @@ def test_cards_gallery_renders_every_card():
 # nothing on stdout, no traceback, and no echoed input longer than 200 characters.
 
 GOOD = {"format": "redtable-game/1", "game": "red-rising", "players": 2, "seed": 9, "options": {}, "actions": []}
-
-
-def clean_error(r, *fragments):
-    assert r.exit_code == 2, (r.exit_code, r.stdout, r.stderr, r.exception)
-    assert r.stdout == ""
-    assert "Traceback" not in r.output and "Traceback" not in r.stderr
-    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
-    assert len(r.stderr) < 700, r.stderr[:1000]
-    for fragment in fragments:
-        assert fragment in r.stderr, r.stderr
-    return r.stderr
 
 
 def replay_text(tmp_path, text: str | bytes):

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clikit import clean_error
 from typer.testing import CliRunner
 
 from redtable.cli import app
@@ -349,17 +350,6 @@ def test_helium_has_no_upper_limit(tmp_path):
 # ------------------------------------------------------------------------------ hostile files
 # Every bad file: exit code 2, one message on stderr naming the problem and what is allowed,
 # nothing on stdout, no traceback, and no echoed input longer than 200 characters.
-
-
-def clean_error(r, *fragments):
-    assert r.exit_code == 2, (r.exit_code, r.stdout, r.stderr, r.exception)
-    assert r.stdout == ""
-    assert "Traceback" not in r.output and "Traceback" not in r.stderr
-    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
-    assert len(r.stderr) < 700, r.stderr[:1000]
-    for fragment in fragments:
-        assert fragment in r.stderr, r.stderr
-    return r.stderr
 
 
 def score_text(tmp_path, text: str | bytes):
