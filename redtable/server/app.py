@@ -24,12 +24,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ..core import GAMES, game_class
+from .accounts import account_for_write
+from .accounts_api import router as accounts_router
 from .botpool import PRESETS
 from .conn import Conn
 from .edge import BodyTooLarge, Edge, RateGate
 from .errors import ApiError, bad_token, internal_error, missing_token, token_in_url
 from .limits import Limits, rate_limited
 from .live import MAX_SEED, Hub, LiveGame, _dumps, sha
+from .players import router as players_router
 from .store import DEFAULT_DB, Store, run_blocking
 from .tokens import seat_token as _token
 from .validate import NAME_MAX, clip
@@ -126,6 +129,11 @@ class CreateGame(Strict):
         "chance, revealed nothing hidden and kept the turn",
     )
     bot_delay: float = Field(0.0, ge=0, le=10, description="seconds a bot waits before each decision")
+    rated: StrictBool = Field(
+        False,
+        description="rate the game (per-title OpenSkill ratings): needs the creator logged in, no seed, undo off "
+        "and only rated bot presets; its people's seats can then be taken only by logged-in accounts, one each",
+    )
 
 
 class JoinRequest(Strict):
@@ -192,6 +200,7 @@ class GameInfo(BaseModel):
     seed_commitment: str | None = Field(
         None, description='sha256 hex of "<seed>:<salt>"; the finished game\'s record reveals both'
     )
+    rated: bool = Field(False, description="the result moves its accounts' ratings (ratings.py)")
 
 
 class GameCreated(GameInfo):
@@ -562,6 +571,8 @@ def create_app(
                     body.undo,
                     body.bot_delay,
                     client(request),
+                    rated=body.rated,
+                    account=await account_for_write(request),  # accounts.py: CSRF-checked
                 )
             )
         )
@@ -580,7 +591,8 @@ def create_app(
     async def join(request: Request, game_id: str, body: JoinRequest):
         """Take the seat an invite is for: a new token for this device (each device its own)."""
         game = await hub.get(game_id)
-        return JSON(await asyncio.shield(asyncio.ensure_future(hub.join(game, body.invite, body.name))))
+        account = await account_for_write(request)  # a seat joined while logged in is bound to the account
+        return JSON(await asyncio.shield(asyncio.ensure_future(hub.join(game, body.invite, body.name, account))))
 
     @app.post("/api/games/{game_id}/sign-out-others", tags=["seats"], response_model=NewInvite, responses=ERRORS)
     async def sign_out_others(request: Request, game_id: str):
@@ -735,6 +747,10 @@ def create_app(
                 del hub.sockets[who]
             if conn is not None and game is not None:
                 hub.detach(game, conn)
+
+    # -------------------------------------------------------------- accounts, profiles, leaderboards
+    app.include_router(accounts_router)
+    app.include_router(players_router)
 
     # -------------------------------------------------------------- web UI
     web = Path(web_dir) if web_dir else WEB_STATIC

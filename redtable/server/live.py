@@ -273,6 +273,7 @@ class LiveGame:
             "created_at": self.created_at,
             "seed_chosen_by_creator": self.seed_chosen,
             "seed_commitment": self.commitment,
+            "rated": bool(self.settings.get("rated", False)),
         }
 
     def snapshot(self, seat: int | None, events: bool = True) -> dict:
@@ -427,6 +428,9 @@ class Hub:
         else:
             self.tasks.append(asyncio.create_task(self._resume_bots()))
         self.tasks.append(asyncio.create_task(self._sweep()))
+        from .ratings import rate_pending
+
+        self.tasks.append(asyncio.create_task(rate_pending(self.store)))  # rated games a stopped process left
         if self.gc_freeze:
             self.tasks.append(asyncio.create_task(self._gc_policy()))
 
@@ -613,6 +617,8 @@ class Hub:
         undo: bool,
         bot_delay: float,
         client: str = "",
+        rated: bool = False,
+        account: Any = None,
     ) -> dict:
         from .botpool import check_preset
 
@@ -634,6 +640,10 @@ class Hub:
                     raise ApiError(422, "invalid_bot", f"seat {i}: {e}", seat=i) from None
             elif s.get("bot") is not None:
                 raise ApiError(422, "malformed", f"seat {i} is a person's: it takes no 'bot'", seat=i)
+        if rated:  # every seat a logged-in account's (Hub.join) or a rated bot's; no seed, no undo
+            from .ratings import check_ratable
+
+            check_ratable(game, seats, seed, undo, account)
         opts = self._check_options(game, len(seats), options, humans)
         try:
             g = make_game(game, len(seats), **opts)
@@ -694,6 +704,7 @@ class Hub:
             "salt": salt,
             "seed_commitment": seed_commitment(seed, salt),
             "creator_hash": sha(creator_key),
+            "rated": bool(rated),
         }
         game_row = {
             "id": gid,
@@ -761,8 +772,13 @@ class Hub:
             log.error("%s failed (request %s): %s", what, rid, e)
             raise storage_error(rid) from None
 
-    async def join(self, game: LiveGame, invite: Any, name: Any) -> dict:
-        """Exchange a seat's invite for a new token for this device (each device its own)."""
+    async def join(self, game: LiveGame, invite: Any, name: Any, account: Any = None) -> dict:
+        """Exchange a seat's invite for a new token for this device (each device its own).
+
+        ``account`` (logged in): the seat is bound to it (``accounts.bind_seat``; a rated
+        game's seats only so), and its username is the seat's name unless one is given."""
+        from .accounts import bind_seat
+
         seat = game.by_invite.get(sha(invite)) if isinstance(invite, str) else None
         if seat is None and self.fleet is not None and isinstance(invite, str):
             await self.reload_seats(game)  # issued by another process a moment ago?
@@ -771,6 +787,8 @@ class Hub:
             raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this game")
         name = check_name(name)
         s = game.seats[seat]
+        if name is None and account is not None and s.name is None and not game.started:
+            name = account.username
         if name is not None and name != s.name and game.started:
             raise ApiError(
                 409,
@@ -783,6 +801,7 @@ class Hub:
         async with game.lock:
             if seat != game.by_invite.get(sha(invite)):  # signed out meanwhile
                 raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this game")
+            await bind_seat(self, game, seat, account)
             if self.fleet is None:
                 await self._write(("token", game.id, seat, th, at), "joining a seat")
             else:  # only while the invite is still the seat's: another process may have replaced it
@@ -1019,6 +1038,7 @@ class Hub:
             game.last_active = game.asked_at = time.monotonic()
             if finished:
                 game.finished_at = time.time()
+                self._rate(game)
             self.decisions += 1
             if self.fleet is not None:
                 game.known = max(game.known, game.version)
@@ -1027,6 +1047,13 @@ class Hub:
             game.broadcast(lambda s: game.update(s, seat, req_id))
         self._after_change(game)
         return game.update(seat, seat)
+
+    def _rate(self, game: LiveGame) -> None:
+        """A rated game just finished: its accounts' ratings move, once across processes (ratings.py)."""
+        if game.settings.get("rated"):
+            from .ratings import rate_game
+
+            self._spawn(rate_game(self.store, game.id), f"rating game {game.id}")
 
     def _server_turn(self, game: LiveGame, state: State | None = None) -> bool:
         """Whether the server is to move in ``state``: a bot's decision, or a block window it answers."""
@@ -1387,6 +1414,7 @@ class Hub:
         g.known = max(g.known, g.version)
         if g.finished and g.finished_at is None:
             g.finished_at = time.time()
+            self._rate(g)  # (the process that finished it rates it too: whichever comes first, once)
         self._after_change(g)
 
     def _apply_remote(self, g: LiveGame, r) -> None:

@@ -85,12 +85,16 @@ games_table = Table(
     Column("version", BigInteger, nullable=True),
     Column("lease_holder", String(96), nullable=True),
     Column("lease_until", Float, nullable=True),
+    # when a rated game's result went into the ratings (ratings.py sets it once, in the same transaction)
+    Column("rated_at", Float, nullable=True),
     Index("redtable_games_status", "status", "created_at"),
 )
 # the sweeper's question, "which leases expired?", reads only games that have one
 Index("redtable_games_lease", games_table.c.lease_until, postgresql_where=games_table.c.lease_holder.isnot(None))
 
 FLEET_COLUMNS = (("version", "BIGINT"), ("lease_holder", "VARCHAR(96)"), ("lease_until", "FLOAT"))
+# columns of accounts and ratings (accounts.py, ratings.py) that older tables get on start
+ACCOUNT_COLUMNS = (("redtable_games", "rated_at", "FLOAT"), ("redtable_seats", "account_id", "INTEGER"))
 
 
 class VersionConflict(Exception):
@@ -112,6 +116,9 @@ seats_table = Table(
     Column("invite_hash", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("joined_at", Float, nullable=True),
+    # the account (accounts.py) whose player joined the seat while logged in; NULL for guests and bots
+    Column("account_id", Integer, nullable=True),
+    Index("redtable_seats_account", "account_id"),
 )
 
 tokens_table = Table(
@@ -288,6 +295,8 @@ class Store:
                 conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('redtable.schema'))"))
             if self.schema:
                 conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+            from . import accounts, ratings  # noqa: F401  (their tables are on this metadata)
+
             metadata.create_all(conn)
             self._migrate(conn)
 
@@ -308,6 +317,13 @@ class Store:
                 f"CREATE INDEX IF NOT EXISTS redtable_games_lease ON {games} (lease_until)"
                 + (" WHERE lease_holder IS NOT NULL" if self.dialect == "postgresql" else "")
             )
+        for table, name, kind in ACCOUNT_COLUMNS:
+            if name not in {c["name"] for c in inspect(conn).get_columns(table, schema=self.schema)}:
+                conn.exec_driver_sql(f"ALTER TABLE {self.qualified(table)} ADD COLUMN {name} {kind}")
+                if name == "account_id":
+                    conn.exec_driver_sql(
+                        f"CREATE INDEX IF NOT EXISTS redtable_seats_account ON {self.qualified(table)} (account_id)"
+                    )
         if self.dialect != "postgresql":
             return
         actions, seats = self.qualified("redtable_actions"), self.qualified("redtable_seats")
@@ -515,6 +531,9 @@ class Store:
                 )
                 if r.rowcount != 1:
                     raise RuntimeError(f"re-issue of {game_id} seat {seat}: the seat was taken")
+            elif kind == "bind":  # a seat joined while logged in belongs to that account (accounts.py)
+                _, game_id, seat, account_id, exclusive = op
+                self._bind(conn, game_id, seat, account_id, exclusive)
             else:  # pragma: no cover
                 raise ValueError(f"unknown write {kind!r}")
         if rows:
@@ -611,6 +630,26 @@ class Store:
         if len(self._fleet_sql_cache) < 256:
             self._fleet_sql_cache[key] = sql
         return sql
+
+    def _bind(self, conn, game_id: str, seat: int, account_id: int, exclusive: bool) -> None:
+        """Bind ``seat`` to ``account_id`` unless another account holds it, or (``exclusive``: a
+        rated game) the account holds another seat of the game. The game's row is locked first
+        (PostgreSQL), so two processes binding seats of one game do it one after the other."""
+        s = seats_table.c
+        conn.execute(select(games_table.c.id).where(games_table.c.id == game_id).with_for_update())
+        held = conn.execute(select(s.account_id).where(s.game_id == game_id, s.seat == seat)).first()
+        if held is None:
+            raise SeatBound("no_seat", f"{game_id} has no seat {seat}")
+        if held[0] is not None and held[0] != account_id:
+            raise SeatBound("other_account", f"seat {seat} belongs to another account")
+        if exclusive:
+            other = conn.execute(
+                select(s.seat).where(s.game_id == game_id, s.account_id == account_id, s.seat != seat)
+            ).first()
+            if other is not None:
+                raise SeatBound("one_seat", f"this account already holds seat {other[0]} of this game", other[0])
+        if held[0] is None:
+            conn.execute(update(seats_table).where(s.game_id == game_id, s.seat == seat).values(account_id=account_id))
 
     @staticmethod
     def _finish(conn, game_id: str, result: dict) -> None:
@@ -963,6 +1002,15 @@ class GroupCommitter:
                     self._started_loop().call_soon_threadsafe(_resolve, batch, results)
                 except RuntimeError:  # the loop is closed: nobody waits any more
                     return
+
+
+class SeatBound(Exception):
+    """A seat could not be bound to an account: ``reason`` is no_seat, other_account or one_seat."""
+
+    def __init__(self, reason: str, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.seat = seat
 
 
 class InviteGone(Exception):

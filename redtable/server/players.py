@@ -1,0 +1,182 @@
+"""Profiles and leaderboards: ``GET /api/players/{username}``, ``GET /api/leaderboard/{title}``.
+
+A profile counts the finished games whose seats the account joined while logged in (per
+title and player count: played, won), its rating in each title with its history (one point
+per rated game), and its recent games with links to their replays. A leaderboard lists a
+title's ratings by ordinal (mu - 3 sigma), people and bot presets together, the bots
+marked as such (their ratings are fixed: ``ratings.py``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParam
+from sqlalchemy import func, select
+
+from ..core import GAMES
+from .accounts import account_by_name, accounts_table
+from .errors import ApiError, clip
+from .ratings import history_table, ordinal, rating_json, ratings_table, sync_bot_rows
+from .store import Store, games_table, run_blocking, seats_table
+
+router = APIRouter(tags=["players"])
+
+RECENT = 20  # recent games on a profile
+HISTORY = 500  # rating history points per title on a profile (the newest)
+BOARD_MAX = 100  # leaderboard rows per page
+BOARD_OFFSET_MAX = 10_000
+
+
+def _won(result: str | None, seat: int) -> bool:
+    if not result:
+        return False
+    try:
+        return seat in (orjson.loads(result).get("winners") or [])
+    except (orjson.JSONDecodeError, AttributeError):
+        return False
+
+
+def profile(store: Store, username: str) -> dict[str, Any] | None:
+    """Everything a profile page shows, or None for an unknown username (blocking: run off the loop)."""
+    found = account_by_name(store, username)
+    if found is None:
+        return None
+    account, created_at = found
+    g, s = games_table.c, seats_table.c
+    stats: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
+    with store.engine.connect() as conn:
+        for row in conn.execute(
+            select(g.game, g.players, g.result, s.seat)
+            .select_from(seats_table.join(games_table, g.id == s.game_id))
+            .where(s.account_id == account.id, g.status == "finished")
+        ):
+            st = stats[(row.game, row.players)]
+            st[0] += 1
+            st[1] += _won(row.result, row.seat)
+        recent = conn.execute(
+            select(g.id, g.game, g.players, g.status, g.created_at, g.finished_at, g.result, g.settings, s.seat)
+            .select_from(seats_table.join(games_table, g.id == s.game_id))
+            .where(s.account_id == account.id)
+            .order_by(g.created_at.desc(), g.id)
+            .limit(RECENT)
+        ).all()
+        r = ratings_table.c
+        ratings = {
+            x.title: rating_json(x.mu, x.sigma, x.games)
+            for x in conn.execute(select(r.title, r.mu, r.sigma, r.games).where(r.account_id == account.id))
+        }
+        h = history_table.c
+        history: dict[str, list[dict[str, Any]]] = {}
+        for title in ratings:
+            rows = conn.execute(
+                select(h.game_id, h.players, h.place, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after, h.at)
+                .where(h.account_id == account.id, h.title == title)
+                .order_by(h.at.desc(), h.id.desc())
+                .limit(HISTORY)
+            ).all()
+            history[title] = [
+                {
+                    "game_id": x.game_id,
+                    "at": x.at,
+                    "players": x.players,
+                    "place": x.place,
+                    "mu": round(x.mu_after, 6),
+                    "sigma": round(x.sigma_after, 6),
+                    "ordinal": round(ordinal(x.mu_after, x.sigma_after), 6),
+                    "mu_before": round(x.mu_before, 6),
+                    "sigma_before": round(x.sigma_before, 6),
+                    "ordinal_before": round(ordinal(x.mu_before, x.sigma_before), 6),
+                }
+                for x in reversed(rows)
+            ]
+    games = []
+    for x in recent:
+        settings = orjson.loads(x.settings) if x.settings else {}
+        finished = x.status == "finished"
+        games.append(
+            {
+                "game_id": x.id,
+                "game": x.game,
+                "players": x.players,
+                "status": x.status,
+                "created_at": x.created_at,
+                "finished_at": x.finished_at,
+                "seat": x.seat,
+                "won": _won(x.result, x.seat) if finished else None,
+                "rated": bool(settings.get("rated", False)),
+                "url": f"/#/replay/{x.id}" if finished else f"/#/game/{x.id}",
+            }
+        )
+    return {
+        "username": account.username,
+        "created_at": created_at,
+        "stats": [
+            {"game": title, "players": n, "played": v[0], "won": v[1]}
+            for (title, n), v in sorted(stats.items(), key=lambda kv: (kv[0][0], kv[0][1]))
+        ],
+        "ratings": ratings,
+        "history": history,
+        "recent": games,
+    }
+
+
+def leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, Any]:
+    """A title's ratings by ordinal, best first: people (with their usernames) and bot presets."""
+    sync_bot_rows(store)
+    r, a = ratings_table.c, accounts_table.c
+    with store.engine.connect() as conn:
+        total = conn.execute(select(func.count()).select_from(ratings_table).where(r.title == title)).scalar_one()
+        rows = conn.execute(
+            select(r.player, r.bot, r.mu, r.sigma, r.games, a.username)
+            .select_from(ratings_table.outerjoin(accounts_table, a.id == r.account_id))
+            .where(r.title == title)
+            .order_by(r.ordinal.desc(), r.player)
+            .limit(limit)
+            .offset(offset)
+        ).all()
+    players = []
+    for i, x in enumerate(rows):
+        bot = x.bot is not None
+        players.append(
+            {
+                "rank": offset + i + 1,
+                "username": None if bot else x.username,
+                "bot": x.bot if bot else None,
+                "is_bot": bot,
+                **rating_json(x.mu, x.sigma, x.games),
+            }
+        )
+    return {"title": title, "total": total, "limit": limit, "offset": offset, "players": players}
+
+
+@router.get("/api/players/{username}")
+async def player(request: Request, username: str = PathParam(..., max_length=100)) -> Any:
+    """A player's profile: games played and won per title and player count, ratings and their
+    history, recent games with replay links."""
+    from .app import JSON
+
+    out = await run_blocking(profile, request.app.state.store, username) if len(username) <= 24 else None
+    if out is None:
+        raise ApiError(404, "unknown_player", f"no player named {clip(username, 40)}")
+    return JSON(out)
+
+
+@router.get("/api/leaderboard/{title}")
+async def board(
+    request: Request,
+    title: str = PathParam(..., max_length=40),
+    limit: int = Query(50, ge=1, le=BOARD_MAX),
+    offset: int = Query(0, ge=0, le=BOARD_OFFSET_MAX),
+) -> Any:
+    """A title's players in order of their rating's ordinal (mu - 3 sigma), bots marked ``is_bot``."""
+    from .app import JSON
+
+    if title not in GAMES:
+        raise ApiError(
+            404, "unknown_title", f"unknown game {clip(title, 40)}; known games: {', '.join(GAMES)}", games=list(GAMES)
+        )
+    return JSON(await run_blocking(leaderboard, request.app.state.store, title, limit, offset))
