@@ -36,6 +36,7 @@ class Conn:
         "refused",
         "close_code",
         "final",
+        "chat",
     )
 
     def __init__(
@@ -64,6 +65,7 @@ class Conn:
         self.close_reason = "closed by the server"
         self.close_code = 4008
         self.final: str | None = None  # a last message (why), sent before the close
+        self.chat: Any = None  # how a spectator signs in the chat (chat.Author), set when it connects
 
     # -------------------------------------------------------------- queueing (event loop)
     def push(self, text: str, update: bool = False) -> None:
