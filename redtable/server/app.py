@@ -313,6 +313,28 @@ class NewInvite(BaseModel):
     signed_out: int | None = Field(None, description="devices signed out")
 
 
+class ChatMessage(BaseModel):
+    chat_id: int
+    channel: Literal["players", "spectators"]
+    seat: int | None = Field(..., description="the author's seat; None: a spectator")
+    author: str | None = Field(..., description="a spectator's account name or guest tag; a seat's name then")
+    guest: bool
+    text: str = Field(..., description="plain text (never markup), at most 300 characters")
+    step: int = Field(..., description="the game's step when it was written (the replay shows it from there)")
+    at: float
+
+
+class ChatHistory(BaseModel):
+    game_id: str
+    seat: int | None
+    channels: list[str] = Field(..., description="the channels the reader may read")
+    write: str = Field(..., description="the channel the reader writes in (over the WebSocket)")
+    max: int
+    messages: list[ChatMessage]
+    more: bool = Field(..., description="older messages remain (ask with before=<the first chat_id>)")
+    muted: list[int | str] = Field(..., description="the seats (and 'spectators') this seat muted")
+
+
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)
 }
@@ -641,6 +663,19 @@ def create_app(
         game = await hub.get(game_id)
         return JSON(await hub.record(game))
 
+    @app.get("/api/games/{game_id}/chat", tags=["replay"], response_model=ChatHistory, responses=ERRORS)
+    async def chat_history(
+        request: Request,
+        game_id: str,
+        before: int | None = Query(None, ge=1, le=2**62, description="only messages older than this chat_id"),
+        limit: int = Query(100, ge=1, le=500),
+    ):
+        """The table chat the reader may read, newest ``limit`` messages (oldest first): a seat reads
+        the players' channel (and the spectators' once the game is over), a spectator both; a seat's
+        muted authors are left out. ``step`` of a message is the game's step when it was written."""
+        game = await hub.get(game_id)
+        return JSON(await hub.chat.history(game, await seat_of(game, request), before, limit))
+
     # -------------------------------------------------------------- live
     @app.websocket("/api/games/{game_id}/ws")
     async def live(websocket: WebSocket, game_id: str):
@@ -707,6 +742,7 @@ def create_app(
                 await websocket.send_text(text)
 
             conn = Conn(seat, send, client=who, limit=limits.send_queue_bytes, token_hash=sha(token) if token else None)
+            await hub.chat.identify(conn, websocket)  # how a spectator signs in the chat (chat.py)
             hub.attach(game, conn)
 
             async def reader() -> None:

@@ -43,6 +43,8 @@ class Limits:
             "ws_message": Rate(60, 20.0),  # WebSocket messages of any kind
             "read": Rate(240, 60.0),  # game state, log, replay and lobby reads
             "heavy": Rate(20, 2.0),  # scoring a position, a finished game's record
+            "chat": Rate(6, 0.5),  # chat messages: per seat, or per address for spectators (chat.py)
+            "mute": Rate(10, 0.5),  # a seat muting or unmuting in the chat
             "login": Rate(10, 10 / 60),  # log-in attempts from one address (accounts.py)
             "login_user": Rate(10, 10 / 600),  # log-in attempts at one username, from anywhere
             "register": Rate(5, 5 / 600),  # accounts created from one address

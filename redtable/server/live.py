@@ -36,6 +36,7 @@ import orjson
 
 from ..core import GAMES, IllegalAction, RedtableError, State, make_game
 from ..core.rng import Rng
+from .chat import Chat, Room
 from .conn import Conn
 from .errors import ApiError, bad_token, storage_error, unknown_game
 from .fairness import WINDOW_KINDS, HumanDelays, new_salt, seed_commitment
@@ -144,6 +145,7 @@ class LiveGame:
         self.more = False  # heard of more while that batch ran
         self.remote: dict[str, tuple[frozenset, int, float]] = {}
         self.on_presence: Callable[[LiveGame], None] | None = None
+        self.chat: Room | None = None  # the table's chat state here (chat.py), loaded on first use
 
     # -------------------------------------------------------------- rebuilding
     def rebuild(self, actions: list[str]) -> tuple[State, list[int], dict[int, State]]:
@@ -404,6 +406,7 @@ class Hub:
         self.decisions = 0
         self.started = False
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.chat = Chat(self)  # the table chat (chat.py)
 
     # -------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -1283,7 +1286,9 @@ class Hub:
             return  # a game nobody watches here is caught up when next used (Hub.get)
         if g is None:
             return
-        if rest.startswith("m"):
+        if rest.startswith(("c:", "u:")):  # a chat message or a seat's mutes (chat.py)
+            self.chat.on_note(g, rest)
+        elif rest.startswith("m"):
             if rest != f"m:{self.fleet.tag}":  # (our own change is in memory already)
                 self._spawn(self.reload_seats(g), f"re-reading the seats of {gid}")
         elif rest == "q":
@@ -1541,6 +1546,7 @@ class Hub:
         game.conns.append(conn)
         game.last_active = time.monotonic()
         conn.want_state()
+        self.chat.attached(game, conn)  # the chat's recent history, after the snapshot
         game.announce_presence()
         if self.fleet is not None and len(game.conns) == 1:
             self.fleet.ask_presence(game.id)  # who is connected to the other processes?
@@ -1610,11 +1616,15 @@ class Hub:
                     await self.undo(game, conn.seat, msg.get("version"), conn, req_id)
             elif kind == "sync":
                 conn.want_state()  # one pending snapshot at most, built when sent
+            elif kind == "chat" or kind == "mute":
+                await self.chat.handle(game, conn, msg, req_id)
             elif kind == "ping":
                 conn.push(_dumps({"type": "pong", "id": req_id, "version": game.version}))
             else:
                 raise ApiError(
-                    400, "unknown_type", f"unknown message type {clip(kind, 40)}; send decide, undo, sync or ping"
+                    400,
+                    "unknown_type",
+                    f"unknown message type {clip(kind, 40)}; send decide, undo, sync, ping, chat or mute",
                 )
         except ApiError as e:
             conn.refused += 1

@@ -145,6 +145,10 @@ actions_table = Table(
     Column("at", Float, nullable=False),
 )
 
+# Writes of other modules' tables (chat.py registers its own), committed by the group
+# committer like the rest: kind -> fn(connection, op) -> what the write answers.
+EXTRA_WRITES: dict[str, Callable[[Any, tuple], Any]] = {}
+
 DEFAULT_DB = "sqlite:///redtable.db"
 # SQLite: a write-ahead log larger than this after a checkpoint is truncated to it, and one
 # found larger than WAL_TRUNCATE_BYTES is checkpointed with TRUNCATE (waiting for readers).
@@ -534,6 +538,8 @@ class Store:
             elif kind == "bind":  # a seat joined while logged in belongs to that account (accounts.py)
                 _, game_id, seat, account_id, exclusive = op
                 self._bind(conn, game_id, seat, account_id, exclusive)
+            elif kind in EXTRA_WRITES:  # a write another module stores in the same transactions (chat.py)
+                out[i] = EXTRA_WRITES[kind](conn, op)
             else:  # pragma: no cover
                 raise ValueError(f"unknown write {kind!r}")
         if rows:
