@@ -326,6 +326,28 @@ def test_history_endpoint(table):
     assert r.status_code == 400 and r.json()["error"] == "token_in_url"
 
 
+def test_a_logged_in_spectator_signs_with_its_account(served):
+    from websockets.sync.client import connect as ws_connect
+
+    srv, api = served
+    info, tokens = api.new_game("red-north", ("human", "human"))
+    gid = info["game_id"]
+    name = f"kib{random.randrange(10**6)}"
+    r = httpx.post(f"{srv.base}/api/accounts", json={"username": name, "password": "a long enough secret"})
+    assert r.status_code == 201, r.text
+    cookie = r.cookies.get("redtable_session")
+    assert cookie
+    with ws_connect(
+        f"{srv.ws_base}/api/games/{gid}/ws", additional_headers={"Cookie": f"redtable_session={cookie}"}
+    ) as ws:
+        ws.send(orjson.dumps({"type": "auth", "token": None}).decode())
+        ws.send(orjson.dumps({"type": "chat", "channel": "spectators", "text": "hi", "id": "acc"}).decode())
+        while (m := orjson.loads(ws.recv(timeout=10))).get("id") != "acc":
+            pass
+    assert m["type"] == "chat" and m["author"] == name and m["guest"] is False and m["seat"] is None
+    assert history(api, gid).json()["messages"][-1]["author"] == name
+
+
 # ---------------------------------------------------------------------- two processes
 @pytest.fixture
 def pair(tmp_path):
