@@ -1,7 +1,7 @@
 """Helpers of the fleet tests: server processes on one PostgreSQL schema, and seats that play.
 
 ``Proc`` runs ``python -m redtable.server`` on a free loopback port (a real process, so a
-test can SIGKILL it). ``Table`` plays one game over WebSockets from asyncio: each seat has
+test can SIGKILL it; serverproc.py). ``Table`` plays one game over WebSockets from asyncio: each seat has
 a socket to the server the test chose for it, picks a random legal option when the game
 waits for it, and keeps every message it received, so the test can check that every seat
 saw every update, in order, whatever process it was connected to.
@@ -12,15 +12,12 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 import orjson
-from srvkit import PG_URL, free_port
+from serverproc import ServerProcess
+from srvkit import PG_URL
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -37,70 +34,23 @@ def redis_problem() -> str | None:
         return f"Redis at {REDIS_URL} unavailable: {e}"
 
 
-class Proc:
-    """One server process of the fleet."""
+class Proc(ServerProcess):
+    """One server process of the fleet: on the PostgreSQL schema ``schema``, with short leases."""
 
     def __init__(
         self, schema: str, log: Path, *, bus: str | None = None, lease: float = 2.0, extra: list[str] | None = None
     ) -> None:
-        self.schema, self.log, self.bus, self.lease = schema, log, bus, lease
+        super().__init__(log)
+        self.schema, self.bus, self.lease = schema, bus, lease
         self.extra = extra or []
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
 
-    def start(self) -> Proc:
-        cmd = [
-            sys.executable,
-            "-m",
-            "redtable.server",
-            "--port",
-            str(self.port),
-            "--db",
-            PG_URL,
-            "--db-schema",
-            self.schema,
-            "--log-level",
-            "warning",
-            "--rate-scale",
-            "1000",
-            "--lease-seconds",
-            str(self.lease),
-            "--bot-workers",
-            "1",
-            *self.extra,
-        ]
-        if self.bus:
-            cmd += ["--bus", self.bus]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(self.log, "a"))
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("the server did not start")
+    def server_args(self) -> list[str]:
+        args = ["--db", PG_URL, "--db-schema", self.schema, "--lease-seconds", str(self.lease), "--bot-workers", "1"]
+        return args + self.extra + (["--bus", self.bus] if self.bus else [])
 
     def health(self) -> dict:
         return httpx.get(f"{self.base}/api/health", timeout=10).json()
-
-    def kill(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
 
 
 class Seat:

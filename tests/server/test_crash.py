@@ -14,18 +14,14 @@ After each restart on the same database:
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
 import threading
 import time
 
 import httpx
 import orjson
 import pytest
-from srvkit import free_port
+from serverproc import ServerProcess
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -34,51 +30,15 @@ from redtable.core import GameRecord, replay
 KILLS = 2
 
 
-class Server:
+class Server(ServerProcess):
+    """The server on ``backend``'s database (restarted on the same one after each kill)."""
+
     def __init__(self, backend, tmp_path) -> None:
+        super().__init__(tmp_path / "server.log")
         self.backend = backend
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = tmp_path / "server.log"
-        self.proc: subprocess.Popen | None = None
 
-    def start(self) -> None:
-        cmd = [
-            sys.executable,
-            "-m",
-            "redtable.server",
-            "--port",
-            str(self.port),
-            "--log-level",
-            "warning",
-            "--rate-scale",
-            "1000",
-            *self.backend.cli_args(),
-        ]  # two players as fast as they can, one address
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(self.log, "a"))
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.02)
-        raise RuntimeError("the server did not start")
-
-    def kill(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+    def server_args(self) -> list[str]:
+        return self.backend.cli_args()
 
 
 class Player(threading.Thread):
