@@ -23,6 +23,7 @@ export function errorParams(body, status) {
   p.n = Math.max(1, Math.ceil(Number(body.retry_after) || 5));
   if (typeof body.limit === "number") { p.limit = body.limit; if (body.error === "too_large") p.n = body.limit; }
   if (typeof body.max === "number") p.max = body.max;
+  if (typeof body.min === "number") p.min = body.min;
   if (typeof body.option === "string") p.option = body.option;
   if (Number.isInteger(body.seat)) p.n = body.seat + 1;  // seats are shown from 1
   if (Number.isInteger(body.steps)) p.n = body.steps;
@@ -39,6 +40,7 @@ export function errorKey(body, status) {
   if (code === "bad_name" && body.reason) variants.push(`err.bad_name.${body.reason}`);
   if (code === "invalid_options" && typeof body.option === "string") variants.push("err.invalid_options.option");
   if (code === "malformed" && Number.isInteger(body.seat)) variants.push("err.malformed.seat");
+  if ((code === "bad_username" || code === "not_ratable") && body.reason) variants.push(`err.${code}.${body.reason}`);
   variants.push("err." + code);
   return variants.find((k) => has(k)) || null;
 }
@@ -51,10 +53,16 @@ export function errorText(body, status) {
   return status ? t("err.http_error", { status }) : t("err.network");
 }
 
+// The logged-in session's CSRF token (account.js sets it from GET /api/session): every write
+// sends it, since the session cookie goes with every request and another site could send that.
+let csrf = null;
+export function setCsrf(value) { csrf = value || null; }
+
 export async function api(method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = "Bearer " + token;
+  if (csrf && method !== "GET" && method !== "HEAD") headers["X-CSRF-Token"] = csrf;
   let r;
   try {
     r = await fetch(path, { method, headers, body: body !== undefined ? JSON.stringify(body) : undefined, cache: "no-store" });
@@ -69,6 +77,7 @@ export async function api(method, path, body, token) {
 
 export const get = (path, token) => api("GET", path, undefined, token);
 export const post = (path, body, token) => api("POST", path, body, token);
+export const del = (path, token) => api("DELETE", path, undefined, token);
 
 // ---------------------------------------------------------------------- kept in this browser
 function readMap(key) {

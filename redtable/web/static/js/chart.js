@@ -50,21 +50,23 @@ export function scoreChart(names, rows, cats, playerColors) {
 }
 
 // series: per player, values at each x (cumulative); xs: labels. The players' names are in a
-// legend under the drawing (it wraps on a phone); the lines end in their values.
-export function lineChart(names, series, xs, colors) {
+// legend under the drawing (it wraps on a phone); the lines end in their values. opts.min: the
+// bottom of the scale (default 0; a rating can go below it).
+export function lineChart(names, series, xs, colors, opts = {}) {
   const H = 220, padT = 12, padB = 28;
-  const max = Math.max(1, ...series.flat());
-  const padL = 12 + textWidth(max, 11);
+  const lo = Math.min(opts.min ?? 0, ...series.flat());
+  const max = Math.max(lo + 1, ...series.flat());
+  const padL = 12 + Math.max(textWidth(max, 11), textWidth(lo, 11));
   const lastTick = xs.length ? textWidth(xs[xs.length - 1], 11) / 2 : 0;
   const padR = Math.max(12 + lastTick, 14 + Math.max(...series.map((s) => textWidth(s[s.length - 1], 13, "700"))));
   const firstTick = xs.length ? textWidth(xs[0], 11) / 2 : 0;
   const W = Math.max(480, padL + padR + 80 * Math.max(1, xs.length - 1));
   const x0 = Math.max(padL, firstTick + 2);
   const px = (i) => x0 + (xs.length <= 1 ? 0 : (i * (W - x0 - padR)) / (xs.length - 1));
-  const py = (v) => padT + (H - padT - padB) * (1 - v / max);
+  const py = (v) => padT + (H - padT - padB) * (1 - (v - lo) / (max - lo));
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart line", role: "img", "aria-label": names.map((n, p) => `${n} ${series[p][series[p].length - 1]}`).join(", ") });
   for (let g = 0; g <= 4; g++) {
-    const v = Math.round((max * g) / 4);
+    const v = Math.round(lo + ((max - lo) * g) / 4);
     chart.append(svg("line", { x1: x0, x2: W - padR, y1: py(v), y2: py(v), class: "grid" }),
       svg("text", { x: x0 - 6, y: py(v) + 4, "text-anchor": "end", class: "tick" }, v));
   }

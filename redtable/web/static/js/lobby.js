@@ -5,6 +5,7 @@ import { t, ago, has } from "./i18n.js";
 import {
   get, post, saveSeat, seatFor, seatsHeld, playerName, setPlayerName, creatorKey, saveCreatorKey, NAME_MAX,
 } from "./api.js";
+import { currentUser, accountForm } from "./account.js";
 
 const SPEEDS = { instant: 0, normal: 0.7, slow: 1.6 };
 const FALLBACK_BOTS = ["random", "heuristic", "ismcts:0.2s", "ismcts:1s"];
@@ -50,6 +51,7 @@ export function mountLobby(root) {
     ],
     options: { "red-rising": { multiplayer_variant: false }, "red-north": { outpost_points: 1 } },
     undo: true,
+    rated: false, // only while logged in: no undo, no seed (the server refuses them)
     speed: "normal",
     seed: "",
   };
@@ -81,7 +83,8 @@ export function mountLobby(root) {
     const ti = titleInfo(form.game);
     const bots = botsOf(ti);
     for (const s of form.seats) if (!bots.includes(s.bot)) s.bot = bots.includes("heuristic") ? "heuristic" : bots[0];
-    const seedAllowed = humans() <= 1;
+    const rated = form.rated && !!currentUser();
+    const seedAllowed = humans() <= 1 && !rated;
     return h("section.panel.newgame", { "aria-labelledby": "new-h" },
       h("h1#new-h", null, t("lobby.new")),
       h("fieldset.titles", null, h("legend", null, t("lobby.choose_title")),
@@ -123,8 +126,11 @@ export function mountLobby(root) {
           : h("label.inline", null, t("opt.outpost_points"), " ",
             h("input.num", { type: "number", min: 0, max: 9, name: "outpost_points", value: form.options["red-north"].outpost_points,
               onchange: (e) => { form.options["red-north"].outpost_points = Math.max(0, Math.min(9, parseInt(e.target.value || "1", 10))); } })),
-        h("label.check", null, h("input", { type: "checkbox", name: "undo", checked: form.undo,
+        h("label.check", null, h("input", { type: "checkbox", name: "undo", checked: form.undo && !rated, disabled: rated,
           onchange: (e) => { form.undo = e.target.checked; } }), t("lobby.undo")),
+        currentUser() ? h("label.check.rated-check", null, h("input", { type: "checkbox", name: "rated", checked: rated,
+          "aria-describedby": "rated-help", onchange: (e) => { form.rated = e.target.checked; render(); } }),
+          h("span", null, t("lobby.rated"), h("small#rated-help.muted.block", null, t("lobby.rated_help")))) : null,
         h("label.inline", null, t("lobby.bot_speed"), " ",
           h("select", { name: "speed", onchange: (e) => { form.speed = e.target.value; } },
             Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: form.speed === k }, t("lobby.speed." + k))))),
@@ -133,7 +139,7 @@ export function mountLobby(root) {
             h("input.num.seed", { type: "text", inputmode: "numeric", pattern: "[0-9]*", maxlength: 16, name: "seed",
               placeholder: t("lobby.seed_placeholder"), value: seedAllowed ? form.seed : "", disabled: !seedAllowed,
               "aria-describedby": "seed-help", oninput: (e) => { form.seed = e.target.value.replace(/\D/g, ""); } })),
-          h("p#seed-help.muted.small", null, seedAllowed ? t("lobby.seed_help") : t("lobby.seed_disabled")))),
+          h("p#seed-help.muted.small", null, seedAllowed ? t("lobby.seed_help") : t(rated ? "lobby.seed_rated" : "lobby.seed_disabled")))),
       formError ? h("p.error.form-error", { role: "alert" }, formError) : null,
       h("div.actions", null,
         h("button.btn.primary.create", { type: "button", disabled: busy, onclick: create }, busy ? t("lobby.creating") : t("lobby.create"))));
@@ -154,8 +160,10 @@ export function mountLobby(root) {
       undo: form.undo,
       bot_delay: SPEEDS[form.speed] ?? 0,
     };
+    const rated = form.rated && !!currentUser();
+    if (rated) { body.rated = true; body.undo = false; }
     const seed = form.seed === "" ? null : Number(form.seed);
-    if (seed !== null && humans() <= 1 && Number.isSafeInteger(seed)) body.seed = seed;
+    if (seed !== null && humans() <= 1 && !rated && Number.isSafeInteger(seed)) body.seed = seed;
     try {
       const g = await post("/api/games", body);
       saveCreatorKey(g.game_id, g.creator_key);
@@ -321,15 +329,21 @@ export function mountJoin(root, gameId, invite) {
       h("h1#join-h", null, t("join.title")),
       h("p", null, t("join.text", { title: info ? t("title." + info.game) : "" })),
       info && info.seed_chosen_by_creator ? h("p", null, seedMarker()) : null,
+      info && info.rated ? h("p.rated-note", null, h("span.badge.rated", null, t("players.rated")), " ",
+        t(currentUser() ? "join.rated" : "join.rated_login")) : null,
+      needsLogin() ? accountForm("login", () => render()).el : null,
       held ? h("p.muted.small.join-held", null, t("join.already"), " ",
         h("a.open-held", { href: `/#/game/${encodeURIComponent(gameId)}` }, t("join.open"))) : null,
-      h("label.field", null, h("span", null, t("join.name")),
+      needsLogin() ? null : h("label.field", null, h("span", null, t("join.name")),
         h("input#join-name", { type: "text", maxlength: NAME_MAX, autocomplete: "nickname", value: name,
           "aria-invalid": nameError ? "true" : null, "aria-describedby": nameError ? "join-name-error" : null,
           oninput: (e) => { name = e.target.value; } })),
       nameError ? h("p#join-name-error.error.join-error", { role: "alert" }, nameError) : null,
-      h("div.actions", null, h("button.btn.primary.join-btn", { type: "button", disabled: busy, onclick: join }, t("join.button")))));
+      needsLogin() ? null : h("div.actions", null, h("button.btn.primary.join-btn", { type: "button", disabled: busy, onclick: join }, t("join.button")))));
   }
+
+  // a rated game's seat is taken by a logged-in account only (the server refuses a guest)
+  function needsLogin() { return !!(info && info.rated && !currentUser()); }
 
   async function join() {
     busy = true;

@@ -1,6 +1,7 @@
 // Boot, the top bar, the language switch and the hash router.
 import { h, clear, toast } from "./dom.js";
 import { initI18n, t, setLang, currentLang, languages, onLangChange } from "./i18n.js";
+import { loadSession, currentUser, onAccountChange, logOut } from "./account.js";
 
 let current = null; // the mounted page: {destroy(), relabel?()}
 
@@ -13,6 +14,9 @@ const routes = [
   [/^#\/learn\/([^/?]+)\/([^/?]+)/, () => import("./learn.js").then((m) => m.mountTutorialGame)],
   [/^#\/learn\/([^/?]+)/, () => import("./learn.js").then((m) => m.mountTutorialStart)],
   [/^#\/rules\/([^/?]+)/, () => import("./rules.js").then((m) => m.mountRules)],
+  [/^#\/(login|register)/, () => import("./account.js").then((m) => m.mountAccount)],
+  [/^#\/players\/([^/?]+)/, () => import("./players.js").then((m) => m.mountProfile)],
+  [/^#\/leaderboard\/([^/?]+)/, () => import("./players.js").then((m) => m.mountLeaderboard)],
 ];
 
 function renderTopbar() {
@@ -27,7 +31,9 @@ function renderTopbar() {
     h("nav.mainnav", { "aria-label": "main" },
       h("a", { href: "#/", "aria-current": here("#/") }, t("nav.lobby")),
       h("a", { href: "#/calc", "aria-current": here("#/calc") }, t("nav.calc")),
-      h("a.nav-learn", { href: "#/learn", "aria-current": /^#\/(learn|rules)(\/|$)/.test(hash) ? "page" : null }, t("nav.learn"))),
+      h("a.nav-learn", { href: "#/learn", "aria-current": /^#\/(learn|rules)(\/|$)/.test(hash) ? "page" : null }, t("nav.learn")),
+      h("a.nav-board", { href: "#/leaderboard/red-rising", "aria-current": /^#\/leaderboard\//.test(hash) ? "page" : null }, t("nav.leaderboard"))),
+    accountNav(hash),
     h("div.langs", { role: "group", "aria-label": t("nav.language") },
       languages().map((l) => h("button.lang", {
         type: "button", lang: l, "aria-pressed": String(l === currentLang()), "data-lang": l,
@@ -35,6 +41,17 @@ function renderTopbar() {
       }, l.toUpperCase()))),
   );
   document.getElementById("skip-link").textContent = t("nav.skip");
+}
+
+// The account's name (its profile) and a log-out button, or a log-in link (account.js).
+function accountNav(hash) {
+  const user = currentUser();
+  if (!user) {
+    return h("div.account-nav", null, h("a.login-link", { href: "#/login", "aria-current": /^#\/(login|register)/.test(hash) ? "page" : null }, t("account.log_in")));
+  }
+  return h("div.account-nav", null,
+    h("a.account-name", { href: `#/players/${encodeURIComponent(user)}`, title: t("account.my_profile") }, user),
+    h("button.btn.ghost.small.topbar-logout", { type: "button", onclick: logOut }, t("account.log_out")));
 }
 
 async function route() {
@@ -66,6 +83,8 @@ async function route() {
 
 async function boot() {
   await initI18n();
+  await loadSession();
+  onAccountChange(() => { renderTopbar(); if (current && current.relabel) current.relabel(); });
   onLangChange(() => {
     renderTopbar();
     if (current && current.relabel) current.relabel();

@@ -1,0 +1,143 @@
+// Accounts in the page: who is logged in (GET /api/session at boot), the log-in and register
+// page (#/login, #/register), the same form inline where a page needs an account (the join
+// page of a rated game), and logging out. The session cookie is HttpOnly: the page never sees
+// it, only the session's CSRF token, which api.js sends with every write.
+import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { get, post, del, setCsrf } from "./api.js";
+
+export const USERNAME_RE = /^[A-Za-z0-9_-]{3,24}$/;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+
+let me = null; // {username} while logged in
+const listeners = new Set();
+
+export function currentUser() { return me ? me.username : null; }
+export function onAccountChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
+
+function setSession(info) {
+  const was = currentUser();
+  me = info && info.logged_in ? { username: info.username } : null;
+  setCsrf(me ? info.csrf : null);
+  if (was !== currentUser()) for (const fn of listeners) fn(me);
+}
+
+export async function loadSession() {
+  try {
+    setSession(await get("/api/session"));
+  } catch (e) {
+    setSession(null);
+  }
+}
+
+export async function logOut() {
+  try {
+    setSession(await del("/api/session"));
+    toast(t("account.logged_out"));
+  } catch (e) {
+    toast(e.message, "error", 6000);
+    await loadSession();
+  }
+}
+
+// What the browser can tell before asking the server (the server says the same, in the same words).
+function localProblem(mode, username, password) {
+  if (mode === "register") {
+    if (username.length < 3 || username.length > 24) return t("err.bad_username.length", { min: 3, max: 24 });
+    if (!USERNAME_RE.test(username)) return t("err.bad_username.characters");
+    if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+      return t("err.bad_password", { min: PASSWORD_MIN, max: PASSWORD_MAX });
+    }
+  }
+  if (!username || !password) return t("account.fill_both");
+  return null;
+}
+
+// The log-in / register form; onDone(username) once logged in.
+export function accountForm(initialMode, onDone) {
+  let mode = initialMode === "register" ? "register" : "login";
+  let error = null;
+  let busy = false;
+  let username = "";
+  let password = "";
+  const box = h("div.account-box");
+
+  function render() {
+    clear(box);
+    const form = h("form.account-form", { novalidate: true, "data-mode": mode, onsubmit: submit },
+      h("div.tabs", { role: "tablist" },
+        ["login", "register"].map((m) => h("button.tab", {
+          type: "button", role: "tab", "aria-selected": String(mode === m), "data-mode": m,
+          onclick: () => { mode = m; error = null; render(); },
+        }, t("account.tab." + m)))),
+      h("label.field", null, h("span", null, t("account.username")),
+        h("input#acct-user", {
+          type: "text", name: "username", autocomplete: "username", maxlength: 24, required: true, value: username,
+          autocapitalize: "none", spellcheck: "false", "aria-describedby": mode === "register" ? "acct-user-help" : null,
+          oninput: (e) => { username = e.target.value; },
+        }),
+        mode === "register" ? h("small#acct-user-help.muted", null, t("account.username_help")) : null),
+      h("label.field", null, h("span", null, t("account.password")),
+        h("input#acct-pass", {
+          type: "password", name: "password", maxlength: PASSWORD_MAX, required: true, value: password,
+          autocomplete: mode === "register" ? "new-password" : "current-password",
+          "aria-describedby": mode === "register" ? "acct-pass-help" : null,
+          oninput: (e) => { password = e.target.value; },
+        }),
+        mode === "register" ? h("small#acct-pass-help.muted", null, t("account.password_help", { min: PASSWORD_MIN })) : null),
+      error ? h("p.error.account-error", { role: "alert" }, error) : null,
+      h("div.actions", null,
+        h("button.btn.primary.account-submit", { type: "submit", disabled: busy },
+          t(mode === "register" ? "account.register" : "account.log_in"))));
+    box.append(form);
+  }
+
+  async function submit(e) {
+    e.preventDefault();
+    const name = username.trim();
+    error = localProblem(mode, name, password);
+    if (error) { render(); box.querySelector(".account-error")?.focus?.(); return; }
+    busy = true;
+    render();
+    try {
+      const r = await post(mode === "register" ? "/api/accounts" : "/api/session", { username: name, password });
+      password = "";
+      setSession(r);
+      toast(t(mode === "register" ? "account.welcome_new" : "account.welcome", { name: r.username }));
+      busy = false;
+      if (onDone) onDone(r.username);
+      return;
+    } catch (err) {
+      error = err.message;
+    }
+    busy = false;
+    render();
+  }
+
+  render();
+  return { el: box, relabel: render };
+}
+
+// #/login and #/register: the form; once logged in, to the profile.
+export function mountAccount(root, mode) {
+  const page = h("section.panel.narrow.account-page", { "aria-labelledby": "acct-h" });
+  root.append(page);
+  function render() {
+    clear(page);
+    const user = currentUser();
+    page.append(h("h1#acct-h", null, t("account.title")));
+    if (user) {
+      page.append(h("p", null, t("account.logged_in_as", { name: user })),
+        h("div.actions", null,
+          h("a.btn.primary", { href: `#/players/${encodeURIComponent(user)}` }, t("account.my_profile")),
+          h("button.btn.ghost.logout", { type: "button", onclick: logOut }, t("account.log_out"))));
+      return;
+    }
+    const form = accountForm(mode, (name) => { location.hash = `#/players/${encodeURIComponent(name)}`; });
+    page.append(h("p.muted", null, t("account.why")), form.el);
+  }
+  const off = onAccountChange(render);
+  render();
+  return { destroy: off, relabel: render };
+}
