@@ -134,6 +134,17 @@ class CreateGame(Strict):
         description="rate the game (per-title OpenSkill ratings): needs the creator logged in, no seed, undo off "
         "and only rated bot presets; its people's seats can then be taken only by logged-in accounts, one each",
     )
+    open: StrictBool = Field(
+        False,
+        description="list the seats nobody was given in the lobby: anyone takes one (POST /api/games/{id}/sit); "
+        "the game starts when the last seat is taken",
+    )
+    clock: dict[str, Any] | None = Field(
+        None,
+        description='{"kind": "realtime", "bank_s": 30-3600, "increment_s": 0-120} (a time bank per seat, '
+        'back by the increment after each decision), {"kind": "turn", "per_decision_h": 1-168} or null: '
+        "a seat whose time runs out is played by a bot (unrated) or forfeits (rated); the game starts when full",
+    )
 
 
 class JoinRequest(Strict):
@@ -201,6 +212,9 @@ class GameInfo(BaseModel):
         None, description='sha256 hex of "<seed>:<salt>"; the finished game\'s record reveals both'
     )
     rated: bool = Field(False, description="the result moves its accounts' ratings (ratings.py)")
+    open: bool = Field(False, description="its free seats are listed in the lobby: anyone may sit (tables.py)")
+    speed: str = Field("none", description="the clock's kind: realtime, turn or none")
+    clock: dict[str, Any] | None = Field(None, description="the clock option (null: no clock)")
 
 
 class GameCreated(GameInfo):
@@ -226,7 +240,7 @@ class GameState(GameInfo):
     type: Literal["state"]
     version: int
     step: int
-    status: Literal["active", "finished"]
+    status: Literal["active", "finished", "abandoned"]
     seat: int | None
     seats: list[SeatInfo]
     view: dict[str, Any] = Field(..., description="state.view(seat): what this seat (or a spectator) may see")
@@ -234,6 +248,17 @@ class GameState(GameInfo):
     can_undo: bool
     result: dict[str, Any] | None
     events: list[dict[str, Any]] | None = Field(None, description="the log's events this seat may see")
+    ready: bool = Field(True, description="every seat is taken (a table that starts when full)")
+    seated: int = Field(0, description="seats taken (bots included)")
+    clock: dict[str, Any] | None = Field(
+        None,
+        description="the option and, per seat, the seconds left (remaining), whose time runs (running), "
+        "when it runs out (deadline) and the server's time (now), all in epoch seconds",
+    )
+    forfeited: list[int] = Field(default_factory=list, description="rated seats whose time ran out")
+    closed: dict[str, Any] | None = Field(
+        None, description="an abandoned table: reason (inactive or unfilled), idle_s, at"
+    )
 
 
 class GameUpdate(BaseModel):
@@ -365,6 +390,8 @@ def rate_kind(method: str, path: str) -> str | None:
             return "decide"
         if path.endswith("/join") or path.endswith("/sign-out-others") or path.endswith("/invite"):
             return "join"
+        if path.endswith("/sit") or path.endswith("/fill-bots") or path == "/api/quickplay":  # (tableapi.py)
+            return "join"
         if path.startswith("/api/web/score/"):
             return "heavy"
         return "read"
@@ -391,6 +418,9 @@ def create_app(
     bus: str | None = None,
     lease_seconds: float = 5.0,
     fleet_poll_seconds: float = 2.0,
+    clock_scale: float = 1.0,
+    table_idle_seconds: dict[str, float] | None = None,
+    table_sweep_seconds: float = 1.0,
 ) -> FastAPI:
     """The app.
 
@@ -409,6 +439,11 @@ def create_app(
     ``lease_seconds`` how long a process that stopped answering keeps its games' bots and
     windows before another takes over, ``fleet_poll_seconds`` how often the versions of the
     games it serves are re-read under the bus. SQLite serves one process: no bus.
+
+    Tables (``tables.py``; tests shorten time): ``clock_scale`` multiplies every clock
+    option, ``table_idle_seconds`` replaces the idle limits by speed (``realtime``, ``turn``,
+    ``none``) after which a table closes, ``table_sweep_seconds`` is how often due deadlines
+    are looked for in storage.
     """
     store = store or Store(db, schema=schema, sqlite_sync=sqlite_sync)
     limits = limits or Limits()
@@ -431,6 +466,7 @@ def create_app(
         window_median=window_median,
         fleet=fleet,
     )
+    hub.tables.configure(clock_scale=clock_scale, idle_seconds=table_idle_seconds, sweep_seconds=table_sweep_seconds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -547,6 +583,7 @@ def create_app(
         }
         if hub.fleet is not None:  # this process's part in the fleet (no host name, no holder id)
             out["fleet"] = hub.fleet.stats()
+        out["tables"] = dict(hub.tables.counts)  # timeouts, forfeits, closed tables, stale claims here
         return JSON(out)
 
     @app.get("/api/titles", tags=["meta"], response_model=list[Title])
@@ -573,7 +610,7 @@ def create_app(
     @app.get("/api/games", tags=["games"], response_model=list[GameSummary])
     async def list_games(
         request: Request,
-        status: Literal["active", "finished"] | None = None,
+        status: Literal["active", "finished", "abandoned"] | None = None,
         limit: int = Query(50, ge=1, le=500),
         offset: int = Query(0, ge=0, le=1_000_000),
     ):
@@ -595,6 +632,7 @@ def create_app(
                     client(request),
                     rated=body.rated,
                     account=await account_for_write(request),  # accounts.py: CSRF-checked
+                    table={"open": body.open, "clock": body.clock},  # tables.py
                 )
             )
         )
@@ -787,6 +825,10 @@ def create_app(
     # -------------------------------------------------------------- accounts, profiles, leaderboards
     app.include_router(accounts_router)
     app.include_router(players_router)
+    # -------------------------------------------------------------- tables: open seats, quick play, my games
+    from .tableapi import router as tables_router
+
+    app.include_router(tables_router)
 
     # -------------------------------------------------------------- web UI
     web = Path(web_dir) if web_dir else WEB_STATIC

@@ -88,6 +88,12 @@ def serve_command(
     reuse_port: bool = typer.Option(
         False, "--reuse-port", hidden=True, help="bind the port with SO_REUSEPORT (one worker of --workers)"
     ),
+    clock_scale: float = typer.Option(
+        1.0, "--clock-scale", hidden=True, help="tests: multiply every table clock option (0-1]"
+    ),
+    table_sweep_seconds: float = typer.Option(
+        1.0, "--table-sweep-seconds", hidden=True, help="tests: how often due table deadlines are looked for"
+    ),
 ) -> None:
     """Run the game server: HTTP + WebSocket API (OpenAPI at /docs) and, when present, the web UI at /."""
     if not 0 < port < 65536:
@@ -108,6 +114,11 @@ def serve_command(
         _fail(f"--workers must be 1-64, got {workers}")
     if not 1.0 <= lease_seconds <= 600:
         _fail(f"--lease-seconds must be 1-600, got {lease_seconds}")
+    if not 0 < clock_scale <= 1 or not 0.01 <= table_sweep_seconds <= 60:
+        _fail(
+            f"--clock-scale must be in (0, 1] and --table-sweep-seconds 0.01-60, "
+            f"got {clock_scale} and {table_sweep_seconds}"
+        )
     if bus is not None and not (
         bus in ("postgres", "postgresql") or bus.startswith(("redis://", "rediss://", "unix://"))
     ):
@@ -191,6 +202,8 @@ def serve_command(
         docs=docs,
         bus=bus,
         lease_seconds=lease_seconds,
+        clock_scale=clock_scale,
+        table_sweep_seconds=table_sweep_seconds,
     )
     if not reuse_port:
         typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database {store.dialect}", err=True)

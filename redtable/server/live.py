@@ -42,6 +42,7 @@ from .errors import ApiError, bad_token, storage_error, unknown_game
 from .fairness import WINDOW_KINDS, HumanDelays, new_salt, seed_commitment
 from .limits import Limits, RateLimiter
 from .store import GameRow, GroupCommitter, InviteGone, SeatRow, Store, VersionConflict, run_blocking
+from .tables import TableService, TableState
 from .undo import undo_check
 from .validate import check_name, clip, valid_game_id
 
@@ -129,6 +130,8 @@ class LiveGame:
         self.seqs = [a.seq for a in active]
         self.undoable = [a.undoable for a in active]
         self.state, self.marks, self.checkpoints = self.rebuild(self.actions)
+        # open seats, the start when full, the clock, forfeits, closure (tables.py)
+        self.table = TableState.load(self, row.status, row.result, getattr(row, "extra", {}))
         self.lock = asyncio.Lock()
         self.conns: list[Conn] = []
         self.bot_task: asyncio.Task | None = None
@@ -176,11 +179,11 @@ class LiveGame:
 
     @property
     def finished(self) -> bool:
-        return self.state.is_terminal()
+        return self.state.is_terminal() or self.table.over  # (ended by a forfeit, or closed)
 
     @property
     def status(self) -> str:
-        return "finished" if self.finished else "active"
+        return self.table.status(self)  # active, finished or abandoned
 
     @property
     def started(self) -> bool:
@@ -241,11 +244,13 @@ class LiveGame:
         )
 
     def result(self) -> dict | None:
-        if not self.finished:
+        if not self.finished or self.table.closed is not None:
             return None
-        return {"scores": self.state.scores(), "winners": self.state.winners()}
+        return self.table.final_result(self.state)
 
     def decision_for(self, seat: int | None, state: State | None = None) -> dict | None:
+        if state is None and (self.table.over or not self.table.ready(self)):
+            return None  # a table not full yet, or over: nobody decides
         state = state or self.state
         d = state.decision()
         if d is None:
@@ -276,6 +281,7 @@ class LiveGame:
             "seed_chosen_by_creator": self.seed_chosen,
             "seed_commitment": self.commitment,
             "rated": bool(self.settings.get("rated", False)),
+            **self.table.info(),  # open, speed, clock (tables.py)
         }
 
     def snapshot(self, seat: int | None, events: bool = True) -> dict:
@@ -292,6 +298,7 @@ class LiveGame:
             "decision": self.decision_for(seat),
             "can_undo": self.can_undo(seat),
             "result": self.result(),
+            **self.table.public(self),  # ready, seated, clock, forfeited, closed
         }
         if events:
             out["events"] = self.events_for(seat)
@@ -321,6 +328,7 @@ class LiveGame:
             "events": self.events_for(seat, self.marks[-2]),
             "can_undo": self.can_undo(seat),
             "result": self.result(),
+            **self.table.public(self),
         }
         if seat is not None and seat == by:
             out["action"] = self.actions[-1]
@@ -407,6 +415,7 @@ class Hub:
         self.started = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.chat = Chat(self)  # the table chat (chat.py)
+        self.tables = TableService(self)  # open seats, clocks, abandoned tables, quick play (tables.py)
 
     # -------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -420,6 +429,7 @@ class Hub:
             from .botpool import BotPool
 
             self.pool = BotPool()
+        await self.tables.start()  # (before any game loads: their tables load with them)
         if self.fleet is not None:  # the sweeper finds the games that wait for the server (leases)
             await self.fleet.start(
                 on_note=self.on_note,
@@ -446,6 +456,7 @@ class Hub:
                     task.cancel()
             for c in list(g.conns):
                 c.end()
+        await self.tables.stop()
         if self.fleet is not None:
             await self.fleet.stop()
         await self.writer.aclose()
@@ -622,7 +633,11 @@ class Hub:
         client: str = "",
         rated: bool = False,
         account: Any = None,
+        table: dict | None = None,
+        gid: str | None = None,
     ) -> dict:
+        """``table``: the table's options (``open``, ``clock``; quick play's ``quickplay``: tables.py);
+        ``gid``: the id a quick-play match chose."""
         from .botpool import check_preset
 
         if game not in GAMES:
@@ -648,6 +663,7 @@ class Hub:
 
             check_ratable(game, seats, seed, undo, account)
         opts = self._check_options(game, len(seats), options, humans)
+        table_settings = self.tables.settings_for(table, seats)  # open, clock (checked: tables.py, clocks.py)
         try:
             g = make_game(game, len(seats), **opts)
         except TypeError as e:
@@ -679,7 +695,7 @@ class Hub:
             seed = secrets.randbits(63)
         salt = new_salt()
         creator_key = new_secret()
-        gid = secrets.token_urlsafe(8)
+        gid = gid or secrets.token_urlsafe(8)
         now = time.time()
         invites: list[str | None] = []
         seat_rows = []
@@ -708,6 +724,7 @@ class Hub:
             "seed_commitment": seed_commitment(seed, salt),
             "creator_hash": sha(creator_key),
             "rated": bool(rated),
+            **table_settings,
         }
         game_row = {
             "id": gid,
@@ -737,6 +754,7 @@ class Hub:
         )
         live = LiveGame(row, self.limits)
         live.creator_client = client or None
+        table_row = self.tables.created(live)  # (submitted first: one batch with the game's write)
         if self.fleet is None:
             await self._write(("game", game_row, seat_rows), "creating a game")
         else:  # the version decisions are checked against; the lease if the server moves first
@@ -746,6 +764,7 @@ class Hub:
             )
             self.fleet.note_lease(gid, bool(got and got.get("lease")), t0)
             live.on_presence = self._publish_presence
+        await self.tables.stored(table_row)
         self.games[gid] = live
         self._after_change(live)
         out = {
@@ -823,8 +842,12 @@ class Hub:
                 await self._write(("join", game.id, seat, new_name, joined), "joining a seat")
                 if self.fleet is not None:
                     self.fleet.after_meta(game.id)
+                first = s.joined_at is None
                 s.joined_at, s.name = joined, new_name
                 game.announce_presence()
+                if first:  # the last seat of a table that starts when full: it starts (tables.py)
+                    await self.tables.seat_taken(game)
+        self._after_change(game)
         return {
             "game_id": game.id,
             "seat": seat,
@@ -962,6 +985,7 @@ class Hub:
                 return await self.decide(game, seat, action, version, origin, req_id, by_server)
             if self.fleet is not None and (version > game.version or game.known > game.version):
                 await self._catch_up_locked(game)  # the client saw a version another process made
+            self.tables.check_turn(game, seat, by_server)  # a table closed, not full, a seat a bot took
             d = self._check_turn(game, seat, version)
             if not isinstance(action, str) or action not in d.options:
                 raise ApiError(
@@ -996,7 +1020,7 @@ class Hub:
                 raise ApiError(422, "illegal_action", clip(str(e)), version=game.version, legal=list(e.legal)) from None
             seq = game.rows + 1
             finished = state.is_terminal()
-            result = {"scores": state.scores(), "winners": state.winners()} if finished else None
+            result = game.table.final_result(state) if finished else None  # (forfeited seats ranked last)
             row = {
                 "game_id": game.id,
                 "seq": seq,
@@ -1047,6 +1071,7 @@ class Hub:
                 game.known = max(game.known, game.version)
                 self.fleet.note_lease(game.id, bool(got and got.get("lease")), t0)
                 self.fleet.after_commit(game.id, game.version)
+            self.tables.changed(game, seat, not by_server)  # the clocks (before the updates that show them)
             game.broadcast(lambda s: game.update(s, seat, req_id))
         self._after_change(game)
         return game.update(seat, seat)
@@ -1060,6 +1085,8 @@ class Hub:
 
     def _server_turn(self, game: LiveGame, state: State | None = None) -> bool:
         """Whether the server is to move in ``state``: a bot's decision, or a block window it answers."""
+        if not self.tables.server_may_move(game):
+            return False  # a table not full yet, or over
         state = state or game.state
         d = state.decision()
         return d is not None and (game.seats[d.player].kind == "bot" or game.idle_window(state) is not None)
@@ -1140,6 +1167,7 @@ class Hub:
                 game.known = max(game.known, game.version)
                 self.fleet.note_lease(game.id, bool(got and got.get("lease")), time.monotonic())
                 self.fleet.after_commit(game.id, game.version)
+            self.tables.changed(game, None, False)  # an undo: the clock runs for whoever decides now
             for c in game.conns:
                 if c.seat == seat and c is origin and req_id is not None:
                     c.want_state(reason="undo", by=seat, id=req_id)
@@ -1169,8 +1197,8 @@ class Hub:
     # -------------------------------------------------------------- who moves next
     def _after_change(self, game: LiveGame) -> None:
         """After every change: the server answers an unusable block window; bots play their turns."""
-        if game.evicted:
-            return
+        if game.evicted or not self.tables.server_may_move(game):
+            return  # (a table not full yet, or over: nothing moves)
         if self.fleet is not None and not self.fleet.holds(game.id):
             return  # another process answers for the server in this game (or nobody needs to)
         idle = game.idle_window()
@@ -1225,7 +1253,12 @@ class Hub:
             if self.fleet is not None and not self.fleet.holds(game.id):
                 return
             d = game.state.decision()
-            if d is None or game.seats[d.player].kind != "bot" or game.idle_window() is not None:
+            if (
+                d is None
+                or game.seats[d.player].kind != "bot"
+                or game.idle_window() is not None
+                or not self.tables.server_may_move(game)
+            ):
                 return
             started = time.monotonic()
             if game.bot_delay:
@@ -1288,6 +1321,9 @@ class Hub:
             return
         if rest.startswith(("c:", "u:")):  # a chat message or a seat's mutes (chat.py)
             self.chat.on_note(g, rest)
+        elif rest.startswith("t:"):  # a table changed: a timeout, a closure, bots seated (tables.py)
+            if rest != f"t:{self.fleet.tag}":
+                self.tables.heard(g)
         elif rest.startswith("m"):
             if rest != f"m:{self.fleet.tag}":  # (our own change is in memory already)
                 self._spawn(self.reload_seats(g), f"re-reading the seats of {gid}")
@@ -1437,6 +1473,7 @@ class Hub:
         if g.step % SNAPSHOT_EVERY == 0:
             g.checkpoints[g.step] = state
         g.last_active = g.asked_at = time.monotonic()
+        self.tables.changed(g, r.seat, g.seats[r.seat].kind == "human", remote=True)  # (the decider stores it)
         g.broadcast(lambda s: g.update(s, r.seat))
 
     async def _rebuild_remote(self, g: LiveGame, gone: int, rows: list, fresh: list, version: int) -> None:
@@ -1455,6 +1492,7 @@ class Hub:
         g.last_active = g.asked_at = time.monotonic()
         self.fleet.counts["rebuilds"] += 1
         by = undone_seats[-1] if undone_seats else None
+        self.tables.changed(g, None, False, remote=True)
         for c in g.conns:
             c.want_state(reason="undo", by=by)
 

@@ -211,6 +211,7 @@ class GameRow:
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[ActionRow] = field(default_factory=list)
     tokens: list[TokenRow] = field(default_factory=list)
+    extra: dict = field(default_factory=dict)  # what other modules load with the game (Store.load_hooks)
 
 
 class Store:
@@ -277,6 +278,8 @@ class Store:
         self.lease_owner: str | None = None
         self.lease_seconds = 5.0
         self._fleet_sql_cache: dict[tuple, str] = {}
+        # functions (connection, GameRow) that load a module's own rows with a game (tabledb.load_table)
+        self.load_hooks: list[Callable[[Any, GameRow], None]] = []
 
     @property
     def fleet_capable(self) -> bool:
@@ -609,7 +612,7 @@ class Store:
             f"status = CASE WHEN v.result IS NULL THEN g.status ELSE 'finished' END, "
             f"finished_at = CASE WHEN v.result IS NULL THEN g.finished_at ELSE p.now END, "
             f"result = COALESCE(v.result, g.result) "
-            f"FROM v, p WHERE g.id = v.id AND g.version = v.old "
+            f"FROM v, p WHERE g.id = v.id AND g.version = v.old AND g.status = 'active' "
             f"RETURNING g.id, g.version, COALESCE(g.lease_holder = p.me, false) AS mine)",
         ]
         if n_ins:
@@ -699,6 +702,8 @@ class Store:
             t = tokens_table.c
             for tr in conn.execute(select(t.seat, t.token_hash).where(t.game_id == game_id, t.revoked_at.is_(None))):
                 row.tokens.append(TokenRow(tr[0], tr[1]))
+            for hook in self.load_hooks:
+                hook(conn, row)
         return row
 
     def list_games(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[dict]:

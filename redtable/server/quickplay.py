@@ -1,0 +1,195 @@
+"""Quick play: wait in a queue per title, player count, speed and rating; a table is made when
+enough people wait.
+
+``POST /api/quickplay`` answers a *ticket* (a secret, like a seat token; the database keeps
+only its sha256). The person polls ``GET /api/quickplay`` with it (``Authorization: Bearer``)
+every few seconds; ``DELETE`` leaves the queue. The queue lives in the database, so any
+server process takes any poll: the join or poll that completes a group matches it in one
+transaction (``tabledb.queue_join``/``queue_poll``: on PostgreSQL under an advisory lock per
+queue, so two processes never hand out the same people) and that process makes the table.
+The ticket *becomes the seat's token* (its hash is the seat's device-token hash): nothing
+secret is stored or sent twice, and the next poll answers the game and seat.
+
+A person who stops polling for :data:`STALE_SECONDS` is no longer matched (a closed tab
+does not take a seat), and is forgotten after :data:`EXPIRE_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..core import GAMES, game_class
+from . import tabledb
+from .clocks import SPEEDS
+from .errors import ApiError, clip
+from .validate import check_name
+
+if TYPE_CHECKING:
+    from .tables import TableService
+
+log = logging.getLogger("redtable.server.quickplay")
+
+STALE_SECONDS = 20.0
+EXPIRE_SECONDS = 600.0
+MATCH_TIMEOUT = 30.0  # a matched table that never appeared (its maker stopped): the people wait again
+CLOCKS: dict[str, dict[str, Any] | None] = {"realtime": {"kind": "realtime"}, "turn": {"kind": "turn"}, "none": None}
+
+
+class QuickPlay:
+    """The queue's operations for the HTTP API (``tableapi.py``)."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self.hub = tables.hub
+
+    def bucket(self, game: Any, players: Any, speed: Any, rated: bool, account: Any) -> tabledb.Bucket:
+        if game not in GAMES:
+            raise ApiError(
+                422,
+                "unknown_title",
+                f"unknown game {clip(game, 40)}; known games: {', '.join(GAMES)}",
+                games=list(GAMES),
+            )
+        cls = game_class(game)
+        if not isinstance(players, int) or not cls.min_players <= players <= cls.max_players:
+            raise ApiError(
+                422,
+                "invalid_players",
+                f"{game} is played by {cls.min_players}-{cls.max_players}, got {clip(players, 20)}",
+                min=cls.min_players,
+                max=cls.max_players,
+            )
+        if speed not in SPEEDS:
+            raise ApiError(422, "invalid_speed", f"speed must be one of {', '.join(SPEEDS)}, got {clip(speed, 20)}")
+        if rated and account is None:
+            raise ApiError(401, "login_required", "rated quick play is for logged-in accounts: log in first")
+        return tabledb.Bucket(game, players, speed, bool(rated))
+
+    async def join(self, game: Any, players: Any, speed: Any, rated: bool, name: Any, account: Any) -> dict[str, Any]:
+        from .live import new_secret, sha
+
+        bucket = self.bucket(game, players, speed, rated, account)
+        name = check_name(name)
+        if name is None and account is not None:
+            name = account.username
+        ticket = new_secret()
+        now = time.time()
+        op = tabledb.queue_join(
+            bucket, sha(ticket), name, account.id if account is not None else None, now, now - STALE_SECONDS
+        )
+        match = await self.hub._write(self.tables.op(op), "joining the queue")
+        if match is not None:
+            await self.make(match)
+        return {"ticket": ticket, **(await self.poll(ticket))}
+
+    async def poll(self, ticket: str | None) -> dict[str, Any]:
+        from .live import sha
+
+        if not ticket:
+            raise ApiError(401, "missing_ticket", "send your queue ticket: 'Authorization: Bearer <ticket>'")
+        th = sha(ticket)
+        now = time.time()
+        entry, match, waiting = await self.hub._write(
+            self.tables.op(tabledb.queue_poll(th, now, now - STALE_SECONDS)), "polling the queue"
+        )
+        if match is not None:
+            await self.make(match)
+        if entry is None:
+            raise ApiError(
+                404,
+                "unknown_ticket",
+                f"this ticket is not in the queue (you left, or it was not polled for {int(STALE_SECONDS)} s)",
+            )
+        base = {
+            "game": entry["game"],
+            "players": entry["players"],
+            "speed": entry["speed"],
+            "rated": bool(entry["rated"]),
+        }
+        gid = entry["game_id"]
+        if gid is None:
+            return {"status": "waiting", "waiting": waiting, **base}
+        try:
+            game = await self.hub.get(gid)
+        except ApiError as e:
+            if e.code != "unknown_game":
+                raise
+            if now - (entry["matched_at"] or now) > MATCH_TIMEOUT:
+                await self.hub._write(self.tables.op(tabledb.queue_forget([th])), "leaving the queue")
+                raise ApiError(
+                    409, "match_failed", "the table made for you did not start; join the queue again"
+                ) from None
+            return {"status": "starting", "game_id": gid, **base}
+        seat = entry["seat"]
+        if game.by_token.get(th) != seat and self.hub.fleet is not None:
+            await self.hub.reload_seats(game)
+        if game.by_token.get(th) != seat:
+            return {"status": "starting", "game_id": gid, **base}
+        return {
+            "status": "matched",
+            "game_id": gid,
+            "seat": seat,
+            "token": ticket,  # the ticket is the seat's token now
+            "url": f"/api/games/{gid}",
+            "ws_url": f"/api/games/{gid}/ws",
+            **base,
+        }
+
+    async def leave(self, ticket: str | None) -> dict[str, Any]:
+        from .live import sha
+
+        if not ticket:
+            raise ApiError(401, "missing_ticket", "send your queue ticket: 'Authorization: Bearer <ticket>'")
+        left, row = await self.hub._write(self.tables.op(tabledb.queue_leave(sha(ticket))), "leaving the queue")
+        if left:
+            return {"left": True}
+        if row is None:
+            raise ApiError(404, "unknown_ticket", "this ticket is not in the queue")
+        raise ApiError(
+            409,
+            "already_matched",
+            "a table was made for you already: your seat is taken (play it, or leave the game)",
+            game_id=row["game_id"],
+            seat=row["seat"],
+        )
+
+    async def make(self, match: tabledb.Match) -> None:
+        """Create the matched group's table and seat everyone (the ticket hashes are their tokens)."""
+        b = match.bucket
+        seats = [{"type": "human", "name": name, "bot": None} for _, name, _ in match.seats]
+        extra: dict[str, Any] = {}
+        if b.rated:  # the server makes the table for accounts: every seat is an account's (ratings.py)
+            from types import SimpleNamespace
+
+            first = next(a for _, _, a in match.seats if a is not None)
+            extra = {"rated": True, "account": SimpleNamespace(id=first, username="")}
+        try:
+            await self.hub.create(
+                b.game,
+                seats,
+                {},
+                None,
+                False,
+                0.0,
+                "",
+                table={"quickplay": True, "clock": CLOCKS[b.speed]},
+                gid=match.game_id,
+                **extra,
+            )
+            game = await self.hub.get(match.game_id)
+            for seat, (th, name, account_id) in enumerate(match.seats):
+                bind = (account_id, True) if account_id is not None else None
+                await self.tables.seat_person(game, seat, th, name, bind)
+        except Exception:
+            log.exception("making the quick-play table %s failed; its people wait again", match.game_id)
+            await self.hub._write(
+                self.tables.op(tabledb.queue_unmatch(match.game_id)), "putting people back in the queue"
+            )
+            raise
+
+    async def expire(self, now: float) -> None:
+        await self.hub._write(
+            self.tables.op(tabledb.queue_expire(now - EXPIRE_SECONDS)), "forgetting old queue tickets"
+        )
