@@ -319,6 +319,7 @@ class GameSummary(BaseModel):
     seats: list[dict[str, Any]]
     seed_chosen_by_creator: bool
     seed_commitment: str | None
+    rated: bool = Field(False, description="its result moves its accounts' ratings")
 
 
 class Title(BaseModel):

@@ -752,6 +752,7 @@ class Store:
                     "seats": seats[r[0]],
                     "seed_chosen_by_creator": bool(settings.get("seed_chosen_by_creator", False)),
                     "seed_commitment": settings.get("seed_commitment"),
+                    "rated": bool(settings.get("rated", False)),
                 }
             )
         return out

@@ -282,6 +282,8 @@ def test_a_rated_game_through_the_api_profile_and_leaderboard(served):
         t0 = a.post(f"/api/games/{gid}/join", json={"invite": g["seats"][0]["invite"]}, headers=ha).json()["token"]
         t2 = b.post(f"/api/games/{gid}/join", json={"invite": g["seats"][2]["invite"]}, headers=hb).json()["token"]
         final = play_out(a, gid, [t0, None, t2])
+        listed = {x["id"]: x for x in a.get("/api/games", params={"status": "finished", "limit": 500}).json()}
+        assert listed[gid]["rated"] is True
         places = places_of(final["result"], 3)
         want = expected([(25.0, 25 / 3), bot_rating("red-north", "heuristic"), (25.0, 25 / 3)], places)
         for name, seat in ((names[0], 0), (names[1], 2)):

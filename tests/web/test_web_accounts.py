@@ -106,6 +106,9 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move_as_openskill_says(
             decisions += 1
         assert decisions < 400
     result = http("GET", f"{live.base}/api/games/{gid}?events=false")[1]["result"]
+    host.goto(live.base + "/#/")  # the lobby marks it rated
+    host.click('.tab[data-tab="finished"]')
+    host.wait_for_selector(f'.game-row[data-game="{gid}"] .badge.rated')
     want = expected_ratings(result)
 
     for page, name, seat, size in ((host, ann, 0, "desktop"), (guest, bo, 1, "phone")):

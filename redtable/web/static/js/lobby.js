@@ -244,7 +244,8 @@ export function mountLobby(root) {
           const reissuable = canReissue ? g.seats.filter((s) => s.type === "human" && !s.joined) : [];
           return h("li.game-row", { "data-game": g.id },
             h("div.game-title." + g.game, null, h("span.dot", { "aria-hidden": "true" }), t("title." + g.game),
-              g.seed_chosen_by_creator ? seedMarker() : null),
+              g.seed_chosen_by_creator ? seedMarker() : null,
+              g.rated ? h("span.badge.rated", null, t("players.rated")) : null),
             h("div.game-seats", null, g.seats.map((s) => h("span.chip" + (s.joined ? "" : ".open"), null,
               s.type === "bot" ? icon("bot") : null, s.joined ? seatLabel(s) : t("lobby.open_seat")))),
             h("div.game-meta.muted", null,
