@@ -142,9 +142,13 @@ export class Session {
         break;
       case "error":
         this.lastError = msg;
-        this.pending = null;
+        if (!/^(chat|mute)/.test(String(msg.id ?? ""))) this.pending = null;  // (a chat refusal leaves a decision pending)
         if (msg.error === "stale_version") this.send({ type: "sync" });
         this.on.error && this.on.error(msg);
+        break;
+      case "chat": // the table chat (chat.js): a message, or the history on connect and after a mute
+      case "chat_history":
+        this.on.chat && this.on.chat(msg);
         break;
       case "notice": // something the table should tell (a bot that failed and played at random, say)
         this.on.notice && this.on.notice(msg);

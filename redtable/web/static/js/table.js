@@ -9,6 +9,7 @@ import { LogFollower } from "./logfollow.js";
 import { TurnSignals } from "./chime.js";
 import { ScorePanel } from "./scorepanel.js";
 import { Scrubber, stepFromHash } from "./replaybar.js";
+import { ChatPanel } from "./chat.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -179,6 +180,7 @@ function buildShell(root, mode) {
       h("aside.side", null,
         h("section.prompt", { "aria-live": "polite" }),
         h("section.inspector", { "aria-label": t("table.inspector"), tabindex: "0" }, h("p.muted", null, inspectorHint())),
+        h("section.chat", { hidden: true }),  // the table chat (chat.js)
         h("section.log", { "aria-label": t("table.log") },
           h("h2", null, t("table.log")),
           h("ol.log-lines", { "data-scroll": "log", tabindex: "0", "aria-label": t("table.log") })))));
@@ -504,6 +506,7 @@ export function mountGame(root, gameId, hooks = {}) {
     update: () => { moved(); schedule(); },
     accepted: () => { turn(); schedule(); },
     presence: () => schedule(),
+    chat: (msg) => (msg.type === "chat" ? chat.message(msg) : chat.history(msg)),
     status: (s) => showStatus(s),
     notice: (msg) => {  // in the page's language when the code is known, else the server's words
       const known = msg.code && has("notice." + msg.code);
@@ -514,6 +517,7 @@ export function mountGame(root, gameId, hooks = {}) {
       turn();
       schedule();
       if (msg.error === "stale_version" || ENDING.has(msg.error)) return;
+      if (chat.refused(msg)) return;  // said under the chat's form
       toast(errorText(msg), "error");
     },
     ended: (why, msg) => {
@@ -564,6 +568,11 @@ export function mountGame(root, gameId, hooks = {}) {
   const panel = new ScorePanel({ shell, gameId, getCtx: () => ctx, getToken: () => session.token,
     getVersion: () => (session.snap ? session.snap.version : -1) });
   q(".info").before(signals.button, panel.button);
+  // the table chat (chat.js): above the log beside the board, a drawer on a phone
+  const chat = new ChatPanel({ section: q(".chat"), shell, gameId, mode: "live", getCtx: () => ctx,
+    getToken: () => session.token, send: (m) => session.send(m) });
+  q(".logtoggle").before(chat.button);
+  let chatNames = "";
   // Straight from the messages, not from render(): a hidden tab gets no animation frames.
   function turn() {
     const s = session.snap;
@@ -645,6 +654,9 @@ export function mountGame(root, gameId, hooks = {}) {
     turn();
     panel.sync();
     if (snap.status === "finished") showEnd(false);
+    const names = JSON.stringify(snap.seats.map((s) => s.name));
+    if (names !== chatNames) { chatNames = names; chat.render(); }
+    if (snap.status === "finished") chat.gameOver();
     if (hooks.rendered) hooks.rendered(ctx, shell);
   }
 
@@ -688,6 +700,7 @@ export function mountGame(root, gameId, hooks = {}) {
       session.close();
       signals.destroy();
       panel.destroy();
+      chat.destroy();
       els.follow.destroy();
       closeMenu();
       for (const o of document.querySelectorAll(".overlay")) o.remove();
@@ -698,6 +711,7 @@ export function mountGame(root, gameId, hooks = {}) {
       showStatus(session.status);
       signals.label();
       panel.relabel();
+      chat.relabel();
       els.follow.relabel();
       logCount = 0;
       const wasShown = document.querySelector(".overlay");
@@ -729,6 +743,9 @@ export function mountReplay(root, gameId) {
   const bar = new Scrubber({ go: (n) => { stop(); go(n); }, toggle });
   shell.querySelector(".table-main").before(bar.el);
   wireBoard(els, () => ctx, () => {});
+  // the chat as it was at the step shown (both channels once the game is over)
+  const chat = new ChatPanel({ section: q(".chat"), shell, gameId, mode: "replay", getCtx: () => ctx, getToken: () => token });
+  q(".logtoggle").before(chat.button);
   trackTopbar();
   q(".info").addEventListener("click", () => {
     if (!info) return;
@@ -766,6 +783,7 @@ export function mountReplay(root, gameId) {
       box.append(h("button.btn.small", { type: "button", onclick: () => { document.body.append(endScreen(ctx)); } }, icon("trophy"), " ", t("table.show_results")));
     }
     // The log shows every event up to this step.
+    chat.setStep(step);
     renderLog(els, ctx, allEvents.slice(0, marks[step] ?? allEvents.length), 0, step > 0 ? marks[step - 1] : undefined);
   }
 
@@ -807,6 +825,7 @@ export function mountReplay(root, gameId) {
       q(".seed-chosen").hidden = !info.seed_chosen_by_creator;
       steps = info.step;
       await loadLog();
+      await chat.load().catch(() => {});  // a replay without its chat is still a replay
       // a replay opens at the setup, unless its link asks for a step (?step=12, ?step=end)
       await go(stepFromHash(location.hash, steps) ?? 0);
     } catch (e) {
@@ -814,8 +833,8 @@ export function mountReplay(root, gameId) {
     }
   })();
   return {
-    destroy() { stop(); bar.destroy(); els.follow.destroy(); closeMenu(); for (const o of document.querySelectorAll(".overlay")) o.remove(); },
-    relabel() { relabelShell(els); bar.relabel(); if (info) go(step); },
+    destroy() { stop(); chat.destroy(); bar.destroy(); els.follow.destroy(); closeMenu(); for (const o of document.querySelectorAll(".overlay")) o.remove(); },
+    relabel() { relabelShell(els); chat.relabel(); bar.relabel(); if (info) go(step); },
   };
 }
 
