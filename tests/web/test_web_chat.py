@@ -16,6 +16,7 @@ import random
 
 import orjson
 import pytest
+from test_web_screens import axe_violations, serve_axe
 from webkit import http, shot
 
 # Every message the page's WebSockets receive, kept in window.__wsin (what reached this device).
@@ -164,6 +165,12 @@ def test_chat_between_two_seats_and_a_spectator(live, new_page, size):
     assert "can you hear me?" not in line_texts(ann)
     assert "are you there?" not in line_texts(ann)  # the history is filtered too
     shot(ann, f"chat-{size}-muted", full_page=False)
+    # the chat open, its mute buttons shown, a spectator's tabs: nothing serious for axe-core
+    problems = []
+    for p, name in ((ann, "seat"), (watcher, "spectator")):
+        serve_axe(p, live.base)
+        problems += axe_violations(p, live.base, f"{size} {name} chat")
+    assert problems == []
 
     # what each device received: no seat ever got the spectators' channel, nor Ann her muted seat
     for p, name in ((ann, "ann"), (bo, "bo")):

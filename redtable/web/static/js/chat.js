@@ -71,7 +71,7 @@ export class ChatPanel {
     this.tabs = h("div.chat-tabs", { role: "tablist", hidden: true });
     this.muteBtn = h("button.icon-btn.chat-mute-btn", { type: "button", hidden: true, "aria-expanded": "false" }, muteIcon());
     this.mutes = h("div.chat-mutes", { hidden: true });
-    this.lines = h("ol.chat-lines", { role: "log", "aria-live": "polite", tabindex: "0" });
+    this.lines = h("ol.chat-lines", { "aria-live": "polite", "aria-relevant": "additions", tabindex: "0" });
     this.note = h("p.chat-note.muted.small", { hidden: true });
     this.input = h("input.chat-input", { type: "text", autocomplete: "off", enterkeyhint: "send", spellcheck: "true" });
     this.count = h("span.chat-count", { "aria-live": "off" });
@@ -247,25 +247,36 @@ export class ChatPanel {
     return { name: m.guest ? t("chat.guest", { tag: m.author }) : m.author, color: null };
   }
 
-  render() {
+  // full: draw every line again (names or the language changed); otherwise new lines are only
+  // appended, so that a screen reader reads out the new message and not the whole list again
+  render(full = false) {
     const jump = this.jump;
     this.jump = false;
     const atBottom = this.lines.scrollHeight - this.lines.scrollTop - this.lines.clientHeight < 24;
     const shown = [...this.messages.values()].filter((m) => m.channel === this.tab && this.readable(m) && m.step <= this.step);
-    clear(this.lines);
-    for (const m of shown) {
-      const who = this.authorOf(m);
-      const mine = this.seat !== null && m.seat === this.seat;
-      this.lines.append(h("li.chatline" + (mine ? ".mine" : "") + (m.seat === null ? ".spect" : ""), { "data-chat": m.chat_id },
-        who.color ? h("span.seat-dot", { style: { background: who.color }, "aria-hidden": "true" }) : null,
-        h("span.chat-who", { title: clock(m.at) }, who.name, mine ? ` (${t("table.you")})` : ""),
-        h("span.chat-text", null, m.text)));
-    }
+    const ids = shown.map((m) => m.chat_id);
+    const drawn = this.drawn || [];
+    const extend = !full && this.drawnTab === this.tab && drawn.length > 0 && drawn.length <= ids.length
+      && drawn.every((id, i) => ids[i] === id);
+    if (!extend) clear(this.lines);
+    for (const m of extend ? shown.slice(drawn.length) : shown) this.lines.append(this.line(m));
     if (!shown.length) this.lines.append(h("li.chat-empty.muted", null, t("chat.empty")));
+    this.drawn = ids;
+    this.drawnTab = this.tab;
     if (atBottom || jump) this.toBottom();
     this.renderTabs();
     this.renderForm();
     this.renderBadges();
+  }
+
+  line(m) {
+    const who = this.authorOf(m);
+    const mine = this.seat !== null && m.seat === this.seat;
+    return h("li.chatline" + (mine ? ".mine" : "") + (m.seat === null ? ".spect" : ""), { "data-chat": m.chat_id },
+      who.color ? h("span.seat-dot", { style: { background: who.color }, "aria-hidden": "true" }) : null,
+      h("span.chat-who", { title: clock(m.at) }, who.name, mine ? ` (${t("table.you")})` : ""),
+      " ",
+      h("span.chat-text", null, m.text));
   }
 
   renderTabs() {
@@ -354,7 +365,7 @@ export class ChatPanel {
     this.input.placeholder = t("chat.placeholder");
     this.sendBtn.textContent = t("chat.send");
     this.renderMutes();
-    this.render();
+    this.render(true);
   }
 
   destroy() {

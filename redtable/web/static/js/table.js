@@ -655,7 +655,7 @@ export function mountGame(root, gameId, hooks = {}) {
     panel.sync();
     if (snap.status === "finished") showEnd(false);
     const names = JSON.stringify(snap.seats.map((s) => s.name));
-    if (names !== chatNames) { chatNames = names; chat.render(); }
+    if (names !== chatNames) { chatNames = names; chat.render(true); }
     if (snap.status === "finished") chat.gameOver();
     if (hooks.rendered) hooks.rendered(ctx, shell);
   }
