@@ -349,13 +349,16 @@ def test_a_logged_in_spectator_signs_with_its_account(served):
 
 
 # ---------------------------------------------------------------------- two processes
-@pytest.fixture
-def pair(tmp_path):
-    from fleetkit import Proc
+@pytest.fixture(params=[None, "redis"], ids=["postgres-bus", "redis-bus"])
+def pair(tmp_path, request):
+    from fleetkit import REDIS_URL, Proc, redis_problem
 
     require_backend("postgresql")
+    if request.param == "redis" and redis_problem():
+        pytest.skip(redis_problem())
+    bus = REDIS_URL if request.param == "redis" else None
     b = Backend("postgresql", None)
-    procs = [Proc(b.schema, tmp_path / f"server{i}.log").start() for i in range(2)]
+    procs = [Proc(b.schema, tmp_path / f"server{i}.log", bus=bus).start() for i in range(2)]
     yield procs
     for p in procs:
         p.stop()
