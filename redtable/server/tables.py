@@ -627,7 +627,6 @@ class TableService:
 
     async def _time_out_locked(self, game: LiveGame, seat: int, now: float) -> None:
         tbl = game.table
-        self.counts["timeouts"] += 1
         if tbl.rated:
             forfeits = sorted({*tbl.forfeits, seat})
             rest = [s for s in range(game.players) if s not in forfeits]
@@ -640,10 +639,12 @@ class TableService:
                 }
                 done = await self.hub._write(self.op(tabledb.end_game(game.id, "finished", result, now)), "a forfeit")
                 if done:
+                    self.counts["timeouts"] += 1
                     self.counts["forfeits"] += 1
                     tbl.forfeits, tbl.ended = forfeits, result
                     game.finished_at = now
-                    tbl.clock.expire(seat) if tbl.clock is not None else None
+                    if tbl.clock is not None:
+                        tbl.clock.expire(seat)
                     self.notice(game, "timeout_forfeit", f"seat {seat}'s time ran out: it forfeits", seat=seat)
                     self._publish(game)
                     rate = getattr(self.hub, "_rate", None)
@@ -658,6 +659,7 @@ class TableService:
         )
         if not done:
             return
+        self.counts["timeouts"] += 1
         if fleet is not None:
             fleet.note_lease(game.id, leased, t0)
         if tbl.rated:

@@ -24,7 +24,7 @@ def table_server(backend: Backend, **kw: Any):
     return start_server(backend, **kw)
 
 
-def until(fn: Callable[[], Any], timeout: float = 10.0, every: float = 0.05, what: str = "the condition") -> Any:
+def until(fn: Callable[[], Any], timeout: float = 30.0, every: float = 0.05, what: str = "the condition") -> Any:
     """Poll ``fn`` until it answers something true (and return it), or fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:

@@ -338,3 +338,46 @@ def test_bots_only_are_never_abandoned(clocked):
 
     time.sleep(2 * IDLE["none"] + 0.5)
     assert api.state(gid)["status"] in ("active", "finished")
+
+
+# ---------------------------------------------------------------------- two processes: each timeout once
+def test_two_processes_act_on_each_timeout_once(tmp_path):
+    """Seats of one game on two processes: both hold the game and its clock; when a seat's time
+    runs out exactly one of them acts (the claim in storage), both tables hear of it, and the
+    bot's moves are played once (the lease)."""
+    from fleetkit import Proc
+
+    require_backend("postgresql")
+    b = Backend("postgresql", None)
+    fast = ["--clock-scale", str(SCALE), "--table-sweep-seconds", "0.05"]
+    procs = [Proc(b.schema, tmp_path / f"server{i}.log", extra=fast).start() for i in range(2)]
+    try:
+        a, z = (Api(p.base) for p in procs)
+        info = create(a, "red-north", ("human", "human"), clock={"kind": "realtime", "bank_s": 100, "increment_s": 0})
+        gid = info["game_id"]
+        tokens = [a.join(gid, info["seats"][0]["invite"]), z.join(gid, info["seats"][1]["invite"])]
+        socks = [Client(_WsBase(p), gid, t) for p, t in zip(procs, tokens, strict=True)]  # seat 0 on A, 1 on B
+        for ws in socks:  # each seat's time runs out in turn (1 s each): a bot takes it, on both processes
+            for seat in (0, 1):
+                wait_message(ws, lambda m, s=seat: m.get("code") == "timeout_bot" and m["seat"] == s, timeout=20)
+        end = until(lambda: (s := z.state(gid)) and s["status"] == "finished" and s, timeout=60, what="the bots' end")
+        assert [s["type"] for s in end["seats"]] == ["bot", "bot"]
+        counts = [p.health()["tables"] for p in procs]
+        assert sum(c["timeouts"] for c in counts) == 2, counts  # once per seat, across the two
+        log = a.http.get(f"/api/games/{gid}/log").json()
+        assert log["steps"] == end["step"] and all(s["seat"] in (0, 1) for s in log["log"])
+        for ws in socks:
+            ws.close()
+        a.close()
+        z.close()
+    finally:
+        for p in procs:
+            p.stop()
+        b.cleanup()
+
+
+class _WsBase:
+    """srvkit.Client reads ``ws_base`` from its server: a fleet process's WebSocket address."""
+
+    def __init__(self, proc) -> None:
+        self.ws_base = proc.ws
