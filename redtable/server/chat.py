@@ -41,6 +41,7 @@ import orjson
 from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, delete, insert, select
 from sqlalchemy.engine import Connection
 
+from .accounts import current_account
 from .errors import ApiError, clip, storage_error
 from .limits import rate_limited
 from .store import EXTRA_WRITES, metadata, run_blocking
@@ -292,11 +293,7 @@ class Author:
 
 
 async def account_name(websocket: Any) -> str | None:
-    """The logged-in account's name of this socket (``accounts.py``), or None (no account, or none yet)."""
-    try:
-        from .accounts import current_account  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
+    """The logged-in account's name of this socket (``accounts.py``: its session cookie), or None."""
     try:
         account = await current_account(websocket)
     except Exception:  # noqa: BLE001  (no account is a guest: chat never fails for it)
