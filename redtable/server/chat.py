@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, delete, insert, select
+from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from .accounts import current_account
@@ -56,6 +56,7 @@ TEXT_MAX = 300  # characters of a message, once cleaned
 RAW_MAX = 4 * TEXT_MAX  # characters sent: anything longer is refused before it is looked at
 HISTORY = 100  # messages sent on connect
 PAGE_MAX = 500  # messages one history request may ask for
+GAME_MAX = 5000  # messages a table keeps: a bound on what one game can store, whatever the rate limits allow
 CHANNELS = ("players", "spectators")
 SPECTATORS = "spectators"  # the mute target that silences every spectator
 
@@ -269,6 +270,12 @@ def read_mutes(store: Any, game_id: str) -> dict[int, set[str]]:
     return out
 
 
+def count_messages(store: Any, game_id: str) -> int:
+    c = chat_table.c
+    with store.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(chat_table).where(c.game_id == game_id)).scalar_one())
+
+
 # ---------------------------------------------------------------------- one table's chat in memory
 @dataclass
 class Room:
@@ -276,6 +283,7 @@ class Room:
     message heard twice on the bus is delivered once)."""
 
     mutes: dict[int, set[str]] = field(default_factory=dict)
+    count: int = 0  # messages stored (this process's count: the ones it wrote, read or heard of)
     seen: deque[int] = field(default_factory=lambda: deque(maxlen=512))
     pending: set[int] = field(default_factory=set)  # ids heard on the bus, to read and deliver
     reading: asyncio.Task | None = None
@@ -324,8 +332,9 @@ class Chat:
             fut = self.loading[game.id] = asyncio.get_running_loop().create_future()
             try:
                 mutes = await run_blocking(read_mutes, self.store, game.id)
+                count = await run_blocking(count_messages, self.store, game.id)
                 if game.chat is None:
-                    game.chat = Room(mutes=mutes)
+                    game.chat = Room(mutes=mutes, count=count)
                 fut.set_result(game.chat)
             except BaseException as e:
                 fut.set_exception(e)
@@ -363,6 +372,8 @@ class Chat:
     ) -> dict:
         """Store one message, then deliver it here and tell the other processes."""
         room = await self.room(game)
+        if room.count >= GAME_MAX:
+            raise ApiError(409, "chat_full", f"this table's chat holds its {GAME_MAX} messages; no more can be added")
         if seat is not None:
             author, guest = game.seats[seat].name, False
         else:
@@ -379,6 +390,7 @@ class Chat:
             "at": time.time(),
         }
         chat_id = await self._write(("chat", row), "storing a chat message")
+        room.count += 1
         message = {"chat_id": chat_id, **{k: v for k, v in row.items() if k != "game_id"}}
         room.seen.append(chat_id)
         self.deliver(game, room, message, origin, req_id)
@@ -522,6 +534,7 @@ class Chat:
                 if message["chat_id"] in room.seen:
                     continue
                 room.seen.append(message["chat_id"])
+                room.count += 1
                 self.deliver(game, room, message)
 
     async def _heard_mute(self, game: LiveGame, seat: int) -> None:

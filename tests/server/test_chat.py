@@ -196,6 +196,20 @@ def test_rate_limit_per_seat(table):
         srv.call(hub.limiter.buckets.clear)
 
 
+def test_a_table_keeps_at_most_game_max_messages(table, monkeypatch):
+    """However the rate limits are set, one table's stored chat is bounded."""
+    from redtable.server import chat as chat_module
+
+    srv, api, gid, tokens, socks = table
+    monkeypatch.setattr(chat_module, "GAME_MAX", 3)
+    assert chat(socks["s0"], "a", "players", "one")["type"] == "chat"
+    assert chat(socks["s1"], "b", "players", "two")["type"] == "chat"
+    assert chat(socks["w1"], "c", "spectators", "three")["type"] == "chat"
+    full = chat(socks["s1"], "d", "players", "four")
+    assert full["type"] == "error" and full["error"] == "chat_full" and "3 messages" in full["message"]
+    assert len(history(api, gid, tokens[0]).json()["messages"]) == 2  # (the seat does not read the spectators')
+
+
 # ---------------------------------------------------------------------- what reaches whom
 def test_markup_stays_text(table):
     srv, api, gid, tokens, socks = table
