@@ -255,7 +255,7 @@ class LiveGame:
         d = state.decision()
         if d is None:
             return None
-        if seat is not None and seat == d.player:
+        if seat is not None and seat == d.player and self.seats[seat].kind != "bot":  # (a bot plays a timed-out seat)
             out = d.to_json()
             if self.idle_window(state) is not None:
                 out["auto"] = True  # nothing to block with: the server answers for this seat

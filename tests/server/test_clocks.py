@@ -237,6 +237,8 @@ def test_time_out_rated_two_players_the_seat_forfeits_and_the_other_wins(rated_o
     assert st["result"]["reason"] == "timeout" and st["seats"][waited]["type"] == "human"  # (the account's seat)
     r = api.decide(gid, tokens[1 - waited], "jarl", st["version"])
     assert r.status_code == 409 and r.json()["error"] == "game_over"
+    rec = api.http.get(f"/api/games/{gid}/record")  # over: the seed is published, as for any finished game
+    assert rec.status_code == 200 and rec.json()["seed_commitment"] == st["seed_commitment"]
 
     def rated(p: Account) -> dict | None:
         got = api.http.get(f"/api/players/{p.name}")
@@ -296,6 +298,7 @@ def test_a_table_nobody_plays_closes_and_says_why(clocked):
     assert r.status_code == 409 and r.json()["error"] in ("game_over", "table_closed")
     listed = {g["id"]: g["status"] for g in api.http.get("/api/games?limit=500").json()}
     assert listed[gid] == "abandoned"
+    assert api.http.get(f"/api/games/{gid}/record").status_code == 200  # nobody plays on: the deal is shown
     assert gid not in {g["id"] for g in api.http.get("/api/games?status=active&limit=500").json()}
     assert gid in {g["id"] for g in api.http.get("/api/games?status=abandoned&limit=500").json()}
     ws.close()

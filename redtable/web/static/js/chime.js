@@ -8,6 +8,7 @@
 // WebAudio (two short sine notes), no audio file.
 import { h, svg } from "./dom.js";
 import { t } from "./i18n.js";
+import { notify } from "./notify.js";
 
 const KEY = "redtable.chime";
 export const MARK = "● ";
@@ -86,6 +87,10 @@ export class TurnSignals {
   update(mine, sent, base) {
     if (base) this.base = base;
     if (mine && this.mine === false && chimeOn()) playChime();
+    if (mine && this.mine === false && document.hidden) {  // (with permission: notify.js; one per game)
+      const m = (location.hash || "").match(/^#\/game\/([^/?]+)/);
+      notify(t("turn.notify_title"), this.base, m ? decodeURIComponent(m[1]) : "turn", location.hash);
+    }
     this.mine = mine;
     const title = (mine && !sent ? MARK : "") + this.base;
     if (document.title !== title) document.title = title;

@@ -6,6 +6,7 @@ import {
   get, post, saveSeat, seatFor, seatsHeld, playerName, setPlayerName, creatorKey, saveCreatorKey, NAME_MAX,
 } from "./api.js";
 import { currentUser, accountForm } from "./account.js";
+import { FindPanel, tableFields, tableBody, fillBotsControl } from "./tables.js";
 
 const SPEEDS = { instant: 0, normal: 0.7, slow: 1.6 };
 const FALLBACK_BOTS = ["random", "heuristic", "ismcts:0.2s", "ismcts:1s"];
@@ -60,6 +61,7 @@ export function mountLobby(root) {
 
   const page = h("div.lobby");
   root.append(page);
+  const find = new FindPanel(() => titles);  // quick play and the open tables (tables.js)
 
   function titleInfo(name) { return (titles || []).find((x) => x.name === name); }
   function botsOf(ti) { return ti && Array.isArray(ti.bots) && ti.bots.length ? ti.bots : FALLBACK_BOTS; }
@@ -76,7 +78,7 @@ export function mountLobby(root) {
     clear(page);
     page.append(h("p.muted.lobby-learn", null, t("lobby.learn"), " ",
       h("a.btn.small.learn-link", { href: "#/learn" }, t("lobby.learn_link"))),
-      h("div.lobby-grid", null, created ? renderCreated() : renderForm(), renderGames()));
+      h("div.lobby-grid", null, created ? renderCreated() : renderForm(), h("div.lobby-side", null, find.el, renderGames())));
   }
 
   function renderForm() {
@@ -131,6 +133,7 @@ export function mountLobby(root) {
         currentUser() ? h("label.check.rated-check", null, h("input", { type: "checkbox", name: "rated", checked: rated,
           "aria-describedby": "rated-help", onchange: (e) => { form.rated = e.target.checked; render(); } }),
           h("span", null, t("lobby.rated"), h("small#rated-help.muted.block", null, t("lobby.rated_help")))) : null,
+        tableFields(form, render),  // open seats, a clock (tables.js)
         h("label.inline", null, t("lobby.bot_speed"), " ",
           h("select", { name: "speed", onchange: (e) => { form.speed = e.target.value; } },
             Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: form.speed === k }, t("lobby.speed." + k))))),
@@ -162,6 +165,7 @@ export function mountLobby(root) {
     };
     const rated = form.rated && !!currentUser();
     if (rated) { body.rated = true; body.undo = false; }
+    Object.assign(body, tableBody(form));
     const seed = form.seed === "" ? null : Number(form.seed);
     if (seed !== null && humans() <= 1 && !rated && Number.isSafeInteger(seed)) body.seed = seed;
     try {
@@ -186,6 +190,7 @@ export function mountLobby(root) {
     }
     render();
     loadGames();
+    find.loadTables();  // (an open table just made is listed at once)
   }
 
   function renderCreated() {
@@ -194,6 +199,8 @@ export function mountLobby(root) {
     return h("section.panel.created", { "aria-labelledby": "created-h" },
       h("h1#created-h", null, t("lobby.created"), " — ", t("title." + g.game)),
       g.seed_chosen_by_creator ? h("p", null, seedMarker()) : null,
+      g.open ? h("div.open-created", null, h("p.muted", null, t("tables.listed")),
+        fillBotsControl(g.game_id, botsOf(titleInfo(g.game)), (r) => { if (r.ready) location.hash = `#/game/${g.game_id}`; })) : null,
       h("p.muted", null, t("lobby.invites_help")),
       h("ul.invites", null, others.map((s) => {
         const url = location.origin + s.invite_url;
@@ -303,7 +310,7 @@ export function mountLobby(root) {
     return a && page.contains(a) && (a.tagName === "INPUT" || a.tagName === "SELECT");
   }
   start();
-  return { destroy() { clearInterval(timer); }, relabel: render };
+  return { destroy() { clearInterval(timer); find.destroy(); }, relabel() { find.render(); render(); } };
 }
 
 // ---------------------------------------------------------------------- the join page

@@ -2,6 +2,7 @@
 import { h, clear, toast } from "./dom.js";
 import { initI18n, t, setLang, currentLang, languages, onLangChange } from "./i18n.js";
 import { loadSession, currentUser, onAccountChange, logOut } from "./account.js";
+import { watch, myGamesLink } from "./mygames.js";
 
 let current = null; // the mounted page: {destroy(), relabel?()}
 
@@ -17,6 +18,7 @@ const routes = [
   [/^#\/(login|register)/, () => import("./account.js").then((m) => m.mountAccount)],
   [/^#\/players\/([^/?]+)/, () => import("./players.js").then((m) => m.mountProfile)],
   [/^#\/leaderboard\/([^/?]+)/, () => import("./players.js").then((m) => m.mountLeaderboard)],
+  [/^#\/my-games/, () => import("./mygames.js").then((m) => m.mountMyGames)],
 ];
 
 function renderTopbar() {
@@ -30,6 +32,7 @@ function renderTopbar() {
       h("span.brand-name", null, "red", h("b", null, "table"))),
     h("nav.mainnav", { "aria-label": "main" },
       h("a", { href: "#/", "aria-current": here("#/") }, t("nav.lobby")),
+      myGamesLink(hash),
       h("a", { href: "#/calc", "aria-current": here("#/calc") }, t("nav.calc")),
       h("a.nav-learn", { href: "#/learn", "aria-current": /^#\/(learn|rules)(\/|$)/.test(hash) ? "page" : null }, t("nav.learn")),
       h("a.nav-board", { href: "#/leaderboard/red-rising", "aria-current": /^#\/leaderboard\//.test(hash) ? "page" : null }, t("nav.leaderboard"))),
@@ -84,6 +87,8 @@ async function route() {
 async function boot() {
   await initI18n();
   await loadSession();
+  watch.start();  // my turn in any game: the top bar's count, the tab title, a notice (mygames.js)
+  onAccountChange(() => watch.poll());
   onAccountChange(() => { renderTopbar(); if (current && current.relabel) current.relabel(); });
   onLangChange(() => {
     renderTopbar();

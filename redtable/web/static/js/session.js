@@ -125,6 +125,7 @@ export class Session {
         Object.assign(this.snap, {
           version: msg.version, step: msg.step, status: msg.status, view: msg.view, decision: msg.decision,
           can_undo: msg.can_undo, result: msg.result,
+          clock: msg.clock, ready: msg.ready, seated: msg.seated, forfeited: msg.forfeited, closed: msg.closed,
         });
         this.events.push(...(msg.events || []));
         if (this.pending && (msg.by === this.snap.seat || (this.pending.version && msg.version >= this.pending.version))) this.pending = null;

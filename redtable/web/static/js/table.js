@@ -10,6 +10,7 @@ import { TurnSignals } from "./chime.js";
 import { ScorePanel } from "./scorepanel.js";
 import { Scrubber, stepFromHash } from "./replaybar.js";
 import { ChatPanel } from "./chat.js";
+import { TableStrip, forfeitEnd } from "./clockview.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -30,7 +31,8 @@ function makeCtx(base) {
       return s.name || t("seat.n", { n: seat + 1 });
     },
     color(seat) { return ctx.renderer.seatColor ? ctx.renderer.seatColor(ctx, seat) : SEAT_COLORS[seat % SEAT_COLORS.length]; },
-    isMe(seat) { return ctx.me !== null && ctx.me !== undefined && seat === ctx.me; },
+    // (a seat a bot took over when its time ran out is no longer this person's to play)
+    isMe(seat) { return ctx.me !== null && ctx.me !== undefined && seat === ctx.me && !(ctx.seats && ctx.seats[seat] && ctx.seats[seat].type === "bot"); },
     seatColors: SEAT_COLORS,
   };
   return ctx;
@@ -472,7 +474,7 @@ function endScreen(ctx, onClose) {
   const card = h("div.endcard",
     null,
     h("h1#end-h", null, icon("trophy"), " ", t("end.title")),
-    r.endScreen(ctx),
+    forfeitEnd(ctx) || r.endScreen(ctx),  // (a game a forfeit ended was not played out: clockview.js says why)
     fairness(ctx),
     h("div.actions", null,
       h("button.btn.close-end", { type: "button", onclick: () => { overlay.remove(); onClose && onClose(); } }, t("end.view_board")),
@@ -568,6 +570,9 @@ export function mountGame(root, gameId, hooks = {}) {
   const panel = new ScorePanel({ shell, gameId, getCtx: () => ctx, getToken: () => session.token,
     getVersion: () => (session.snap ? session.snap.version : -1) });
   q(".info").before(signals.button, panel.button);
+  // each seat's clock, "waiting for players", why a table closed (clockview.js)
+  const strip = new TableStrip();
+  q(".notice").before(strip.el);
   // the table chat (chat.js): above the log beside the board, a drawer on a phone
   const chat = new ChatPanel({ section: q(".chat"), shell, gameId, mode: "live", getCtx: () => ctx,
     getToken: () => session.token, send: (m) => session.send(m) });
@@ -578,7 +583,8 @@ export function mountGame(root, gameId, hooks = {}) {
     const s = session.snap;
     if (!s || destroyed) return;
     const d = s.decision;
-    const mine = !!d && s.seat !== null && s.seat !== undefined && d.player === s.seat && !d.auto && s.status !== "finished";
+    const mine = !!d && s.seat !== null && s.seat !== undefined && d.player === s.seat && !d.auto && s.status !== "finished"
+      && !(s.seats && s.seats[s.seat] && s.seats[s.seat].type === "bot");
     signals.update(mine, !!session.pending, `${t("title." + s.game)} — redtable`);
   }
   function moved() { turn(); panel.changed(); }
@@ -616,8 +622,8 @@ export function mountGame(root, gameId, hooks = {}) {
       shell.classList.add(snap.game);
     }
     if (!cards || (cards.lang && cards.lang !== currentLang())) cards = await cardData(snap.game);  // the page's language
-    if (snap.status === "finished" && !final) {
-      final = await get(`/api/web/games/${gameId}/final`).catch(() => ({}));
+    if (snap.status === "finished" && !final) {  // (a game ended by a forfeit was not played out: no final hands)
+      final = snap.result && snap.result.reason === "timeout" ? {} : await get(`/api/web/games/${gameId}/final`).catch(() => ({}));
     }
     ctx = makeCtx({
       renderer, cards, final, gameId, game: snap.game, view: snap.view, decision: snap.decision, me: snap.seat,
@@ -625,6 +631,7 @@ export function mountGame(root, gameId, hooks = {}) {
       commitment: snap.seed_commitment, seedChosen: !!snap.seed_chosen_by_creator,
     });
     q(".seed-chosen").hidden = !snap.seed_chosen_by_creator;
+    strip.update(snap, (i) => ctx.name(i), (i) => ctx.color(i));
     shell.classList.toggle("busy", !!session.pending);
     q(".game-name").textContent = t("title." + snap.game);
     q(".round-info").textContent = renderer.statusLine(ctx);
@@ -665,7 +672,7 @@ export function mountGame(root, gameId, hooks = {}) {
     clear(box);
     const d = ctx.decision;
     box.classList.remove("mine", "urgent");
-    if (ctx.status === "finished") {
+    if (ctx.status === "finished" || ctx.status === "abandoned") {  // (abandoned: the strip says why)
       box.append(h("p.prompt-text", null, t("table.game_over")));
       return;
     }
@@ -700,6 +707,7 @@ export function mountGame(root, gameId, hooks = {}) {
       session.close();
       signals.destroy();
       panel.destroy();
+      strip.destroy();
       chat.destroy();
       els.follow.destroy();
       closeMenu();
@@ -711,6 +719,7 @@ export function mountGame(root, gameId, hooks = {}) {
       showStatus(session.status);
       signals.label();
       panel.relabel();
+      strip.relabel();
       chat.relabel();
       els.follow.relabel();
       logCount = 0;
