@@ -37,7 +37,7 @@ class TurnWatch {
       this.timer = setTimeout(() => { this.poll().finally(again); }, document.hidden ? 15000 : (/^#\/my-games/.test(location.hash) ? 4000 : 8000));
     };
     this.poll().finally(again);
-    window.addEventListener("hashchange", () => this.title());
+    window.addEventListener("hashchange", () => setTimeout(() => this.title(), 0));  // (after the page left set its own)
     document.addEventListener("visibilitychange", () => { if (!document.hidden) this.poll(); });
   }
 
