@@ -291,6 +291,17 @@ async def account_for_write(request: HTTPConnection) -> Account | None:
     return account
 
 
+def client_address(conn: HTTPConnection) -> str:
+    """The address a request comes from; behind a trusted proxy, the last one it appended to
+    X-Forwarded-For (the rule of ``app.scope_client``, which this module cannot import: the app imports it)."""
+    hub = getattr(conn.app.state, "hub", None)
+    if hub is not None and hub.limits.trust_proxy:
+        forwarded = conn.headers.get("x-forwarded-for")
+        if forwarded:
+            return forwarded.rsplit(",", 1)[-1].strip()[:64]
+    return conn.client.host if conn.client else "unknown"
+
+
 def is_https(request: HTTPConnection) -> bool:
     """The page came over https: directly, or through a trusted proxy that says so."""
     if request.url.scheme in ("https", "wss"):
@@ -361,8 +372,7 @@ async def _submit_bind(hub: Any, game: Any, seat: int, account_id: int, rated: b
         raise
     except Exception as e:  # noqa: BLE001
         from .errors import storage_error
-        from .live import request_id
 
-        rid = request_id()
+        rid = secrets.token_hex(6)  # (a request id the client can quote; the log has the details)
         log.error("binding seat %s of %s failed (request %s): %s", seat, game.id, rid, e)
         raise storage_error(rid) from None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from . import accounts as acc
@@ -38,15 +38,11 @@ class SessionInfo(BaseModel):
 
 
 def _json(body: dict[str, Any], status: int = 200) -> Response:
-    from .app import JSON
-
-    return JSON(body, status_code=status)
+    return JSONResponse(body, status_code=status)
 
 
 def _client(request: Request) -> str:
-    from .app import client_of
-
-    return client_of(request, request.app.state.hub.limits)
+    return acc.client_address(request)
 
 
 def _take(request: Request, who: str, kind: str, what: str) -> None:

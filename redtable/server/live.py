@@ -423,6 +423,8 @@ class Hub:
             return
         self.started = True
         self.loop = loop = asyncio.get_running_loop()
+        from . import accounts, ratings  # noqa: F401  (their tables join the metadata create_tables makes)
+
         await run_blocking(self.store.create_tables)
         self.writer.start(loop)
         if self.pool is None:  # its worker processes start with the first bot that thinks

@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse
 from sqlalchemy import func, select
 
 from ..core import GAMES
@@ -157,12 +158,10 @@ def leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, 
 async def player(request: Request, username: str = PathParam(..., max_length=100)) -> Any:
     """A player's profile: games played and won per title and player count, ratings and their
     history, recent games with replay links."""
-    from .app import JSON
-
     out = await run_blocking(profile, request.app.state.store, username) if len(username) <= 24 else None
     if out is None:
         raise ApiError(404, "unknown_player", f"no player named {clip(username, 40)}")
-    return JSON(out)
+    return JSONResponse(out)
 
 
 @router.get("/api/leaderboard/{title}")
@@ -173,10 +172,8 @@ async def board(
     offset: int = Query(0, ge=0, le=BOARD_OFFSET_MAX),
 ) -> Any:
     """A title's players in order of their rating's ordinal (mu - 3 sigma), bots marked ``is_bot``."""
-    from .app import JSON
-
     if title not in GAMES:
         raise ApiError(
             404, "unknown_title", f"unknown game {clip(title, 40)}; known games: {', '.join(GAMES)}", games=list(GAMES)
         )
-    return JSON(await run_blocking(leaderboard, request.app.state.store, title, limit, offset))
+    return JSONResponse(await run_blocking(leaderboard, request.app.state.store, title, limit, offset))

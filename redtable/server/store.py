@@ -294,6 +294,9 @@ class Store:
     def create_tables(self) -> None:
         """Create the tables (and schema) if missing, and add the fleet columns to older tables.
 
+        The tables are those on ``metadata`` when it runs: the hub imports ``accounts`` and
+        ``ratings`` first, so theirs are made too.
+
         On PostgreSQL the whole of it holds an advisory lock: servers starting together on
         one database (``--workers``, several machines) do it one after the other.
         """
@@ -302,8 +305,6 @@ class Store:
                 conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('redtable.schema'))"))
             if self.schema:
                 conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
-            from . import accounts, ratings  # noqa: F401  (their tables are on this metadata)
-
             metadata.create_all(conn)
             self._migrate(conn)
 
