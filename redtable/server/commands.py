@@ -94,6 +94,9 @@ def serve_command(
     table_sweep_seconds: float = typer.Option(
         1.0, "--table-sweep-seconds", hidden=True, help="tests: how often due table deadlines are looked for"
     ),
+    table_idle_seconds: float | None = typer.Option(
+        None, "--table-idle-seconds", hidden=True, help="tests: seconds without a person acting before any table closes"
+    ),
 ) -> None:
     """Run the game server: HTTP + WebSocket API (OpenAPI at /docs) and, when present, the web UI at /."""
     if not 0 < port < 65536:
@@ -204,6 +207,9 @@ def serve_command(
         lease_seconds=lease_seconds,
         clock_scale=clock_scale,
         table_sweep_seconds=table_sweep_seconds,
+        table_idle_seconds=dict.fromkeys(("realtime", "turn", "none"), table_idle_seconds)
+        if table_idle_seconds
+        else None,
     )
     if not reuse_port:
         typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database {store.dialect}", err=True)

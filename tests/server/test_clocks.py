@@ -379,6 +379,36 @@ def test_two_processes_act_on_each_timeout_once(tmp_path):
         b.cleanup()
 
 
+def test_two_processes_close_an_abandoned_table_once(tmp_path):
+    """Both processes hold a game nobody plays: exactly one of them closes it, both tables say why."""
+    from fleetkit import Proc
+
+    require_backend("postgresql")
+    b = Backend("postgresql", None)
+    fast = ["--table-sweep-seconds", "0.05", "--table-idle-seconds", "1"]
+    procs = [Proc(b.schema, tmp_path / f"server{i}.log", extra=fast).start() for i in range(2)]
+    try:
+        a, z = (Api(p.base) for p in procs)
+        info = create(a, "red-north", ("human", "human"))
+        gid = info["game_id"]
+        tokens = [a.join(gid, info["seats"][0]["invite"]), z.join(gid, info["seats"][1]["invite"])]
+        socks = [Client(_WsBase(p), gid, t) for p, t in zip(procs, tokens, strict=True)]
+        for ws in socks:
+            wait_message(ws, lambda m: m.get("code") == "table_closed", timeout=20)
+        for api in (a, z):
+            st = api.state(gid)
+            assert st["status"] == "abandoned" and st["closed"]["reason"] == "inactive"
+        assert sum(p.health()["tables"]["closed"] for p in procs) == 1
+        for ws in socks:
+            ws.close()
+        a.close()
+        z.close()
+    finally:
+        for p in procs:
+            p.stop()
+        b.cleanup()
+
+
 class _WsBase:
     """srvkit.Client reads ``ws_base`` from its server: a fleet process's WebSocket address."""
 
