@@ -57,7 +57,10 @@ function accountNav(hash) {
     h("button.btn.ghost.small.topbar-logout", { type: "button", onclick: logOut }, t("account.log_out")));
 }
 
+let routing = 0; // which route() call is the newest: a page still loading when the hash changes again is not mounted
+
 async function route() {
+  const mine = ++routing;
   const app = document.getElementById("app");
   if (current && current.destroy) current.destroy();
   current = null;
@@ -67,6 +70,7 @@ async function route() {
   const join = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   if (join) {
     const m = await import("./lobby.js");
+    if (mine !== routing) return;
     const invite = decodeURIComponent(location.hash.replace(/^#/, ""));
     current = m.mountJoin(app, decodeURIComponent(join[1]), invite);
     return;
@@ -76,6 +80,7 @@ async function route() {
     const m = hash.match(re);
     if (m) {
       const mount = await loader();
+      if (mine !== routing) return;
       clear(app);
       current = mount(app, ...m.slice(1).map(decodeURIComponent));
       return;
