@@ -175,7 +175,7 @@ function buildShell(root, mode) {
         mode === "live" ? h("button.btn.small.ghost.share", { type: "button", title: t("table.copy_link") }, icon("eye"), h("span", null, t("table.copy_link"))) : null,
         h("button.btn.small.ghost.info", { type: "button", title: t("info.title"), "aria-haspopup": "dialog" }, icon("info"), h("span", null, t("info.title"))),
         h("button.btn.small.logtoggle", { type: "button", "aria-expanded": "false" }, icon("log"), h("span", null, t("table.show_log"))),
-        h("a.btn.small.ghost.leave", { href: "#/" }, t("table.leave")))),
+        h("a.btn.small.ghost.leave", { href: "#/", title: t("table.leave") }, icon("leave"), h("span", null, t("table.leave"))))),
     h("div.notice", { role: "status", hidden: true }),
     h("div.table-main", null,
       h("div.board-wrap", null, h("div.board", { "aria-label": "board" }, h("p.loading", null, t("table.loading")))),
@@ -340,7 +340,8 @@ function relabelShell(els) {
   q(".undo").title = t("table.undo_title");
   q(".results span").textContent = t("table.show_results");
   q(".logtoggle span").textContent = t("table.show_log");
-  q(".leave").textContent = t("table.leave");
+  q(".leave span").textContent = t("table.leave");
+  q(".leave").title = t("table.leave");
   if (q(".share")) { q(".share span").textContent = t("table.copy_link"); q(".share").title = t("table.copy_link"); }
   q(".log h2").textContent = t("table.log");
   q(".info span").textContent = t("info.title");
