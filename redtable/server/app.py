@@ -31,10 +31,11 @@ from .conn import Conn
 from .edge import BodyTooLarge, Edge, RateGate
 from .errors import ApiError, bad_token, internal_error, missing_token, token_in_url
 from .limits import Limits, rate_limited
-from .live import MAX_SEED, Hub, LiveGame, _dumps, sha
+from .live import MAX_SEED, Hub, LiveGame, _dumps
 from .players import router as players_router
 from .store import DEFAULT_DB, Store, run_blocking
 from .tokens import seat_token as _token
+from .tokens import sha
 from .validate import NAME_MAX, clip
 
 log = logging.getLogger("redtable.server")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
 import logging
 import secrets
 import time
@@ -43,6 +42,7 @@ from .fairness import WINDOW_KINDS, HumanDelays, new_salt, seed_commitment
 from .limits import Limits, RateLimiter
 from .store import GameRow, GroupCommitter, InviteGone, SeatRow, Store, VersionConflict, run_blocking
 from .tables import TableService, TableState
+from .tokens import new_secret, sha
 from .undo import undo_check
 from .validate import check_name, clip, valid_game_id
 
@@ -54,15 +54,6 @@ SNAPSHOT_EVERY = 16  # replay steps are served from a copy of the state kept eve
 
 def _dumps(obj: Any) -> str:
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def new_secret() -> str:
-    """A seat token, invite or creator key: 256 random bits (URL-safe text)."""
-    return secrets.token_urlsafe(32)
 
 
 def request_id() -> str:

@@ -68,7 +68,7 @@ class QuickPlay:
         return tabledb.Bucket(game, players, speed, bool(rated))
 
     async def join(self, game: Any, players: Any, speed: Any, rated: bool, name: Any, account: Any) -> dict[str, Any]:
-        from .live import new_secret, sha
+        from .tokens import new_secret, sha
 
         bucket = self.bucket(game, players, speed, rated, account)
         name = check_name(name)
@@ -85,7 +85,7 @@ class QuickPlay:
         return {"ticket": ticket, **(await self.poll(ticket))}
 
     async def poll(self, ticket: str | None) -> dict[str, Any]:
-        from .live import sha
+        from .tokens import sha
 
         if not ticket:
             raise ApiError(401, "missing_ticket", "send your queue ticket: 'Authorization: Bearer <ticket>'")
@@ -138,7 +138,7 @@ class QuickPlay:
         }
 
     async def leave(self, ticket: str | None) -> dict[str, Any]:
-        from .live import sha
+        from .tokens import sha
 
         if not ticket:
             raise ApiError(401, "missing_ticket", "send your queue ticket: 'Authorization: Bearer <ticket>'")

@@ -507,7 +507,7 @@ class TableService:
 
     async def sit(self, game: LiveGame, name: Any, account: Any, held_token: str | None) -> dict[str, Any]:
         """``POST /api/games/{id}/sit``: a free seat of an open table for this person, in one click."""
-        from .live import new_secret, sha
+        from .tokens import new_secret, sha
 
         tbl = game.table
         if not tbl.open:
@@ -548,7 +548,7 @@ class TableService:
     async def fill_bots(self, game: LiveGame, creator_key: str | None, bot: Any, seats: list[int] | None) -> dict:
         """``POST /api/games/{id}/fill-bots``: the creator puts bot presets in seats nobody took."""
         from .botpool import check_preset
-        from .live import sha
+        from .tokens import sha
 
         if not creator_key or not game.creator_hash or not secrets.compare_digest(sha(creator_key), game.creator_hash):
             raise ApiError(

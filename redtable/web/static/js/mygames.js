@@ -89,7 +89,9 @@ class TurnWatch {
       el.hidden = this.count === 0;
     }
     for (const el of document.querySelectorAll(".nav-mygames")) {
-      el.setAttribute("aria-label", this.count ? t("nav.my_games_n", { n: this.count }) : t("nav.my_games"));
+      // the name stays the visible text ("My games 2"); the sentence is its description
+      if (this.count) el.title = t("nav.my_games_n", { n: this.count });
+      else el.removeAttribute("title");
     }
   }
 
