@@ -1,7 +1,7 @@
 """Fit the bot presets' fixed ratings: tournaments among them, rated with OpenSkill, written to
 ``redtable/server/bot_ratings.json`` (the server ships it; ``redtable/server/ratings.py``).
 
-    python bench/rate_bots.py                       # the shipped file: 36 games per title
+    python bench/rate_bots.py                       # the shipped file: 72 games per title
     python bench/rate_bots.py --games 120 --workers 2
 
 Every title is played 2-player by the four presets (``random``, ``heuristic``,
@@ -58,7 +58,7 @@ def fit(title: str, games: int, seed: int, workers: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=36, help="games per title (a multiple of 12 balances the seats)")
+    ap.add_argument("--games", type=int, default=72, help="games per title (a multiple of 12 balances the seats)")
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", type=Path, default=BOT_FILE)
