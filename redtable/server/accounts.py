@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -72,6 +73,43 @@ sessions_table = Table(
     Column("expires_at", Float, nullable=False),
     Index("redtable_sessions_account", "account_id"),
 )
+
+# Failed log-ins per username, in storage: the token buckets are per process, so without this a
+# fleet of N processes would let N times as many guesses at one account through.
+login_failures_table = Table(
+    "redtable_login_failures",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username_key", String(USERNAME_MAX), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("redtable_login_failures_key", "username_key", "at"),
+)
+FAILURES_MAX = 10  # failed log-ins at one username ...
+FAILURES_WINDOW = 600.0  # ... within this many seconds, from any address and any process
+
+
+def login_wait(store: Any, key: str, now: float | None = None) -> float:
+    """Seconds until a log-in at ``key`` may be tried again (0: now), from the failures every process stored."""
+    now = time.time() if now is None else now
+    f = login_failures_table.c
+    with store.engine.connect() as conn:
+        times = (
+            conn.execute(select(f.at).where(f.username_key == key, f.at > now - FAILURES_WINDOW).order_by(f.at.desc()))
+            .scalars()
+            .all()
+        )
+    if len(times) < FAILURES_MAX:
+        return 0.0
+    return max(0.0, times[FAILURES_MAX - 1] + FAILURES_WINDOW - now)
+
+
+def record_login_failure(store: Any, key: str, now: float | None = None) -> None:
+    """One more failed log-in at ``key``; the username's failures older than the window go."""
+    now = time.time() if now is None else now
+    f = login_failures_table.c
+    with store.engine.begin() as conn:
+        conn.execute(delete(login_failures_table).where(f.username_key == key, f.at <= now - FAILURES_WINDOW))
+        conn.execute(insert(login_failures_table).values(username_key=key, at=now))
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,9 +298,27 @@ async def current_account(conn: HTTPConnection) -> Account | None:
     if "account" in state:
         return state["account"]
     tok = session_cookie(conn)
+    if tok and conn.scope.get("type") == "websocket" and not same_origin(conn):
+        tok = None  # a page of another site opened this socket: the browser sent our cookie, it is not the person
     account = await run_blocking(session_account, _store(conn), tok) if tok else None
     state["account"] = account
     return account
+
+
+def same_origin(conn: HTTPConnection) -> bool:
+    """Whether a WebSocket's ``Origin`` is this server's own host (or absent: not a browser).
+
+    A browser sends the session cookie with a socket that any page opens to this host, and a
+    socket has no CSRF header: the Origin it must send is what tells a page of ours from another
+    site's (cross-site WebSocket hijacking)."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    host = conn.headers.get("host") or ""
+    try:
+        return urlsplit(origin).netloc.lower() == host.lower() and bool(host)
+    except ValueError:
+        return False
 
 
 def require_csrf(request: HTTPConnection) -> None:

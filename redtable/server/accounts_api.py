@@ -86,11 +86,18 @@ async def log_in(request: Request, body: Credentials) -> Response:
         "log-in attempts at this username",
     )
     store = request.app.state.store
+    key = acc.username_key(body.username[: acc.USERNAME_MAX])
+    wait = await run_blocking(acc.login_wait, store, key)
+    if wait > 0:
+        from .limits import rate_limited
+
+        raise rate_limited("login_user", wait, "failed log-ins at this username")
     found = (
         await run_blocking(acc.find_account, store, body.username) if len(body.username) <= acc.USERNAME_MAX else None
     )
     ok, rehash = await run_blocking(acc.verify_password, found[1] if found else None, body.password)
     if not ok or found is None:
+        await run_blocking(acc.record_login_failure, store, key)
         raise ApiError(401, "bad_login", "wrong username or password")
     account = found[0]
     if rehash is not None:

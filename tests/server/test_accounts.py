@@ -11,6 +11,7 @@ or CSRF token in any log line or error body; older tables get the new columns.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from dataclasses import replace
 
@@ -240,6 +241,31 @@ def test_log_in_is_rate_limited_per_username_and_per_address(backend):
             assert c.post("/api/session", json=other).status_code == 401
             r = c.post("/api/session", json={"username": "third", "password": "guess guess"})
             assert r.status_code == 429 and r.json()["limit"] == "login"  # this address has had its 5
+    finally:
+        srv.stop()
+
+
+def test_failed_log_ins_count_across_processes(backend):
+    """The per-username limit on failures is kept in storage: failures another process stored
+    (written here straight into the store, as a second process would) stop this one too."""
+    from redtable.server import accounts as acc
+
+    srv = start_server(backend)
+    try:
+        with client(srv) as c:
+            name = uname("Fl")
+            register(c, name)
+            c.cookies.clear()
+            store = srv.hub.store
+            now = time.time()
+            for i in range(acc.FAILURES_MAX - 1):
+                acc.record_login_failure(store, acc.username_key(name), now - 10 + i)
+            assert c.post("/api/session", json={"username": name, "password": "guess guess"}).status_code == 401
+            r = c.post("/api/session", json={"username": name.upper(), "password": PASSWORD})
+            assert r.status_code == 429 and r.json()["limit"] == "login_user"  # even the right password waits
+            assert 500 <= int(r.headers["retry-after"]) <= 600
+            # the window passes (the failures are dated back): the right password logs in
+            assert acc.login_wait(store, acc.username_key(name), now + acc.FAILURES_WINDOW) == 0
     finally:
         srv.stop()
 

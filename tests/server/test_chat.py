@@ -360,6 +360,23 @@ def test_a_logged_in_spectator_signs_with_its_account(served):
             pass
     assert m["type"] == "chat" and m["author"] == name and m["guest"] is False and m["seat"] is None
     assert history(api, gid).json()["messages"][-1]["author"] == name
+    # the same cookie on a socket that another site's page opened (its Origin) is nobody's: a guest
+    host = srv.base.split("//", 1)[1]
+    for origin, guest in (
+        (f"http://{host}", False),
+        ("https://evil.example", True),
+        (f"http://{host}.evil.example", True),
+    ):
+        with ws_connect(
+            f"{srv.ws_base}/api/games/{gid}/ws",
+            additional_headers={"Cookie": f"redtable_session={cookie}"},
+            origin=origin,
+        ) as ws:
+            ws.send(orjson.dumps({"type": "auth", "token": None}).decode())
+            ws.send(orjson.dumps({"type": "chat", "channel": "spectators", "text": "hi", "id": "o"}).decode())
+            while (m := orjson.loads(ws.recv(timeout=10))).get("id") != "o":
+                pass
+        assert m["type"] == "chat" and m["guest"] is guest and (m["author"] == name) is not guest, (origin, m)
 
 
 # ---------------------------------------------------------------------- two processes
