@@ -394,8 +394,12 @@ def test_tap_on_a_target_panel_chooses_it(live, new_page):
     page.locator(".sheet-close").tap()
     page.wait_for_selector(".sheet-backdrop", state="detached")
     assert version(page) == v
-    # a tap right on the house text chooses the opponent
+    # a tap right on the house text chooses the opponent (measured once the panel is drawn again
+    # and in view: a snapshot that arrives meanwhile redraws the panels)
+    house.wait_for(state="visible")
+    house.scroll_into_view_if_needed()
     box = house.bounding_box()
+    assert box is not None, "the highlighted panel's house text is not shown"
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_function(f"() => window.__session.snap.version > {v}")
     assert page.locator(".sheet-backdrop").count() == 0
