@@ -1,10 +1,10 @@
 """The bot specs: which bots exist and how a spec string builds one (:func:`make_bot`).
 
 A spec is ``name[:budget][:key=value...]``: ``random``, ``heuristic:samples=4``,
-``ismcts:2000it``, ``ismcts:0.5s:c=0.5``. Every bot is registered here explicitly, in
+``ismcts:2000it``, ``ismcts:0.5s:c=0.5``, ``expert:1s``. Every bot is registered here explicitly, in
 :data:`BOTS` (one :class:`BotKind` each: the options it takes and how to build it), so
 that this module sits above the bots and nothing below imports it: the dependencies run
-``registry -> heuristic / ismcts / random_bot -> base``. Another bot is one more entry
+``registry -> heuristic / ismcts / expert / random_bot -> base``. Another bot is one more entry
 (:func:`register_bot`), and callers only pass its name.
 """
 
@@ -17,6 +17,7 @@ from typing import Any
 
 from ..core import InvalidOptions
 from .base import Bot
+from .expert import LEAVES, ExpertBot
 from .heuristic import HeuristicBot
 from .ismcts import PLAYOUTS, ISMCTSBot
 from .random_bot import RandomBot
@@ -35,6 +36,9 @@ OPTION_TYPES: dict[str, Callable[[str], object]] = {
     "exact": int,
     "temperature": float,
     "margin": float,
+    "reuse": int,
+    "leaf": str,
+    "turns": int,
 }
 """Every ``key=value`` option any bot takes, with the type its value is read as."""
 
@@ -89,6 +93,12 @@ def _ismcts(spec: BotSpec, seed: int, game: str | None) -> Bot:
     return ISMCTSBot(seed=seed, iterations=iterations, seconds=seconds, game=game, eval_options=evals, **own)
 
 
+def _expert(spec: BotSpec, seed: int, game: str | None) -> Bot:
+    own, evals = spec.split_eval_options()
+    iterations, seconds = parse_budget(spec.budget) if spec.budget is not None else (DEFAULT_ITERATIONS, None)
+    return ExpertBot(seed=seed, iterations=iterations, seconds=seconds, game=game, eval_options=evals, **own)
+
+
 BOTS: dict[str, BotKind] = {}
 """Spec name -> :class:`BotKind`, in the order error messages list them."""
 
@@ -119,6 +129,15 @@ register_bot(
         options=("c", "playout", "cutoff", "horizon", *EVAL_OPTIONS),
         takes_budget=True,
         summary="information-set Monte Carlo tree search",
+    )
+)
+register_bot(
+    BotKind(
+        "expert",
+        _expert,
+        options=("c", "reuse", "leaf", "turns", *EVAL_OPTIONS),
+        takes_budget=True,
+        summary="the strongest: ISMCTS with a learned evaluation that keeps its tree between decisions",
     )
 )
 
@@ -181,6 +200,11 @@ def parse_spec(spec: str) -> tuple[BotKind, BotSpec]:
         parse_budget(budget)
     if "playout" in options and options["playout"] not in PLAYOUTS:
         raise InvalidOptions(f"playout must be {_either(PLAYOUTS)} (spec {spec!r})")
+    if "leaf" in options and options["leaf"] not in LEAVES:
+        raise InvalidOptions(f"leaf must be {_either(LEAVES)} (spec {spec!r})")
+    turns = options.get("turns")
+    if isinstance(turns, int) and turns < 1:
+        raise InvalidOptions(f"turns must be at least 1 (spec {spec!r})")
     return kind, BotSpec(spec, name, budget, options)
 
 
@@ -192,12 +216,13 @@ def _either(words: tuple[str, ...]) -> str:
 def make_bot(spec: str, seed: int = 0, game: str | None = None) -> Bot:
     """A bot from its spec: ``random``, ``heuristic``, ``ismcts``, ``ismcts:2000it``, ``ismcts:0.5s``.
 
-    Grammar: ``name[:budget][:key=value...]``. The budget (ISMCTS only) is iterations
+    Grammar: ``name[:budget][:key=value...]``. The budget (ISMCTS and expert) is iterations
     (``2000it`` or ``2000``) or time per decision (``0.5s``, ``250ms``); the default is
     1000 iterations (~3 s a decision in a 4-player Red Rising game, 0.2 s in Red North).
     Tuning options: ``ismcts:1s:c=0.5:playout=greedy:cutoff=8:horizon=32`` (also
     ``exact=1``, ``temperature=12``, ``margin=0.3`` for the evaluation),
-    ``heuristic:samples=4:budget=100:opp_weight=0.5:exact=1``. Evaluation options go to
+    ``heuristic:samples=4:budget=100:opp_weight=0.5:exact=1``,
+    ``expert:1s:c=0.7:leaf=learned:turns=8:reuse=1`` (:mod:`.expert`). Evaluation options go to
     the game's evaluator (``exact``: Red Rising's exact Gray/Orange scoring). ``game``
     (``"red-rising"`` / ``"red-north"``) fixes the evaluation; by default it follows
     ``state.game.name``.

@@ -39,7 +39,7 @@ from .simulate import GameResult, play_one
 from .stats import elo_ratings, pairwise_outcomes, shared_wins, wilson_interval
 
 # Bots whose spec takes a search budget as its second field: "ismcts:0.5s", "ismcts:2000it:c=0.5".
-SEARCH_BOTS = ("ismcts",)
+SEARCH_BOTS = ("ismcts", "expert")
 _BUDGET = re.compile(r"^(?:(?:\d+(?:\.\d*)?|\.\d+)(?:s|ms)|\d+it)$")
 
 

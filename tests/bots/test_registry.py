@@ -12,8 +12,8 @@ from redtable.core import InvalidOptions
 BOTS_DIR = Path(__file__).resolve().parents[2] / "redtable" / "bots"
 
 
-def test_the_three_bots_are_registered_in_order():
-    assert bot_names() == ("random", "heuristic", "ismcts")
+def test_the_bots_are_registered_in_order():
+    assert bot_names() == ("random", "heuristic", "ismcts", "expert")
     assert BOTS["ismcts"].takes_budget and not BOTS["heuristic"].takes_budget
     assert BOTS["heuristic"].options == ("samples", "budget", "opp_weight", "exact")
 
@@ -26,7 +26,15 @@ def test_base_imports_no_bot_and_no_bot_imports_the_registry():
         return {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
 
     assert imported("base.py") == {"__future__", "abc", "core"}
-    for name in ("random_bot.py", "heuristic.py", "ismcts.py", "evaluation.py", "common.py"):
+    for name in (
+        "random_bot.py",
+        "heuristic.py",
+        "ismcts.py",
+        "expert.py",
+        "learned_value.py",
+        "evaluation.py",
+        "common.py",
+    ):
         assert "registry" not in imported(name), name
 
 
@@ -47,7 +55,7 @@ def test_a_new_bot_is_one_registration(monkeypatch):
     bot = make_bot("first:samples=3", seed=5, game="red-north")
     assert isinstance(bot, FirstOption)
     assert built == [("first", {"samples": 3}, 5, "red-north")]
-    with pytest.raises(InvalidOptions, match="known bots: random, heuristic, ismcts, first"):
+    with pytest.raises(InvalidOptions, match="known bots: random, heuristic, ismcts, expert, first"):
         make_bot("second")
     with pytest.raises(InvalidOptions, match="first takes the options samples"):
         make_bot("first:c=1")

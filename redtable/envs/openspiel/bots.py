@@ -202,7 +202,7 @@ def make_bot(spec: str, game: RedtableGame, seed: int = 0, seconds: float = 0.1)
     re-deal per decision), ``openspiel:mcts-omniscient`` (its MCTSBot on the real state: it
     reads the hidden cards and the pre-drawn chance; a reference, not a fair player), all
     with random-rollout evaluation and ``uct_c`` 0.7; or a redtable bot spec (``random``,
-    ``heuristic``, ``ismcts``: ``ismcts`` without a budget gets ``seconds``)."""
+    ``heuristic``, ``ismcts``, ``expert``: a search bot without a budget gets ``seconds``)."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(
             f"bad bot spec {spec!r}; OpenSpiel bots: {', '.join(OPENSPIEL_SPECS)}, or a redtable "
@@ -219,7 +219,9 @@ def make_bot(spec: str, game: RedtableGame, seed: int = 0, seconds: float = 0.1)
         if spec == "openspiel:mcts-omniscient":
             return TimedMCTSBot(game, seconds, random_state=rs)
         raise ValueError(f"unknown OpenSpiel bot {spec!r}; known: {', '.join(OPENSPIEL_SPECS)}")
-    if spec.split(":")[0].strip().lower() == "ismcts" and (spec.count(":") == 0 or "=" in spec.split(":")[1]):
+    if spec.split(":")[0].strip().lower() in ("ismcts", "expert") and (
+        spec.count(":") == 0 or "=" in spec.split(":")[1]
+    ):
         head, _, rest = spec.partition(":")
         spec = f"{head}:{seconds:g}s" + (f":{rest}" if rest else "")
     try:
