@@ -39,6 +39,7 @@ OPTION_TYPES: dict[str, Callable[[str], object]] = {
     "reuse": int,
     "leaf": str,
     "turns": int,
+    "mast": float,
 }
 """Every ``key=value`` option any bot takes, with the type its value is read as."""
 
@@ -135,7 +136,7 @@ register_bot(
     BotKind(
         "expert",
         _expert,
-        options=("c", "reuse", "leaf", "turns", *EVAL_OPTIONS),
+        options=("c", "reuse", "leaf", "turns", "mast", *EVAL_OPTIONS),
         takes_budget=True,
         summary="the strongest: ISMCTS with a learned evaluation that keeps its tree between decisions",
     )
@@ -205,6 +206,9 @@ def parse_spec(spec: str) -> tuple[BotKind, BotSpec]:
     turns = options.get("turns")
     if isinstance(turns, int) and turns < 1:
         raise InvalidOptions(f"turns must be at least 1 (spec {spec!r})")
+    mast = options.get("mast")
+    if isinstance(mast, float) and not 0.0 <= mast <= 1.0:
+        raise InvalidOptions(f"mast must be a probability between 0 and 1 (spec {spec!r})")
     return kind, BotSpec(spec, name, budget, options)
 
 
@@ -222,7 +226,7 @@ def make_bot(spec: str, seed: int = 0, game: str | None = None) -> Bot:
     Tuning options: ``ismcts:1s:c=0.5:playout=greedy:cutoff=8:horizon=32`` (also
     ``exact=1``, ``temperature=12``, ``margin=0.3`` for the evaluation),
     ``heuristic:samples=4:budget=100:opp_weight=0.5:exact=1``,
-    ``expert:1s:c=0.7:leaf=learned:turns=8:reuse=1`` (:mod:`.expert`). Evaluation options go to
+    ``expert:1s:c=0.7:leaf=learned:turns=8:reuse=1:mast=0.5`` (:mod:`.expert`). Evaluation options go to
     the game's evaluator (``exact``: Red Rising's exact Gray/Orange scoring). ``game``
     (``"red-rising"`` / ``"red-north"``) fixes the evaluation; by default it follows
     ``state.game.name``.

@@ -159,3 +159,19 @@ def test_a_model_file_of_other_features_is_refused():
     data["features"] = data["features"][:-1]
     with pytest.raises(ValueError, match="features"):
         LinearValue.from_json(data)
+
+
+def test_tournaments_and_the_openspiel_adapter_give_it_their_budget():
+    from redtable.sim.tournament import apply_budget
+
+    assert apply_budget(["expert", "expert:100it", "expert:c=0.5"], "0.5s") == [
+        "expert:0.5s",
+        "expert:100it",
+        "expert:0.5s:c=0.5",
+    ]
+    pytest.importorskip("pyspiel")
+    import redtable.envs.openspiel as ros
+    from redtable.envs.openspiel.bots import make_bot as openspiel_bot
+
+    bot = openspiel_bot("expert", ros.load("red-north", players=2), seconds=0.25)
+    assert isinstance(bot.bot, ExpertBot) and bot.bot.seconds == 0.25
