@@ -63,11 +63,17 @@ log = logging.getLogger("redtable.server.botpool")
 
 # ---------------------------------------------------------------------- presets
 #: The bots a client may seat, cheapest first. Each think is bounded: no budget above 1 s.
-PRESETS: tuple[str, ...] = ("random", "heuristic", "ismcts:0.2s", "ismcts:1s")
+PRESETS: tuple[str, ...] = ("random", "heuristic", "ismcts:0.2s", "ismcts:1s", "expert:1s")
 #: Other accepted spellings and the preset they mean.
-ALIASES: dict[str, str] = {"ismcts": "ismcts:1s"}
-#: What a preset's think normally takes, in seconds (ISMCTS: its wall-clock budget).
-THINK_SECONDS: dict[str, float] = {"random": 0.0, "heuristic": 0.05, "ismcts:0.2s": 0.2, "ismcts:1s": 1.0}
+ALIASES: dict[str, str] = {"ismcts": "ismcts:1s", "expert": "expert:1s"}
+#: What a preset's think normally takes, in seconds (ISMCTS, expert: its wall-clock budget).
+THINK_SECONDS: dict[str, float] = {
+    "random": 0.0,
+    "heuristic": 0.05,
+    "ismcts:0.2s": 0.2,
+    "ismcts:1s": 1.0,
+    "expert:1s": 1.0,
+}
 #: Slack on top of the think time before a think is abandoned (a busy machine, the
 #: state's rebuild, a slow first move).
 DEADLINE_MARGIN = 1.5
@@ -123,7 +129,7 @@ def legacy_preset(spec: str | None) -> str:
 
     For games saved with any spec ``make_bot`` accepted: the heuristic with options plays
     as ``heuristic``, any ISMCTS as ``ismcts:0.2s`` (a time budget of at most 0.5 s) or
-    ``ismcts:1s``, anything else as ``random``.
+    ``ismcts:1s``, any expert as ``expert:1s``, anything else as ``random``.
     """
     try:
         return check_preset(spec)
@@ -133,6 +139,8 @@ def legacy_preset(spec: str | None) -> str:
     name, _, rest = key.partition(":")
     if name == "heuristic":
         return "heuristic"
+    if name == "expert":
+        return "expert:1s"
     if name == "ismcts":
         from ..bots import parse_budget
 

@@ -18,7 +18,7 @@ from .errors import ECHO_LIMIT, ApiError, clip  # noqa: F401 - clip, ECHO_LIMIT 
 NAME_MAX = 24
 GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 # A display name may not read as a bot's label: the table shows bots by these words.
-BOT_WORDS = frozenset({"bot", "bots", "robot", "random", "heuristic", "ismcts"})
+BOT_WORDS = frozenset({"bot", "bots", "robot", "random", "heuristic", "ismcts", "expert"})
 # Characters that are invisible or change the direction of the text around them.
 _INVISIBLE = frozenset(
     "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"

@@ -80,7 +80,9 @@ def test_presets_accepted_and_refused_with_the_list():
             assert p in str(e.value)
     assert all(preset_deadline(p) <= 3.0 for p in PRESETS)
     assert preset_deadline("ismcts:1s") > 1.0 and preset_deadline("ismcts:0.2s") > 0.2
-    assert [lane_of(p) for p in PRESETS] == ["inline", "fast", "search", "search"]
+    assert [lane_of(p) for p in PRESETS] == ["inline", "fast", "search", "search", "search"]
+    assert check_preset("expert") == "expert:1s" and preset_deadline("expert:1s") > 1.0
+    assert legacy_preset("expert:5000it") == "expert:1s"
     assert legacy_preset("ismcts:600s") == "ismcts:1s"
     assert legacy_preset("ismcts:250ms") == "ismcts:0.2s"
     assert legacy_preset("ismcts:5000it:c=0.5") == "ismcts:1s"

@@ -165,13 +165,13 @@ def test_strict_types_and_presets(strict, body):
     assert r.status_code == 422, r.text
     if "bot" in str(body["seats"][1]):
         assert r.json()["error"] == "invalid_bot"
-        assert all(p in r.json()["message"] for p in ("random", "heuristic", "ismcts:0.2s", "ismcts:1s"))
+        assert all(p in r.json()["message"] for p in ("random", "heuristic", "ismcts:0.2s", "ismcts:1s", "expert:1s"))
 
 
 def test_titles_advertise_the_presets(strict):
     srv, api = strict
     for t in api.http.get("/api/titles").json():
-        assert t["bots"] == ["random", "heuristic", "ismcts:0.2s", "ismcts:1s"]
+        assert t["bots"] == ["random", "heuristic", "ismcts:0.2s", "ismcts:1s", "expert:1s"]
 
 
 # ---------------------------------------------------------------------- names and ids
@@ -190,6 +190,7 @@ def test_titles_advertise_the_presets(strict):
         "random",
         "Heuristic Harry",
         "ismcts",
+        "The Expert",
         "evil-bot",
         "Ann\nBo",
         "A\tB",

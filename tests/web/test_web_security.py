@@ -485,7 +485,7 @@ def test_rate_limit_is_told_politely(live, new_page, console):
 
 def test_lobby_offers_exactly_the_server_bot_presets(live, new_page):
     presets = http("GET", f"{live.base}/api/titles")[1][0]["bots"]
-    assert presets == ["random", "heuristic", "ismcts:0.2s", "ismcts:1s"]
+    assert presets == ["random", "heuristic", "ismcts:0.2s", "ismcts:1s", "expert:1s"]
     page = new_page(label="presets: ")
     page.goto(live.base + "/#/")
     page.wait_for_selector('.seat-row[data-seat="1"] .seat-bot')

@@ -9,7 +9,7 @@ import { currentUser, accountForm } from "./account.js";
 import { FindPanel, tableFields, tableBody, fillBotsControl } from "./tables.js";
 
 const SPEEDS = { instant: 0, normal: 0.7, slow: 1.6 };
-const FALLBACK_BOTS = ["random", "heuristic", "ismcts:0.2s", "ismcts:1s"];
+const FALLBACK_BOTS = ["random", "heuristic", "ismcts:0.2s", "ismcts:1s", "expert:1s"];
 
 export function botLabel(b) { return has("bot." + b) ? t("bot." + b) : String(b); }
 
