@@ -118,8 +118,9 @@ def test_the_shipped_bot_ratings_name_their_command_and_every_preset():
 
     assert "bench/rate_bots.py" in data["command"] and data["games_per_title"] >= 1
     for title in ("red-rising", "red-north"):
-        # the four presets the tournaments rate; a preset added since plays unrated games until it is rated
-        assert {"random", "heuristic", "ismcts:0.2s", "ismcts:1s"} <= set(data["ratings"][title]) <= set(PRESETS)
+        # every preset the server offers is rated (the expert added with --add against the others)
+        assert set(data["ratings"][title]) == set(PRESETS)
+        assert "--add expert:1s" in data["added"]["expert:1s"]
         for v in data["ratings"][title].values():
             assert v["sigma"] > 0 and v["games"] >= 0
     assert BOT_FILE.name == "bot_ratings.json"
