@@ -2,8 +2,8 @@
 search time per decision.
 
     python bench/bench_expert.py --table --seconds 1 --clock wall --workers 2   # the 1 s tables
-    python bench/bench_expert.py --table --seconds 0.05 --games 400 --workers 2 --out runs.jsonl   # measured here
-    python bench/bench_expert.py --report runs.jsonl --rate 958                  # the table of saved games
+    python bench/bench_expert.py --table --units 24 --games 400 --workers 2 --out runs.jsonl   # the README's
+    python bench/bench_expert.py --report runs.jsonl --rate 420                  # the table of saved games
     python bench/bench_expert.py --game red-north --a expert --b ismcts --games 100 --units 48
     python bench/bench_expert.py --calibrate                                     # the reference rate
 
@@ -22,7 +22,8 @@ side's search; ``--clock wall`` is wall-clock time, what the server's presets us
 machine-independent unit is the **reference iteration** (ref-it): the CPU time stock
 ``ismcts`` takes for one iteration on the reference positions (the three 4-player Red
 Rising mid-games of ``bench_bots.midgame``, seeds 1-3). ``--calibrate`` measures the rate
-(958 ref-it per CPU second on this machine); ``--units N`` gives a budget of N ref-it
+(958 ref-it per CPU second on the machine of the first measurements, 420 on the one of the
+README's table); ``--units N`` gives a budget of N ref-it
 (N / rate seconds), and the tables print both. On another machine, the same ``--units``
 gives the same amount of search relative to ``ismcts``, hence comparable rows.
 
