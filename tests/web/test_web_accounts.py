@@ -14,7 +14,7 @@ import pytest
 from openskill.models import PlackettLuce
 from webkit import CHOICES, click_random_choice, http, shot
 
-from redtable.server.ratings import places_of
+from redtable.server.ratings import places_of, rated_bots
 
 PASSWORD = "a long enough password"
 PHONE = {"width": 390, "height": 844}
@@ -145,7 +145,7 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move_as_openskill_says(
         page.wait_for_selector(".board-table")
         text = page.inner_text(".board-table")
         assert ann in text and bo in text
-        assert len(page.query_selector_all(".board-table tr.bot")) == 4
+        assert len(page.query_selector_all(".board-table tr.bot")) == len(rated_bots("red-north"))
         assert page.query_selector(".board-table tr.me") is not None
         shot(page, f"leaderboard-{size}")
 
