@@ -58,19 +58,13 @@ class RNEval:
             v += GOD_STRENGTH[head - GOD_HEAD] + 1.5 * GOD_VP.get(head - GOD_HEAD, 0.0)
         return v
 
-    def estimates(self, st) -> list[float]:
+    def add_round_vp(self, st, pts, rv: float, out: list[float]) -> None:
+        """Add to ``out`` each seat's expected share of this round's ``rv`` VP per Outpost: an
+        Outpost nobody raids stays with its owner; a raided one goes by a softmax (temperature
+        ``t_round``) over the raid points ``pts``, the tiebreaker's counted ``tie_edge`` higher."""
         P = st.P
-        vp = st.vp
-        E = [float(v) for v in vp]
-        tb = st.tiebreaker
-        if st.result is not None:  # over
-            if 0 <= tb < P:
-                E[tb] += 0.25
-            return E
-        r = st.round
-        rv = ROUND_VP[r]
         owner = st.owner
-        pts = raid_points(st.parties, owner, st.opts_pts, st.in_play)
+        tb = st.tiebreaker
         t = self.t_round
         for c in st.colours:
             row = pts[c]
@@ -78,7 +72,7 @@ class RNEval:
             if best <= 0:
                 o = owner[c]
                 if o >= 0:
-                    E[o] += rv
+                    out[o] += rv
                 continue
             ws = []
             for q in range(P):
@@ -92,7 +86,21 @@ class RNEval:
             s = sum(ws)
             for q in range(P):
                 if ws[q]:
-                    E[q] += rv * ws[q] / s
+                    out[q] += rv * ws[q] / s
+
+    def estimates(self, st) -> list[float]:
+        P = st.P
+        vp = st.vp
+        E = [float(v) for v in vp]
+        tb = st.tiebreaker
+        if st.result is not None:  # over
+            if 0 <= tb < P:
+                E[tb] += 0.25
+            return E
+        r = st.round
+        rv = ROUND_VP[r]
+        owner = st.owner
+        self.add_round_vp(st, raid_points(st.parties, owner, st.opts_pts, st.in_play), rv, E)
         future = len(st.colours) * sum(ROUND_VP[r + 1 : ROUNDS + 1])
         if future:
             cv = self.card_value

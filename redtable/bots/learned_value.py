@@ -134,30 +134,11 @@ class RNFeatures:
         raid = [0.0] * P
         if st.result is None:
             pts = raid_points(st.parties, owner, st.opts_pts, st.in_play)
-            t = rn.t_round
             for c in st.colours:
                 row = pts[c]
-                best = max(row)
                 for q in range(P):
                     raid[q] += row[q]
-                if best <= 0:
-                    o = owner[c]
-                    if o >= 0:
-                        round_vp[o] += rv
-                    continue
-                ws = []
-                for q in range(P):
-                    x = row[q]
-                    if x <= 0:
-                        ws.append(0.0)
-                        continue
-                    if q == tb:
-                        x += rn.tie_edge
-                    ws.append(math.exp((x - best) / t))
-                tot = sum(ws)
-                for q in range(P):
-                    if ws[q]:
-                        round_vp[q] += rv * ws[q] / tot
+            rn.add_round_vp(st, pts, rv, round_vp)
         future = len(st.colours) * sum(ROUND_VP[r + 1 : ROUNDS + 1]) if st.result is None else 0
         cv = rn.card_value
         muster = st.muster
