@@ -50,8 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from redtable.bots import make_bot  # noqa: E402
 from redtable.core import make_game  # noqa: E402
 from redtable.sim.stats import wilson_interval  # noqa: E402
+from redtable.sim.tournament import apply_budget  # noqa: E402
 
-SEARCH = ("ismcts", "expert")
 # the issue's tables: (game, players, A, B)
 TABLE = [
     ("red-rising", 2, "expert", "ismcts"),
@@ -64,11 +64,8 @@ CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time
 
 
 def with_budget(spec: str, seconds: float | None) -> str:
-    """``spec`` with ``seconds`` as its budget when it is a search bot given none."""
-    head, *rest = spec.split(":")
-    if seconds is None or head not in SEARCH or (rest and "=" not in rest[0]):
-        return spec
-    return ":".join([head, f"{seconds:g}s", *rest])
+    """``spec`` with ``seconds`` as its budget when it is a search bot given none (the tournaments' rule)."""
+    return spec if seconds is None else apply_budget([spec], f"{seconds:g}s")[0]
 
 
 # ---------------------------------------------------------------------- the reference loop
