@@ -177,7 +177,7 @@ class Ref(Word):
         bound card's own phrases are masked first: "нижню карту цієї зони (якщо це не ця
         карта)" names the bound card, not this one. A pronoun of another gender than "this
         card" («його» after «цю карту») cannot point at it and stays."""
-        if self._pronoun() != self.L.pron_acc[self.L.card.gender]:
+        if not self.L.this_card.search(text) or self._pronoun() != self.L.pron_acc[self.L.card.gender]:
             return
         masked, last_ref = text, -1
         for said in set(self.said):

@@ -5,6 +5,15 @@ One renderer per effect primitive and one per condition, keyed like ``effects.TE
 from the language's phrase table (:mod:`.uk`, :mod:`.pl`) through the grammar helpers.
 A renderer returns a list of sentences (the first in the requested mood: "imp" as on the
 card, "inf" after "you may ..."); :meth:`Lang.finish` capitalises and punctuates them.
+
+Three rules keep a text saying what the card says (each once, here or in :mod:`.core`):
+
+* a pronoun for the bound card ("її", "ją") is said only while it cannot point at this card:
+  after a clause that names this card it is a noun phrase ("розкриту карту", :class:`.Ref`);
+* a clause whose subject is not the reader ("кожен гравець: ...") says "from their own hand"
+  (:func:`hand`);
+* sentences joined into one clause share its mood (:func:`clause`): after "можете" every
+  verb is an infinitive; and "if you do" takes every sentence of what it guards.
 """
 
 from __future__ import annotations
