@@ -1001,6 +1001,9 @@ class Hub:
                 )
             if not by_server and d.kind in WINDOW_KINDS and game.block_windows and game.seats[seat].kind == "human":
                 self._delays(game).observe(time.monotonic() - game.asked_at)
+            # the server's "no" to an empty window is the seat's own decision on the clock (its
+            # time, its increment), as a person's "no" would be: the clock tells no blocker
+            as_person = not by_server or (game.idle_window() is not None and game.seats[seat].kind == "human")
             undoable = False
             if game.undo_allowed:
                 undoable = undo_check(game.state, action, salt=game.seed ^ game.step)[0]
@@ -1064,7 +1067,7 @@ class Hub:
                 game.known = max(game.known, game.version)
                 self.fleet.note_lease(game.id, bool(got and got.get("lease")), t0)
                 self.fleet.after_commit(game.id, game.version)
-            self.tables.changed(game, seat, not by_server)  # the clocks (before the updates that show them)
+            self.tables.changed(game, seat, as_person)  # the clocks (before the updates that show them)
             game.broadcast(lambda s: game.update(s, seat, req_id))
         self._after_change(game)
         return game.update(seat, seat)
@@ -1205,7 +1208,9 @@ class Hub:
         """Decline a block window for a seat that holds no blocker, after a person's wait."""
         version = game.version
         d = game.state.decision()
-        await asyncio.sleep(self._delays(game).draw())
+        if d is None:
+            return
+        await asyncio.sleep(self.tables.window_wait(game, d.player, self._delays(game).draw()))
         if game.evicted or game.version != version or d is None:
             return
         if self.fleet is not None and not self.fleet.holds(game.id):
