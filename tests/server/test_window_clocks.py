@@ -1,0 +1,266 @@
+"""The clock tells nobody who holds a blocker (``block_windows`` on clocked tables).
+
+Twin games of Red Rising on one server, built as in ``tests/redrising/test_block_windows.py``
+(``twin_window_states``): the same seed and the same public history, then hidden cards
+re-dealt so that in one twin the seat asked to block (``q``) holds Judge and in the other no
+blocker at all, where the server answers the window itself. Every other seat and a
+spectator are connected over WebSockets and also read the game, its log, the lobby and
+"my games" over HTTP at every step, the window included (read while it is open). Everything
+they receive must be the same in both twins, step by step, the clock included: which seat's
+time runs, whether there is a deadline, and how each seat's time moved from one reading to
+the next (within the test's own pacing, far below the increment a server answer without it
+would have lacked). Only wall-clock instants (``now``, ``deadline``, creation times) and
+each game's own identity (id, seed commitment) are set aside.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from srvkit import BACKENDS, Api, Backend, Client, require_backend
+from tablekit import table_server, until
+
+from redtable.redrising.cards import SLUG
+from redtable.redrising.testing import twin_window_states
+from redtable.server.fairness import HumanDelays
+
+#: Time on this server: a 3600 s bank lasts 180 s, its 120 s increment is 6 s; one hour is 180 s.
+SCALE = 0.05
+CLOCKS = {
+    "realtime": {"kind": "realtime", "bank_s": 3600, "increment_s": 120},
+    "turn": {"kind": "turn", "per_decision_h": 1},
+}
+#: How long the server waits before declining an empty window here (a person's "no" in the other twin).
+WINDOW_S = 0.8
+#: How far the twins' clocks may drift apart between two readings (the test's own pacing).
+DRIFT_S = 1.5
+#: Per-game values that differ between any two games, or wall-clock instants.
+IDENTITY = {"game_id", "seed_commitment", "created_at", "url", "ws_url", "id"}
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request, tmp_path_factory):
+    require_backend(request.param)
+    b = Backend(request.param, tmp_path_factory.mktemp("wclk"))
+    srv = table_server(b, clock_scale=SCALE)
+    # the server's "no" comes after a steady WINDOW_S (a person's wait in production), long
+    # enough for every reader to look at the open window first
+    srv.call(lambda: srv.hub.delays.__setitem__("red-rising", HumanDelays(WINDOW_S, sigma=0.01, min_samples=10**9)))
+    api = Api(srv.base)
+    yield srv, api
+    api.close()
+    srv.stop()
+    b.cleanup()
+
+
+def first_seed(players: int) -> int:
+    return next(s for s in range(300) if twin_window_states(s, players) is not None)
+
+
+class Twin:
+    """One of the two games: its seats' tokens, a WebSocket per seat and a spectator, and
+    everything the observers (every seat but ``q``, and the spectator) received."""
+
+    def __init__(self, srv, api: Api, seed: int, players: int, clock: dict, q: int) -> None:
+        self.api, self.q = api, q
+        info, tokens = api.new_game(
+            "red-rising", ("human",) * players, seed=seed, options={"block_windows": True}, clock=clock
+        )
+        self.gid = info["game_id"]
+        self.tokens: list[str] = [t for t in tokens if t is not None]
+        self.clients: dict[int | None, Client] = {s: Client(srv, self.gid, self.tokens[s]) for s in range(players)}
+        self.clients[None] = Client(srv, self.gid, None)
+        self.observers: list[int | None] = [s for s in range(players) if s != q] + [None]
+        self.reads: dict[int | None, list[Any]] = {s: [] for s in self.observers}
+        self.mark: dict[int | None, int] = {}
+
+    def settle(self) -> None:
+        """Wait until every client heard that everybody is here; compare what comes after."""
+        n = len(self.tokens)
+        for c in self.clients.values():
+            deadline = time.monotonic() + 10
+            while not any(
+                m["type"] == "presence" and sum(s["connected"] for s in m["seats"]) == n for m in c.messages
+            ):
+                c.recv(max(0.05, deadline - time.monotonic()))
+        time.sleep(0.7)  # (presence is merged over half a second: any late one arrives now)
+        for s in self.observers:
+            c = self.clients[s]
+            while True:
+                try:
+                    c.recv(0.05)
+                except TimeoutError:
+                    break
+            self.mark[s] = len(c.messages)
+
+    def version(self) -> int:
+        return self.api.state(self.gid)["version"]
+
+    def wait_version(self, v: int) -> None:
+        until(lambda: self.version() >= v, timeout=20, what=f"version {v}")
+        for c in self.clients.values():
+            c.until_version(v)
+
+    def mine(self, seat: int) -> dict:
+        return self.api.state(self.gid, self.tokens[seat])
+
+    def read(self, v: int) -> None:
+        """Every observer reads the game, its log, the lobby and its "my games" (HTTP)."""
+        http = self.api.http
+        lobby = {g["id"]: g for g in http.get("/api/games?status=active&limit=500").json()}
+        for s in self.observers:
+            auth = {"Authorization": f"Bearer {self.tokens[s]}"} if s is not None else {}
+            st = self.api.get(self.gid, self.tokens[s] if s is not None else None).json()
+            assert st["version"] == v, "the window closed before it was read: raise WINDOW_S"
+            log = http.get(f"/api/games/{self.gid}/log", headers=auth).json()
+            out = [st, log, lobby.get(self.gid)]
+            if s is not None:
+                mine = http.post("/api/my/games", json={"seats": [{"game_id": self.gid, "token": self.tokens[s]}]})
+                assert mine.status_code == 200, mine.text
+                out.append(mine.json())
+            self.reads[s].append(out)
+
+    def decide(self, seat: int, action: str, v: int) -> None:
+        r = self.api.decide(self.gid, self.tokens[seat], action, v)
+        assert r.status_code == 200, r.text
+
+    def received(self, s: int | None) -> list[dict]:
+        return self.clients[s].messages[self.mark[s] :]
+
+    def close(self) -> None:
+        for c in self.clients.values():
+            c.close()
+
+
+def replay(twin: Twin, actions: list[str]) -> None:
+    """The public history: each decision by its seat (the server answers empty windows itself)."""
+    for i, action in enumerate(actions):
+        twin.wait_version(i)
+        p = twin.api.state(twin.gid)["decision"]["player"]
+        d = twin.mine(p)["decision"]
+        if d.get("auto"):
+            assert d["options"] == [action]  # (the server says the same no)
+            continue
+        twin.decide(p, action, i)
+    twin.wait_version(len(actions))
+
+
+async def _inject(srv, gid: str, state) -> None:
+    """Replace the hidden cards of the game in memory by the twin's (its history is the game's)."""
+    g = srv.hub.games[gid]
+    async with g.lock:
+        assert g.state.history == state.history and len(g.state.events) == len(state.events)
+        g.state = state.clone()
+        for c in g.conns:
+            c.want_state()
+
+
+def normal(x: Any, clocks: list[dict]) -> Any:
+    """``x`` without instants and game identities; each clock's numbers go to ``clocks``."""
+    if isinstance(x, dict):
+        out = {}
+        for k, v in x.items():
+            if k in IDENTITY:
+                out[k] = "*"
+            elif k == "clock" and isinstance(v, dict):
+                clocks.append(v)
+                out[k] = {
+                    **v,
+                    "now": "*",
+                    "deadline": None if v["deadline"] is None else "*",
+                    "remaining": len(v["remaining"]),
+                }
+            elif k in ("updated_at", "finished_at", "at") and isinstance(v, (int, float)):
+                out[k] = "*"
+            else:
+                out[k] = normal(v, clocks)
+        return out
+    if isinstance(x, list):
+        return [normal(v, clocks) for v in x]
+    return x
+
+
+def check_clocks(a: list[dict], b: list[dict]) -> None:
+    """Each clock consistent in itself; between two readings each seat's time moved alike in both twins."""
+    assert len(a) == len(b)
+    for clk in a + b:
+        if clk["deadline"] is not None:
+            left = clk["deadline"] - clk["now"]
+            assert left == pytest.approx(clk["remaining"][clk["running"]], abs=0.05)
+    for i in range(1, len(a)):
+        for s in range(len(a[i]["remaining"])):
+            da = a[i]["remaining"][s] - a[i - 1]["remaining"][s]
+            db = b[i]["remaining"][s] - b[i - 1]["remaining"][s]
+            assert abs(da - db) <= DRIFT_S, (i, s, da, db, a[i - 1 : i + 1], b[i - 1 : i + 1])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("kind", ["realtime", "turn"])
+def test_twins_with_and_without_a_blocker_look_the_same_to_the_others(server, kind, players):
+    srv, api = server
+    seed = first_seed(players)
+    with_judge, without, a, q = twin_window_states(seed, players)
+    twins = [Twin(srv, api, seed, players, CLOCKS[kind], q) for _ in range(2)]  # [holds Judge, holds none]
+    try:
+        for t in twins:
+            t.settle()
+        prefix = list(without.history)
+        for t in twins:
+            replay(t, prefix)
+        for t, st in zip(twins, (with_judge, without), strict=True):
+            srv.call(_inject, srv, t.gid, st)
+        keep = next(c for c in without.hands[q] if c in with_judge.hands[q])  # a card both hands hold
+        script = ["aja", "mars", f"p{q}", "no", SLUG[keep]]
+        rng = random.Random(seed)
+        v, windows, clocks_ran = len(prefix), 0, 0
+        for step in range(14):
+            for t in twins:
+                t.wait_version(v)
+            p = api.state(twins[1].gid)["decision"]["player"]
+            da, db = (t.mine(p)["decision"] for t in twins)
+            if da is None or db is None:
+                break
+            # the readers look (the server's own answer is not given yet: it waits WINDOW_S)
+            for t in reversed(twins):
+                t.read(v)
+            if p == q and da["kind"] == "block":
+                windows += 1
+                assert da["options"] == ["block:judge", "no"] and "auto" not in da
+                assert db["options"] == ["no"] and db["auto"] is True  # the seat itself knows
+                refused = api.decide(twins[1].gid, twins[1].tokens[q], "no", v)
+                assert refused.status_code == 409 and refused.json()["error"] == "answered_by_server"
+                for t in twins:
+                    clk = api.state(t.gid)["clock"]
+                    assert clk["running"] == q and clk["deadline"] is not None  # q's time runs in both
+                    clocks_ran += 1
+                time.sleep(WINDOW_S * 0.9)
+                twins[0].decide(q, "no", v)  # a person's "no", about when the server's comes
+                v += 1
+                continue
+            action = script[step] if step < len(script) else None
+            if action is not None and action not in da["options"]:  # the only opponent is chosen at once, say
+                script.insert(step, "")
+                action = None
+            if action is None or action not in db["options"]:
+                if p == q:
+                    break  # the target's own later choices may differ: stop comparing here
+                action = da["options"][rng.randrange(len(da["options"]))]
+            for t in twins:
+                t.decide(p, action, v)
+            v += 1
+        assert windows == 1 and clocks_ran == 2
+        for t in twins:
+            t.wait_version(v)
+        time.sleep(0.7)  # (any late presence or notice)
+        for s in twins[0].observers:
+            seen: list[list[dict]] = [[], []]
+            got = [normal([t.received(s), t.reads[s]], seen[i]) for i, t in enumerate(twins)]
+            assert got[0] == got[1], f"seat {s} received different messages"
+            check_clocks(*seen)
+            assert any(c["running"] == q for c in seen[1])
+    finally:
+        for t in twins:
+            t.close()
