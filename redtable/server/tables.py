@@ -711,7 +711,7 @@ class TableService:
                 later = now + limit
             elif ready and clk is not None and clk.running is not None:  # its clock decides
                 later = (clk.deadline() or now) + limit
-            elif ready and tbl.waiting_on(game) is None:  # a bot or the server is to move
+            elif ready and tbl.waiting_on(game) is None:  # a bot is to move
                 later = now + limit
             else:
                 last = await run_blocking(tabledb.last_person_act, self.hub.store, gid, people)
