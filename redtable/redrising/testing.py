@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core import Rng
+from ..core import Decision, Rng
 from .board import HOUSE_NAMES, LOCATION_OF_NAME
 from .cards import SLUG, card_index
 from .engine import RRState, Turn
@@ -152,20 +152,26 @@ def twin_window_states(seed: int, players: int) -> tuple[RRState, RRState, int, 
 
     st = RedRising(players, block_windows=True).new_initial_state(seed)
     rng = Rng(seed)
+
+    def pending() -> Decision:
+        d = st.decision()
+        assert d is not None  # (a game lasts longer than these few random decisions)
+        return d
+
     for _ in range(6 * players):
-        d = st.decision()
+        d = pending()
         st.apply(d.options[rng.below(len(d.options))])
-    while st.decision().kind != "action":
-        d = st.decision()
+    while pending().kind != "action":
+        d = pending()
         st.apply(d.options[rng.below(len(d.options))])
-    a = st.decision().player
+    a = pending().player
     q = (a + 1) % players
     cards = {c for c in list(BLOCK_STEAL_BANISH) + [BY_SLUG["aja"]]}
     if not all(hidden_from_all_but_holder(st, c) for c in cards) or len(st.hands[q]) < 2:
         return None
-    spare = [
-        c for c in st.deck if hidden_from_all_but_holder(st, c) and c not in cards and c not in BLOCK_SOVEREIGN
-    ][:8]
+    spare = [c for c in st.deck if hidden_from_all_but_holder(st, c) and c not in cards and c not in BLOCK_SOVEREIGN][
+        :8
+    ]
     aja = BY_SLUG["aja"]
     if aja not in st.hands[a]:
         swap_hidden(st, aja, next(c for c in st.hands[a] if c != aja and c not in cards))
