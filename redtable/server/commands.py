@@ -9,11 +9,12 @@ message on stderr that names the value and what is allowed.
 from __future__ import annotations
 
 import os
+from typing import NoReturn
 
 import typer
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
 
