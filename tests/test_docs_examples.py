@@ -9,7 +9,9 @@ Each block is found by ``blocks()`` and given one ``role``:
 * commands (``redtable ...``, ``python ...``, a ``python`` block) run in a subprocess with a
   timeout, in a scratch directory with its own data and state directories, after
   ``cut_down`` made long runs short (``--games 1000`` becomes a few games, a search budget
-  a few iterations); a server runs until it answers HTTP, then is stopped;
+  a few iterations); a server runs until it answers HTTP, then is stopped; ``redtable play``
+  meets the end of its input at the first prompt (it quits, the game saved, and the next
+  example resumes that file);
 * an output shown in the docs is compared with what the command prints;
 * the few that are not run are in ``NOT_RUN``, each with its reason.
 
@@ -200,7 +202,7 @@ def argv(words: list[str]) -> list[str]:
     return words
 
 
-# A long run's count, cut (the option, what a cut run uses); a search budget in iterations.
+# The count options of long runs and the count a cut-down run uses (analyze: 1 game per player count).
 CUTS = {"--games": "2", "-n": "2"}
 
 
