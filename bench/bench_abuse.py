@@ -318,13 +318,12 @@ async def person_main(args: argparse.Namespace) -> None:
                     t0 = time.perf_counter()
                     try:
                         r = await h.get(path)
-                        dt = time.perf_counter() - t0
                         if r.status_code != 200 or (kind == "session" and not r.json().get("logged_in")):
                             errors[f"bystander {kind} {r.status_code}"] += 1
-                        else:
-                            lookups[kind].append((time.time() - dt, dt))
                     except httpx.HTTPError as e:
                         errors[f"bystander {kind} {err_name(e)}"] += 1
+                    dt = time.perf_counter() - t0  # (a failed read counts with the time it took: a timeout is 60 s)
+                    lookups[kind].append((time.time() - dt, dt))
                 await asyncio.sleep(0.2)
 
     prober = asyncio.create_task(probe())
@@ -383,6 +382,19 @@ class Attacker:
             transport=httpx.AsyncHTTPTransport(local_address=ATTACKER_ADDR, retries=0),
             limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
         )
+
+        # (h)'s clients, one per address, made before the phase starts (64 TLS contexts take seconds on a busy machine)
+        self.flood_clients = [
+            httpx.AsyncClient(
+                base_url=base,
+                timeout=60,
+                trust_env=False,
+                verify=False,  # (plain http on loopback)
+                transport=httpx.AsyncHTTPTransport(local_address=f"{LOGIN_NET}{i + 1}", retries=0, verify=False),
+                limits=httpx.Limits(max_connections=16, max_keepalive_connections=16),
+            )
+            for i in range(args.login_addresses if "h" in args.attacks else 0)
+        ]
 
     def left(self) -> float:
         return self.deadline - time.monotonic()
@@ -796,16 +808,7 @@ class Attacker:
         a = self.args
         c = self.c[f"h. log-in flood ({a.login_addresses} addresses, POST /api/session and /api/accounts)"]
         rates = {"login": 10, "register": 5}  # the default bursts of one address (limits.py)
-        clients = [
-            httpx.AsyncClient(
-                base_url=self.base,
-                timeout=60,
-                trust_env=False,
-                transport=httpx.AsyncHTTPTransport(local_address=f"{LOGIN_NET}{i + 1}", retries=0),
-                limits=httpx.Limits(max_connections=16, max_keepalive_connections=16),
-            )
-            for i in range(a.login_addresses)
-        ]
+        clients = self.flood_clients
         sent = itertools.count()
 
         async def slot(h: httpx.AsyncClient, kind: str, i: int) -> None:
@@ -815,13 +818,16 @@ class Attacker:
                 path = "/api/session" if kind == "login" else "/api/accounts"
                 body = {"username": f"victim{n % 64}" if kind == "login" else name, "password": f"guess-{n}-wrong"}
                 try:
-                    r = await h.post(path, json=body, timeout=20)
+                    r = await h.post(path, json=body, timeout=60)
                     c[f"{kind} {r.status_code}"] += 1
                     if r.status_code in (429, 503):
                         await asyncio.sleep(min(max(0.0, self.left()), float(r.headers.get("retry-after", "1"))))
                 except httpx.HTTPError as e:
                     c[f"{kind} {err_name(e)}"] += 1
                     await asyncio.sleep(0.5)
+                except asyncio.CancelledError:
+                    c[f"{kind} still unanswered when the phase was cut off"] += 1
+                    raise
 
         try:
             await asyncio.gather(
@@ -1007,7 +1013,8 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
             )
         if args.attacker_nice:  # this thread only (Linux): the sampler thread and the other processes keep theirs
             os.nice(args.attacker_nice)
-        attacker = Attacker(args, base, time.monotonic() + args.seconds)
+        attacker = Attacker(args, base, 0.0)
+        attacker.deadline = time.monotonic() + args.seconds
         me0 = time.process_time()
         await attacker.run()
         t_abuse_end = time.time()

@@ -93,10 +93,19 @@ async def _hash(request: Request, fn: Any, *args: Any) -> Any:
         raise busy_error(e) from None
 
 
-async def _take(request: Request, kind: str, what: str) -> None:
-    """A token of the fleet-wide bucket ``kind`` of this client's network, or the 429."""
-    rate = request.app.state.hub.limits.rates[kind]
-    wait = await run_blocking(sharedlimits.take, request.app.state.store, _client(request), kind, rate)
+async def _admit(request: Request, kind: str, what: str) -> None:
+    """Let a request that will hash a password in, cheapest refusal first: a full hashing pool
+    (503), this process's bucket ``kind`` of the client's network (429; memory only), then the
+    fleet's bucket in storage (429). A flood is mostly refused before it costs a storage call."""
+    try:
+        _pool(request).admit()
+    except HashPoolFull as e:
+        raise busy_error(e) from None
+    hub = request.app.state.hub
+    client = _client(request)
+    wait = hub.limiter.try_take(client, kind)
+    if wait <= 0:
+        wait = await run_blocking(sharedlimits.take, request.app.state.store, client, kind, hub.limits.rates[kind])
     if wait > 0:
         raise rate_limited(kind, wait, what)
 
@@ -112,7 +121,7 @@ async def register(request: Request, body: Credentials) -> Response:
     """Make an account; the answer logs this browser in as it."""
     username = acc.check_username(body.username)
     password = acc.check_password(body.password)
-    await _take(request, "register", "new accounts")
+    await _admit(request, "register", "new accounts")
     store = request.app.state.store
     digest = await _hash(request, acc.hash_password, password)
     try:
@@ -128,7 +137,7 @@ async def log_in(request: Request, body: LogIn) -> Response:
 
     Failures at the username make the next tries wait, then ask for a proof of work; a device
     that logged in to the account before is spared both (``loginguard.py``)."""
-    await _take(request, "login", "log-in attempts")
+    await _admit(request, "login", "log-in attempts")
     store = request.app.state.store
     key = acc.username_key(body.username[: acc.USERNAME_MAX])
     found = (

@@ -74,11 +74,16 @@ class HashPool:
         """Seconds until the queue has likely drained (at least 1)."""
         return max(1, math.ceil(self.in_flight * self.seconds / self.workers))
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on a hashing thread, or :class:`HashPoolFull` when no place is free."""
+    def admit(self) -> None:
+        """:class:`HashPoolFull` now if no place is free: a request checks it before any other work
+        (its storage calls too), so a flood is refused at the cost of a comparison."""
         if self.in_flight >= self.workers + self.queue:
             self.refused += 1
             raise HashPoolFull(self.retry_after())
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on a hashing thread, or :class:`HashPoolFull` when no place is free."""
+        self.admit()
         self.in_flight += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, self._timed, fn, args)
