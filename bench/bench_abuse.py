@@ -819,15 +819,16 @@ class Attacker:
                 body = {"username": f"victim{n % 64}" if kind == "login" else name, "password": f"guess-{n}-wrong"}
                 try:
                     r = await h.post(path, json=body, timeout=60)
-                    c[f"{kind} {r.status_code}"] += 1
-                    if r.status_code in (429, 503):
-                        await asyncio.sleep(min(max(0.0, self.left()), float(r.headers.get("retry-after", "1"))))
                 except httpx.HTTPError as e:
                     c[f"{kind} {err_name(e)}"] += 1
                     await asyncio.sleep(0.5)
+                    continue
                 except asyncio.CancelledError:
                     c[f"{kind} still unanswered when the phase was cut off"] += 1
                     raise
+                c[f"{kind} {r.status_code}"] += 1
+                if r.status_code in (429, 503):
+                    await asyncio.sleep(min(max(0.0, self.left()), float(r.headers.get("retry-after", "1"))))
 
         try:
             await asyncio.gather(
