@@ -7,8 +7,9 @@
 * ``GET /api/session``: who this browser is logged in as, and the session's CSRF token;
 * ``DELETE /api/session``: logs out (the session ends on the server, the cookie is cleared).
 
-Every password hash runs in the bounded hashing pool (``hashpool.py``): when it is full the
-answer is 503 ``hashing_busy`` with ``Retry-After``, and nothing was counted.
+Every request that hashes a password holds a place of the bounded hashing pool from its start
+(``hashpool.py``): when none is free the answer is at once 503 ``hashing_busy`` with
+``Retry-After``, before any storage call, and nothing was counted.
 
 Passwords and session tokens never reach a log: they travel only in request bodies and the
 cookie, and no error message repeats them.
@@ -16,7 +17,9 @@ cookie, and no error message repeats them.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -86,21 +89,24 @@ def _pool(request: Request) -> HashPool:
     return pool
 
 
-async def _hash(request: Request, fn: Any, *args: Any) -> Any:
+@contextlib.contextmanager
+def _place(request: Request) -> Iterator[None]:
+    """A place in the hashing pool for this whole request, or the 503 at once (``hashpool.py``)."""
     try:
-        return await _pool(request).run(fn, *args)
-    except HashPoolFull as e:
+        with _pool(request).place():
+            yield
+    except HashPoolFull as e:  # (only taking the place raises it)
         raise busy_error(e) from None
+
+
+async def _hash(request: Request, fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` on a hashing thread (the request holds its :func:`_place`)."""
+    return await _pool(request).compute(fn, *args)
 
 
 async def _admit(request: Request, kind: str, what: str) -> None:
-    """Let a request that will hash a password in, cheapest refusal first: a full hashing pool
-    (503), this process's bucket ``kind`` of the client's network (429; memory only), then the
-    fleet's bucket in storage (429). A flood is mostly refused before it costs a storage call."""
-    try:
-        _pool(request).admit()
-    except HashPoolFull as e:
-        raise busy_error(e) from None
+    """Let a request that holds a hashing place in, cheapest refusal first: this process's bucket
+    ``kind`` of the client's network (429; memory only), then the fleet's bucket in storage (429)."""
     hub = request.app.state.hub
     client = _client(request)
     wait = hub.limiter.try_take(client, kind)
@@ -121,14 +127,15 @@ async def register(request: Request, body: Credentials) -> Response:
     """Make an account; the answer logs this browser in as it."""
     username = acc.check_username(body.username)
     password = acc.check_password(body.password)
-    await _admit(request, "register", "new accounts")
-    store = request.app.state.store
-    digest = await _hash(request, acc.hash_password, password)
-    try:
-        account = await run_blocking(acc.create_account, store, username, digest)
-    except acc.UsernameTaken:
-        raise ApiError(409, "username_taken", "that username is taken (usernames ignore case)") from None
-    return await _session_for(request, account, 201)
+    with _place(request):
+        await _admit(request, "register", "new accounts")
+        store = request.app.state.store
+        digest = await _hash(request, acc.hash_password, password)
+        try:
+            account = await run_blocking(acc.create_account, store, username, digest)
+        except acc.UsernameTaken:
+            raise ApiError(409, "username_taken", "that username is taken (usernames ignore case)") from None
+        return await _session_for(request, account, 201)
 
 
 @router.post("/api/session", response_model=SessionInfo)
@@ -137,22 +144,24 @@ async def log_in(request: Request, body: LogIn) -> Response:
 
     Failures at the username make the next tries wait, then ask for a proof of work; a device
     that logged in to the account before is spared both (``loginguard.py``)."""
-    await _admit(request, "login", "log-in attempts")
+    with _place(request):
+        await _admit(request, "login", "log-in attempts")
+        return await _log_in(request, body)
+
+
+async def _log_in(request: Request, body: LogIn) -> Response:
     store = request.app.state.store
     key = acc.username_key(body.username[: acc.USERNAME_MAX])
     found = (
         await run_blocking(acc.find_account, store, body.username) if len(body.username) <= acc.USERNAME_MAX else None
     )
     device = request.cookies.get(guard.DEVICE_COOKIE)
-    known = found is not None and await run_blocking(guard.device_known, store, device, found[0].id)
+    # (looked up for an unknown name too, as account -1: the same storage calls whatever the name)
+    known = await run_blocking(guard.device_known, store, device, found[0].id if found else -1)
     if not known:
         await _check_friction(request, key, body.proof)
-    failure = await run_blocking(guard.record_failure, store, key)  # counted first: tries at once see each other
-    try:
-        ok, rehash = await _hash(request, acc.verify_password, found[1] if found else None, body.password)
-    except ApiError:
-        await run_blocking(guard.forget_failure, store, failure)
-        raise
+    await run_blocking(guard.record_failure, store, key)  # counted first: tries at once see each other
+    ok, rehash = await _hash(request, acc.verify_password, found[1] if found else None, body.password)
     if not ok or found is None:
         raise ApiError(401, "bad_login", "wrong username or password")
     account = found[0]

@@ -24,7 +24,7 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -74,21 +74,30 @@ class HashPool:
         """Seconds until the queue has likely drained (at least 1)."""
         return max(1, math.ceil(self.in_flight * self.seconds / self.workers))
 
-    def admit(self) -> None:
-        """:class:`HashPoolFull` now if no place is free: a request checks it before any other work
-        (its storage calls too), so a flood is refused at the cost of a comparison."""
+    @contextlib.contextmanager
+    def place(self) -> Iterator[None]:
+        """Hold one of the ``workers + queue`` places, or :class:`HashPoolFull` at once when none is free.
+
+        A request takes its place before any other work (its storage calls too) and keeps it to
+        its end, so a flood is refused at the cost of a comparison and the requests that do get
+        in are bounded, storage calls included."""
         if self.in_flight >= self.workers + self.queue:
             self.refused += 1
             raise HashPoolFull(self.retry_after())
-
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on a hashing thread, or :class:`HashPoolFull` when no place is free."""
-        self.admit()
         self.in_flight += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, self._timed, fn, args)
+            yield
         finally:
             self.in_flight -= 1
+
+    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on a hashing thread, for a request that holds a :meth:`place`."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._timed, fn, args)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """A place and ``fn(*args)`` on a hashing thread, or :class:`HashPoolFull` when no place is free."""
+        with self.place():
+            return await self.compute(fn, *args)
 
     def _timed(self, fn: Callable[..., T], args: tuple) -> T:
         t0 = time.perf_counter()

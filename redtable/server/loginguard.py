@@ -18,8 +18,8 @@ one wrong password a minute. Instead, in storage so that every process of a flee
   kept), and the right password from it logs in at once whatever strangers did. A device
   cookie logs nobody in by itself: it only spares its holder the friction.
 
-A try is counted as a failure before its hash is checked (and forgotten if it succeeds or the
-hashing pool refused it), so that tries sent at once see each other's.
+A try is counted as a failure before its hash is checked (and forgotten if it succeeds), so
+that tries sent at once see each other's; a try the hashing pool refused never got this far.
 """
 
 from __future__ import annotations
@@ -126,12 +126,6 @@ def record_failure(store: Any, key: str, now: float | None = None) -> int:
         pk = got.inserted_primary_key
     assert pk is not None
     return int(pk[0])
-
-
-def forget_failure(store: Any, failure_id: int) -> None:
-    """Take back a failure counted ahead of a check that did not happen (the hashing pool was full)."""
-    with store.engine.begin() as conn:
-        conn.execute(delete(failures_table).where(failures_table.c.id == failure_id))
 
 
 def clear_failures(store: Any, key: str) -> None:

@@ -28,7 +28,7 @@ from redtable.server import loginguard as guard
 from redtable.server import sharedlimits
 from redtable.server.accounts import username_key
 from redtable.server.hashpool import HashPool, HashPoolFull
-from redtable.server.limits import Limits, Rate, network_key
+from redtable.server.limits import Limits, Rate, RateLimiter, network_key
 
 PASSWORD = "correct horse battery"
 
@@ -256,6 +256,9 @@ def test_buckets_are_keyed_on_networks():
     assert network_key("2001:db8:1:3::1") != network_key("2001:db8:1:2::1")
     assert network_key("::ffff:198.51.100.7") == "198.51.100.7"
     assert network_key("testclient") == "testclient"
+    lim = RateLimiter(Limits(rates={"x": Rate(1, 1e-6)}))  # this process's buckets are keyed the same way
+    assert lim.try_take("2001:db8:1:2::1", "x", 0.0) == 0 and lim.try_take("2001:db8:1:2::2", "x", 0.0) > 0
+    assert lim.try_take("2001:db8:1:3::1", "x", 0.0) == 0
 
 
 def test_log_ins_are_limited_per_network_in_storage(backend):
