@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..core import GAMES, game_class
 from .accounts import account_for_write
+from .accounts_api import hash_pool_for
 from .accounts_api import router as accounts_router
 from .botpool import PRESETS
 from .conn import Conn
@@ -489,6 +490,7 @@ def create_app(
     )
     app.state.hub = hub
     app.state.store = store
+    app.state.hash_pool = hash_pool_for(limits)  # (password hashes: a bounded pool of their own, accounts_api.py)
     app.add_middleware(
         RateGate, classify=rate_kind, client=lambda scope: scope_client(scope, limits), try_take=hub.limiter.try_take
     )
