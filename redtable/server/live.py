@@ -98,7 +98,7 @@ class LiveGame:
         self.commitment: str | None = row.settings.get("seed_commitment")
         self.seed_chosen = bool(row.settings.get("seed_chosen_by_creator", False))
         self.creator_hash: str | None = row.settings.get("creator_hash")
-        self.creator_client: str | None = None  # in memory only: counts against that address's live games
+        self.creator_client: str | None = None  # who made it (its live games are counted in storage: clientdb.py)
         self.created_at = row.created_at
         self.finished_at = row.finished_at
         from .botpool import legacy_preset
@@ -674,7 +674,7 @@ class Hub:
                 humans=humans,
             )
         if client and self.limits.live_games_per_client:
-            unfinished = sum(1 for x in self.games.values() if x.creator_client == client and not x.finished)
+            unfinished = await self.tables.live_games(client)  # (in storage: the whole fleet's)
             if unfinished >= self.limits.live_games_per_client:
                 raise ApiError(
                     429,
@@ -747,7 +747,7 @@ class Hub:
         )
         live = LiveGame(row, self.limits)
         live.creator_client = client or None
-        table_row = self.tables.created(live)  # (submitted first: one batch with the game's write)
+        table_row = self.tables.created(live, client)  # (submitted first: one batch with the game's write)
         if self.fleet is None:
             await self._write(("game", game_row, seat_rows), "creating a game")
         else:  # the version decisions are checked against; the lease if the server moves first

@@ -71,6 +71,13 @@ async def _account(request: Request, write: bool = False) -> Any:
     return await accounts.current_account(request)
 
 
+def _client(request: Request) -> str:
+    """The address the request comes from (``app.client_of``: behind a trusted proxy, its header)."""
+    from .app import client_of
+
+    return client_of(request, request.app.state.hub.limits)
+
+
 def _tables(request: Request) -> Any:
     return request.app.state.hub.tables
 
@@ -112,7 +119,8 @@ async def quickplay_join(request: Request, body: QuickPlayRequest) -> Response:
     token once a table is made (``status``: waiting, starting or matched)."""
     tables = _tables(request)
     account = await _account(request, write=True)
-    out = await _shielded(tables.quick.join(body.game, body.players, body.speed, body.rated, body.name, account))
+    who = _client(request)
+    out = await _shielded(tables.quick.join(body.game, body.players, body.speed, body.rated, body.name, account, who))
     return _json(out, 201)
 
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from . import tabledb
+from . import clientdb, tabledb
 from .clocks import Clock, ClockSpec, parse_clock, speed_of
 from .errors import ApiError
 from .store import run_blocking
@@ -219,6 +219,7 @@ class TableService:
         if tabledb.load_table not in self.hub.store.load_hooks:
             self.hub.store.load_hooks.append(tabledb.load_table)
         await run_blocking(tabledb.ensure_tables, self.hub.store, self.idle_seconds["none"], time.time())
+        await run_blocking(clientdb.ensure, self.hub.store)
         self.task = asyncio.create_task(self._sweep())
         if self.hub.fleet is None:  # (a fleet's leases bring them back)
             self._spawn(self._resume_zombies())
@@ -259,14 +260,21 @@ class TableService:
             out["quickplay"] = True
         return out
 
-    def created(self, game: LiveGame) -> asyncio.Future:
-        """The new game's table row, submitted now (it joins the game's own write in one batch)."""
+    def created(self, game: LiveGame, client: str = "") -> asyncio.Future:
+        """The new game's table row, submitted now (it joins the game's own write in one batch),
+        and the row that counts it against its creator's live games (``clientdb.py``)."""
         now = time.time()
         tbl = game.table
         row = tabledb.new_row(game.id, tbl.open, tbl.speed, tbl.rated, now + self.idle_limit(tbl), now)
+        if client:
+            self._bg(self.op(clientdb.made(game.id, [clientdb.client_key(client)], now)), f"the creator of {game.id}")
         fut = self.hub.writer.submit(self.op(tabledb.insert_table(row)))
         fut.add_done_callback(lambda f: None if f.cancelled() else f.exception())  # (read: never "unretrieved")
         return fut
+
+    async def live_games(self, client: str) -> int:
+        """The client's unfinished games and waiting quick-play tickets, in storage (any process's)."""
+        return await run_blocking(clientdb.live_games, self.hub.store, clientdb.client_key(client))
 
     async def stored(self, fut: asyncio.Future) -> None:
         """Wait for a write :meth:`created` submitted; a failure is a 503 with a request id (details logged)."""
@@ -779,6 +787,21 @@ class TableService:
             "result": game.result(),
         }
 
+    async def _held(self, held: list[tuple[str, str]]) -> list[tuple[str, int | None, str | None]]:
+        """The held (game, token) pairs as (game, seat, None) when the token is its seat's, else
+        (game, None, why): checked by hash in storage before any game is loaded."""
+        from .tokens import sha
+        from .validate import valid_game_id
+
+        hashed = [(gid, sha(tok)) for gid, tok in held if valid_game_id(gid)]
+        seats, games = await run_blocking(tabledb.held_seats, self.hub.store, hashed)
+        out: list[tuple[str, int | None, str | None]] = []
+        for gid, tok in held:
+            seat = seats.get((gid, sha(tok))) if valid_game_id(gid) else None
+            why = None if seat is not None else "bad_token" if gid in games else "unknown_game"
+            out.append((gid, seat, why))
+        return out
+
     async def my_games(self, account: Any, held: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """The account's active games and those of the seat tokens a browser holds (``held``)."""
         out: list[dict[str, Any]] = []
@@ -787,14 +810,15 @@ class TableService:
         if account is not None:
             for gid, seat in await run_blocking(tabledb.account_games, self.hub.store, account.id):
                 pairs.append((gid, seat, None))
-        pairs += [(gid, None, tok) for gid, tok in held]
-        for gid, seat, token in pairs:
+        pairs += await self._held(held)
+        for gid, seat, why in pairs:
             if gid in seen:
+                continue
+            if why is not None:
+                out.append({"game_id": gid, "gone": True, "error": why})
                 continue
             try:
                 game = await self.hub.get(gid)
-                if token is not None:
-                    seat = await self.hub.seat_of(game, token)
             except ApiError as e:
                 if e.status >= 500:
                     raise
