@@ -125,6 +125,16 @@ def queued(ticket_hash: str, key: str, at: float):
     return run
 
 
+def before(first, then):
+    """One write of both (``first``'s result dropped): a ticket's client joins the queue's own commit."""
+
+    def run(conn: Connection, store: Store) -> object:
+        first(conn, store)
+        return then(conn, store)
+
+    return run
+
+
 def forget_queued(before: float):
     """Tickets older than any the queue still keeps (``quickplay.EXPIRE_SECONDS``)."""
 

@@ -644,6 +644,8 @@ class Hub:
         names = []
         for i, s in enumerate(seats):
             names.append(check_name(s.get("name"), f"seats[{i}].name"))
+            if rated and s["type"] == "human":  # a rated seat shows its account's name (Hub.join), not one given
+                names[-1] = None
             if s["type"] == "bot":
                 try:
                     s["bot"] = check_preset(s["bot"] or "random")
@@ -803,6 +805,8 @@ class Hub:
         name = check_name(name)
         s = game.seats[seat]
         if name is None and account is not None and s.name is None and not game.started:
+            name = account.username
+        if account is not None and game.settings.get("rated"):  # a rated seat shows its account's name
             name = account.username
         if name is not None and name != s.name and game.started:
             raise ApiError(

@@ -95,12 +95,11 @@ class QuickPlay:
                 )
         ticket = new_secret()
         now = time.time()
-        if client:
-            key = clientdb.client_key(client)
-            await self.hub._write(self.tables.op(clientdb.queued(sha(ticket), key, now)), "joining the queue")
         op = tabledb.queue_join(
             bucket, sha(ticket), name, account.id if account is not None else None, now, now - STALE_SECONDS
         )
+        if client:
+            op = clientdb.before(clientdb.queued(sha(ticket), clientdb.client_key(client), now), op)
         match = await self.hub._write(self.tables.op(op), "joining the queue")
         if match is not None:
             await self.make(match)

@@ -102,7 +102,7 @@ async def sit(request: Request, game_id: str, body: SitRequest) -> Response:
     account = await _account(request, write=True)
     held = seat_token(request)
     game = await tables.hub.get(game_id)
-    return _json(await _shielded(tables.sit(game, body.name, account, held)))
+    return _json(await _shielded(tables.sit(game, body.name, account, held, _client(request))))
 
 
 @router.post("/api/games/{game_id}/fill-bots", tags=["tables"])

@@ -513,8 +513,14 @@ class TableService:
         self.hub._after_change(game)
         return True
 
-    async def sit(self, game: LiveGame, name: Any, account: Any, held_token: str | None) -> dict[str, Any]:
-        """``POST /api/games/{id}/sit``: a free seat of an open table for this person, in one click."""
+    async def sit(
+        self, game: LiveGame, name: Any, account: Any, held_token: str | None, client: str = ""
+    ) -> dict[str, Any]:
+        """``POST /api/games/{id}/sit``: a free seat of an open table for this person, in one click.
+
+        One seat a person: an account holds one seat of a table (``accounts.py``), and a guest
+        one per address (``client``; ``clientdb.py``, in storage, so across a fleet), so nobody
+        fills a stranger's table alone. A rated table's seat shows its account's name."""
         from .tokens import new_secret, sha
 
         tbl = game.table
@@ -532,26 +538,59 @@ class TableService:
             if seat is not None:
                 raise ApiError(409, "already_seated", f"you already hold seat {seat} of this table", seat=seat)
         name = check_name(name)
-        if name is None and account is not None:
+        if account is not None and (name is None or tbl.rated):
             name = account.username
         if self.hub.fleet is not None:
             await self.hub.reload_seats(game)  # seats taken through another process a moment ago
+        guest = clientdb.client_key(client) if client and account is None else None
+        if guest is not None:
+            await self._claim_guest_seat(game, guest)
         token = new_secret()
-        for s in list(game.seats):
-            if s.kind != "human" or s.joined_at is not None:
-                continue
-            bind = (account.id, True) if account is not None else None
-            if await self.seat_person(game, s.index, sha(token), name, bind):
-                return {
-                    "game_id": game.id,
-                    "seat": s.index,
-                    "token": token,
-                    "name": name,
-                    "ready": tbl.ready(game),
-                    "url": f"/api/games/{game.id}",
-                    "ws_url": f"/api/games/{game.id}/ws",
-                }
-        raise ApiError(409, "table_full", f"every seat of this table is taken ({game.players} of {game.players})")
+        got: int | None = None
+        try:
+            for s in list(game.seats):
+                if s.kind != "human" or s.joined_at is not None:
+                    continue
+                bind = (account.id, True) if account is not None else None
+                if await self.seat_person(game, s.index, sha(token), name, bind):
+                    got = s.index
+                    break
+        finally:
+            if guest is not None:
+                await self.hub._write(self.op(clientdb.set_guest_seat(game.id, guest, got)), "taking a seat")
+        if got is None:
+            raise ApiError(409, "table_full", f"every seat of this table is taken ({game.players} of {game.players})")
+        return {
+            "game_id": game.id,
+            "seat": got,
+            "token": token,
+            "name": name,
+            "ready": tbl.ready(game),
+            "url": f"/api/games/{game.id}",
+            "ws_url": f"/api/games/{game.id}/ws",
+        }
+
+    async def _claim_guest_seat(self, game: LiveGame, key: str) -> None:
+        """This address's one guest seat at the table, or 409 ``already_seated`` naming the one it holds."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            await self.hub.writer.submit(self.op(clientdb.claim_guest_seat(game.id, key, time.time())))
+        except IntegrityError:
+            seat = await run_blocking(clientdb.guest_seat, self.hub.store, game.id, key)
+            raise ApiError(
+                409,
+                "already_seated",
+                f"your address already holds seat {seat} of this table as a guest; a guest takes one seat "
+                "a table (log in to take a seat as an account)",
+                seat=seat,
+            ) from None
+        except Exception as e:  # noqa: BLE001
+            from .errors import storage_error
+
+            rid = secrets.token_hex(6)
+            log.error("claiming a guest seat of %s failed (request %s): %s", game.id, rid, e)
+            raise storage_error(rid) from None
 
     async def fill_bots(self, game: LiveGame, creator_key: str | None, bot: Any, seats: list[int] | None) -> dict:
         """``POST /api/games/{id}/fill-bots``: the creator puts bot presets in seats nobody took."""

@@ -88,7 +88,7 @@ def problem(text: str) -> str | None:
     run = 0
     prev = ""
     for ch in text:
-        if _selector(ch) and prev and not invisible(prev) and not _selector(prev):
+        if _selector(ch) and prev and not prev.isspace() and not invisible(prev) and not _selector(prev):
             prev = ch  # one variation selector after a visible character picks its glyph (❤️): it shows
             continue
         prev = ch

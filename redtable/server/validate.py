@@ -53,7 +53,7 @@ def check_name(name: Any, field: str = "name") -> str | None:
             )
     bad = problem(name)
     if bad is not None:
-        raise ApiError(422, "bad_name", f"{field} may not hold {bad}", field=field)
+        raise ApiError(422, "bad_name", f"{field} may not hold {bad}", field=field, reason="characters")
     if words(name) & BOT_WORDS:
         raise ApiError(
             422,

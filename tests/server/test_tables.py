@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 from srvkit import Api, Backend, Client, require_backend
-from tablekit import Account, accounts_available, bearer, create, table_server, until, wait_message
+from tablekit import Account, accounts_available, address, bearer, create, table_server, until, wait_message
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -30,8 +30,11 @@ def open_table(api: Api, seats=("human", "human", "human"), **body) -> tuple[dic
     return info, api.join(info["game_id"], info["seats"][0]["invite"], "Ann")
 
 
-def sit(api: Api, gid: str, name: str | None = None, token: str | None = None) -> httpx.Response:
-    return api.http.post(f"/api/games/{gid}/sit", json={"name": name}, headers=bearer(token))
+def sit(
+    api: Api, gid: str, name: str | None = None, token: str | None = None, frm: dict | None = None
+) -> httpx.Response:
+    """Sit as a guest; from a new address unless ``frm`` (headers of :func:`address`) says which."""
+    return api.http.post(f"/api/games/{gid}/sit", json={"name": name}, headers={**bearer(token), **(frm or address())})
 
 
 def listed(api: Api) -> dict[str, dict]:
