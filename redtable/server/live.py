@@ -98,7 +98,6 @@ class LiveGame:
         self.commitment: str | None = row.settings.get("seed_commitment")
         self.seed_chosen = bool(row.settings.get("seed_chosen_by_creator", False))
         self.creator_hash: str | None = row.settings.get("creator_hash")
-        self.creator_client: str | None = None  # who made it (its live games are counted in storage: clientdb.py)
         self.created_at = row.created_at
         self.finished_at = row.finished_at
         from .botpool import legacy_preset
@@ -748,7 +747,6 @@ class Hub:
             [],
         )
         live = LiveGame(row, self.limits)
-        live.creator_client = client or None
         table_row = self.tables.created(live, client)  # (submitted first: one batch with the game's write)
         if self.fleet is None:
             await self._write(("game", game_row, seat_rows), "creating a game")

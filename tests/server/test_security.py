@@ -467,12 +467,14 @@ def tight(tmp_path_factory):
 def fresh(srv) -> None:
     """Forget what earlier tests on this server spent: rate buckets, the count of live games."""
 
-    def reset():
-        srv.hub.limiter.buckets.clear()
-        for g in srv.hub.games.values():
-            g.creator_client = None
+    from sqlalchemy import delete
 
-    srv.call(reset)
+    from redtable.server import clientdb
+
+    srv.call(srv.hub.limiter.buckets.clear)
+    with srv.hub.store.engine.begin() as conn:  # the live games are counted in storage (clientdb.py)
+        for t in clientdb.TABLES:
+            conn.execute(delete(t))
 
 
 def test_rate_limits_answer_429_with_retry_after(tight):
