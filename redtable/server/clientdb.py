@@ -74,21 +74,28 @@ def ensure(store: Store) -> None:
 # ---------------------------------------------------------------------- reads (run_blocking)
 def live_games(store: Store, key: str) -> int:
     """The client's unfinished games (any process's), and its tickets waiting in quick play."""
+    with store.engine.connect() as conn:
+        return _count(conn, key)
+
+
+def _count(conn: Connection, key: str) -> int:
+    """Both counts in one statement (one round trip: it runs inside a quick-play join's write)."""
     from .tabledb import queue_table
 
     c, g, q, qc = client_games_table.c, games_table.c, queue_table.c, queue_clients_table.c
-    with store.engine.connect() as conn:
-        games = conn.execute(
-            select(func.count())
-            .select_from(client_games_table.join(games_table, g.id == c.game_id))
-            .where(c.client == key, g.status == "active")
-        ).scalar_one()
-        waiting = conn.execute(
-            select(func.count())
-            .select_from(queue_clients_table.join(queue_table, q.ticket_hash == qc.ticket_hash))
-            .where(qc.client == key, q.game_id.is_(None))
-        ).scalar_one()
-    return int(games) + int(waiting)
+    games = (
+        select(func.count())
+        .select_from(client_games_table.join(games_table, g.id == c.game_id))
+        .where(c.client == key, g.status == "active")
+        .scalar_subquery()
+    )
+    waiting = (
+        select(func.count())
+        .select_from(queue_clients_table.join(queue_table, q.ticket_hash == qc.ticket_hash))
+        .where(qc.client == key, q.game_id.is_(None))
+        .scalar_subquery()
+    )
+    return int(conn.execute(select(games + waiting)).scalar_one())
 
 
 def guest_seat(store: Store, game_id: str, key: str) -> int | None:
@@ -118,19 +125,18 @@ def made(game_id: str, keys: list[str], at: float):
     return run
 
 
-def queued(ticket_hash: str, key: str, at: float):
-    def run(conn: Connection, store: Store) -> None:
+def queued(ticket_hash: str, key: str, cap: int, at: float, then):
+    """A quick-play join in one write: if the client is under its cap of live games
+    (``cap``; 0: none), its ticket is recorded and ``then`` (the queue's join) runs, answering
+    ``(None, then's answer)``; else nothing is written and the answer is ``(count, None)``."""
+
+    def run(conn: Connection, store: Store) -> tuple[int | None, object]:
+        if cap:
+            n = _count(conn, key)
+            if n >= cap:
+                return n, None
         conn.execute(insert(queue_clients_table), [{"ticket_hash": ticket_hash, "client": key, "created_at": at}])
-
-    return run
-
-
-def before(first, then):
-    """One write of both (``first``'s result dropped): a ticket's client joins the queue's own commit."""
-
-    def run(conn: Connection, store: Store) -> object:
-        first(conn, store)
-        return then(conn, store)
+        return None, then(conn, store)
 
     return run
 

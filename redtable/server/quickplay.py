@@ -81,26 +81,25 @@ class QuickPlay:
         name = check_name(name)
         if account is not None and (name is None or bucket.rated):  # rated: a seat shows its account's name
             name = account.username
-        cap = self.hub.limits.live_games_per_client
-        if client and cap:
-            live = await self.tables.live_games(client)
-            if live >= cap:
-                raise ApiError(
-                    429,
-                    "too_many_games",
-                    f"your address already has {live} unfinished games or waiting tickets here "
-                    f"(at most {cap}); finish or leave some first",
-                    headers={"Retry-After": "60"},
-                    retry_after=60,
-                )
         ticket = new_secret()
         now = time.time()
         op = tabledb.queue_join(
             bucket, sha(ticket), name, account.id if account is not None else None, now, now - STALE_SECONDS
         )
-        if client:
-            op = clientdb.before(clientdb.queued(sha(ticket), clientdb.client_key(client), now), op)
-        match = await self.hub._write(self.tables.op(op), "joining the queue")
+        cap = self.hub.limits.live_games_per_client
+        if client:  # (the cap is checked in the join's own transaction: no round trip more)
+            op = clientdb.queued(sha(ticket), clientdb.client_key(client), cap, now, op)
+        got = await self.hub._write(self.tables.op(op), "joining the queue")
+        live, match = got if client else (None, got)
+        if live is not None:
+            raise ApiError(
+                429,
+                "too_many_games",
+                f"your address already has {live} unfinished games or waiting tickets here "
+                f"(at most {cap}); finish or leave some first",
+                headers={"Retry-After": "60"},
+                retry_after=60,
+            )
         if match is not None:
             await self.make(match)
         return {"ticket": ticket, **(await self.poll(ticket))}
