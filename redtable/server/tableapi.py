@@ -72,10 +72,10 @@ async def _account(request: Request, write: bool = False) -> Any:
 
 
 def _client(request: Request) -> str:
-    """The address the request comes from (``app.client_of``: behind a trusted proxy, its header)."""
-    from .app import client_of
+    """The address the request comes from (behind a trusted proxy, its header; the app's rule)."""
+    from .accounts import client_address
 
-    return client_of(request, request.app.state.hub.limits)
+    return client_address(request)
 
 
 def _tables(request: Request) -> Any:
