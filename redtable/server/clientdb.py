@@ -1,7 +1,9 @@
 """What each client holds, in storage, so that its caps hold across a fleet of processes.
 
-A *client* is an address (``app.client_of``); only its salted SHA-256 is stored
-(:func:`client_key`), never the address. Three tables, on the store's metadata:
+A *client* is an address (``app.client_of``); only a SHA-256 of it under a fixed salt is
+stored (:func:`client_key`), never the address: that keeps addresses out of casual reads and
+dumps, not from someone with the database who tries every IPv4 address. Three tables, on the
+store's metadata:
 
 * ``redtable_client_games``: which client made (or, in quick play, joined the queue for)
   each game. :func:`live_games` counts a client's rows whose game is still ``active``: the
@@ -14,8 +16,10 @@ A *client* is an address (``app.client_of``); only its salted SHA-256 is stored
   ``sit``. The primary key (game, client) is the lock: two processes cannot both let one
   address take a second seat of a stranger's table.
 
-Check and insert of the live-games count are two steps: processes racing at the same instant
-may each let one more game through (at most one per process), never an unbounded number.
+A quick-play join checks the count in its own write's transaction; creating a game checks it
+just before its write. Requests racing at the same instant (in one process or several) may
+each pass the check, so the cap can be passed by the few the ``create`` bucket lets arrive at
+once, never by an unbounded number.
 """
 
 from __future__ import annotations
