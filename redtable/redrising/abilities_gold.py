@@ -36,6 +36,7 @@ from .effects import (
     cond,
     filter_text,
     gain_blocked,
+    if_you_do,
     matches,
     names_text,
     render,
@@ -275,7 +276,7 @@ def _gold_steal(st: RRState, node, ctx, answer):
 
 TEXT["gold_steal"] = lambda node: (
     "Steal 1 card from them (they choose the card)."
-    + (" If you do, " + _lower(render(node[1])) if len(node) > 1 and node[1] is not None else "")
+    + (" " + if_you_do(render(node[1])) if len(node) > 1 and node[1] is not None else "")
 )
 
 

@@ -35,7 +35,18 @@ from .cards import (
     WHITE,
     YELLOW,
 )
-from .effects import TEXT, colors_text, cond, filter_text, matches, parse_pos, pos_id, render, scope_positions
+from .effects import (
+    TEXT,
+    colors_text,
+    cond,
+    filter_text,
+    if_you_do,
+    matches,
+    parse_pos,
+    pos_id,
+    render,
+    scope_positions,
+)
 from .engine import RRState, op, seat_id, seat_of
 from .words import prompt_context
 
@@ -145,7 +156,7 @@ def _q_reveals(st: RRState, node, ctx, answer):
 
 
 TEXT["lowcaste_q_reveals"] = lambda node: (
-    f"must reveal {filter_text((('color', node[1]),))}. If they can't, {_low(render(node[2]))}"
+    f"must reveal {filter_text((('color', node[1]),))}. " + if_you_do(render(node[2]), "If they can't")
 )
 
 
@@ -227,7 +238,7 @@ def _may_banish_from_hand(st: RRState, node, ctx, answer):
 
 
 TEXT["lowcaste_may_banish_from_hand"] = lambda node: (
-    f"You may banish {filter_text((('color', node[1]),))} from your hand. If you do, {_low(render(node[2]))}"
+    f"You may banish {filter_text((('color', node[1]),))} from your hand. " + if_you_do(render(node[2]))
 )
 
 

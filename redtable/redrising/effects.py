@@ -19,6 +19,7 @@ Card choices on locations are offered as ``"<location>:<index from the bottom>"`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -169,9 +170,25 @@ def _if(st: RRState, node, ctx, answer):
 
 def _clause(node: tuple) -> str:
     """An effect as one clause: the sentences of a sequence joined with "then"."""
-    parts = render(node).rstrip(".").split(". ")
-    text = ", then ".join(p[0].lower() + p[1:] for p in parts if p)
-    return text + "."
+    return clause_of(render(node))
+
+
+def clause_of(text: str) -> str:
+    """Sentences as one clause, lower-case, joined with "then" ("Regain this card. End your
+    turn." -> "regain this card, then end your turn.")."""
+    parts = _SENTENCE_STOP.split(text.rstrip("."))
+    return ", then ".join(p[0].lower() + p[1:] for p in parts if p) + "."
+
+
+#: A full stop that ends a sentence (not the one of "Dr. Virany").
+_SENTENCE_STOP = re.compile(r"(?<!\bDr)\. ")
+
+
+def if_you_do(text: str, lead: str = "If you do") -> str:
+    """ "<lead>, <text>" with every sentence of ``text`` in the one clause: a condition governs
+    all the sentences of the effect it guards. Left as free sentences after it ("If you do,
+    regain this card. End your turn."), the later ones read as unconditional."""
+    return f"{lead}, {clause_of(text)}"
 
 
 @text_for("if")
@@ -219,8 +236,7 @@ def _may_text(node):
     t = render(node[1])
     out = "You may " + t[0].lower() + t[1:]
     if len(node) > 3 and node[3] is not None:
-        then = render(node[3])
-        out = out.rstrip(".") + ". If you do, " + then[0].lower() + then[1:]
+        out = out.rstrip(".") + ". " + if_you_do(render(node[3]))
     return out
 
 
@@ -453,10 +469,8 @@ def _choose_card_text(node):
     what = f"{filter_text(filt, article=not any(k == 'other' for k, _ in filt))} {SCOPES[scope]}"
     body = render(then).replace("that card", what, 1)
     if optional:
-        first, dot, rest = body.partition(". ")
-        body = (
-            "You may " + first[0].lower() + first[1:] + (". If you do, " + rest[0].lower() + rest[1:] if rest else ".")
-        )
+        first, _, rest = body.partition(". ")
+        body = "You may " + first[0].lower() + first[1:] + (". " + if_you_do(rest) if rest else ".")
     return body
 
 
@@ -639,7 +653,19 @@ TEXT["choose_color"] = lambda node: (
 )
 
 
-__all__ = ["TEXT", "COND", "render", "render_cond", "holds", "matches", "OPS", "GOLD", "BY_SLUG"]
+__all__ = [
+    "TEXT",
+    "COND",
+    "render",
+    "render_cond",
+    "clause_of",
+    "if_you_do",
+    "holds",
+    "matches",
+    "OPS",
+    "GOLD",
+    "BY_SLUG",
+]
 
 
 @op("draw_to_hand")

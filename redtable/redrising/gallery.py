@@ -99,9 +99,9 @@ def _entry_other(index: int, lang: str) -> dict:
     if index in BLOCK_STEAL_BANISH:
         out["block"] = fixed_text("block_steal", lang)
     elif index in BLOCK_SOVEREIGN:
-        out["block"] = (
-            fixed_text("block_sovereign", lang).format(after=render_clause(BLOCK_SOVEREIGN[index], lang)) + "."
-        )
+        # {after} goes on from "you may block them ...": its verbs are infinitives too
+        after = render_clause(BLOCK_SOVEREIGN[index], lang, "inf")
+        out["block"] = fixed_text("block_sovereign", lang).format(after=after) + "."
     return out
 
 

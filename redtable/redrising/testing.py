@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core import Rng
+from ..core import Decision, Rng
 from .board import HOUSE_NAMES, LOCATION_OF_NAME
 from .cards import SLUG, card_index
 from .engine import RRState, Turn
@@ -113,4 +113,86 @@ def location_names(st: RRState, loc: str) -> list[str]:
     return [SLUG[c] for c in st.locs[LOCATION_OF_NAME[loc]]]
 
 
-__all__ = ["scenario", "play", "hand_names", "location_names", "Turn"]
+# ---------------------------------------------------------------------- twins for the "no tells" tests
+def swap_hidden(st: RRState, a: int, b: int) -> None:
+    """Exchange two cards lying in places hidden from every seat but their holders (a hand
+    or the deck), keeping the holders' ``known`` sets right."""
+
+    def place(c: int) -> tuple[list[int], int | None]:
+        for q, h in enumerate(st.hands):
+            if c in h:
+                return h, q
+        return st.deck, None
+
+    (la, qa), (lb, qb) = place(a), place(b)
+    ia, ib = la.index(a), lb.index(b)
+    la[ia], lb[ib] = b, a
+    for q, old, new in ((qa, a, b), (qb, b, a)):
+        if q is not None:
+            st.known[q].discard(old)
+            st.known[q].add(new)
+
+
+def hidden_from_all_but_holder(st: RRState, c: int) -> bool:
+    holders = [q for q, h in enumerate(st.hands) if c in h]
+    if not holders and c not in st.deck:
+        return False
+    return all(c not in k for q, k in enumerate(st.known) if q not in holders)
+
+
+def twin_window_states(seed: int, players: int) -> tuple[RRState, RRState, int, int] | None:
+    """Two mid-game states (``block_windows`` on) at seat ``a``'s action that differ only in
+    the target's hidden hand: in the first the target ``q`` (the next seat) holds Judge, in
+    the second no blocker at all; ``a`` holds Aja. Both come from the seed and the same
+    random decisions (``history``), then hidden cards are exchanged, so every other seat's
+    view is the same in both. None when the seed's position does not allow it."""
+    from .cards import BY_SLUG
+    from .engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH
+    from .game import RedRising
+
+    st = RedRising(players, block_windows=True).new_initial_state(seed)
+    rng = Rng(seed)
+
+    def pending() -> Decision:
+        d = st.decision()
+        assert d is not None  # (a game lasts longer than these few random decisions)
+        return d
+
+    for _ in range(6 * players):
+        d = pending()
+        st.apply(d.options[rng.below(len(d.options))])
+    while pending().kind != "action":
+        d = pending()
+        st.apply(d.options[rng.below(len(d.options))])
+    a = pending().player
+    q = (a + 1) % players
+    cards = {c for c in list(BLOCK_STEAL_BANISH) + [BY_SLUG["aja"]]}
+    if not all(hidden_from_all_but_holder(st, c) for c in cards) or len(st.hands[q]) < 2:
+        return None
+    spare = [c for c in st.deck if hidden_from_all_but_holder(st, c) and c not in cards and c not in BLOCK_SOVEREIGN][
+        :8
+    ]
+    aja = BY_SLUG["aja"]
+    if aja not in st.hands[a]:
+        swap_hidden(st, aja, next(c for c in st.hands[a] if c != aja and c not in cards))
+    for c in BLOCK_STEAL_BANISH:  # nobody holds a blocker: the target holds none ...
+        if c not in st.deck:
+            swap_hidden(st, c, spare.pop())
+    st.run()  # the pending action decision again, from the new hand
+    without = st.clone()
+    judge = BY_SLUG["judge"]  # ... or Judge, from the deck, in place of one of their cards (not the first)
+    swap_hidden(st, judge, st.hands[q][1])
+    st.run()
+    return st, without, a, q
+
+
+__all__ = [
+    "scenario",
+    "play",
+    "hand_names",
+    "location_names",
+    "Turn",
+    "swap_hidden",
+    "hidden_from_all_but_holder",
+    "twin_window_states",
+]

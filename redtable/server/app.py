@@ -1,7 +1,7 @@
 """The HTTP + WebSocket API (FastAPI). ``create_app(db=...)`` builds it; ``redtable serve`` runs it.
 
 See ``docs/server.md`` for the protocol and ``docs/security.md`` for the limits; the
-OpenAPI schema is served at ``/openapi.json`` (``/docs`` only with ``docs=True``).
+OpenAPI schema is served at ``/openapi.json``, the interactive docs at ``/docs`` (``apidocs.py``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .errors import ApiError, bad_token, internal_error, missing_token, token_in
 from .limits import Limits, rate_limited
 from .live import MAX_SEED, Hub, LiveGame, _dumps
 from .players import router as players_router
-from .store import DEFAULT_DB, Store, run_blocking
+from .store import Store, run_blocking
 from .tokens import seat_token as _token
 from .tokens import sha
 from .validate import NAME_MAX, clip
@@ -404,7 +404,7 @@ def rate_kind(method: str, path: str) -> str | None:
 
 # ---------------------------------------------------------------------- the app
 def create_app(
-    db: str = DEFAULT_DB,
+    db: str | None = None,
     *,
     schema: str | None = None,
     sqlite_sync: str = "normal",
@@ -414,7 +414,7 @@ def create_app(
     gc_freeze: bool = False,
     limits: Limits | None = None,
     bot_pool: Any = None,
-    docs: bool = False,
+    docs: bool = True,
     allow_chosen_seeds: bool = False,
     window_median: float = 2.5,
     bus: str | None = None,
@@ -429,8 +429,8 @@ def create_app(
     ``gc_freeze``: the server process's garbage-collector policy (see ``Hub._gc_policy``).
     ``limits``: sizes, rates and counts per client (``docs/security.md``). ``bot_pool``: a
     :class:`~redtable.server.botpool.BotPool` (default: one sized to the machine).
-    ``docs``: serve the interactive API docs at ``/docs`` (they load their scripts from a
-    CDN, outside this server's Content-Security-Policy; off by default). ``allow_chosen_seeds``
+    ``docs``: serve the interactive API docs at ``/docs`` (``apidocs.py``: Swagger UI from
+    installed files, within this server's Content-Security-Policy). ``allow_chosen_seeds``
     (tests only): accept a seed for games of several people. ``window_median``: seconds, the
     median wait before the server declines a block window for a seat that cannot block,
     until people's own answers are known (tests shorten it).
@@ -484,7 +484,7 @@ def create_app(
         description=DESCRIPTION,
         lifespan=lifespan,
         default_response_class=JSON,
-        docs_url="/docs" if docs else None,
+        docs_url=None,  # FastAPI's page loads CDN scripts; apidocs.py serves its own below
         redoc_url=None,
     )
     app.state.hub = hub
@@ -831,6 +831,11 @@ def create_app(
     from .tableapi import router as tables_router
 
     app.include_router(tables_router)
+
+    if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
+        from .apidocs import install as install_docs
+
+        install_docs(app)
 
     # -------------------------------------------------------------- web UI
     web = Path(web_dir) if web_dir else WEB_STATIC

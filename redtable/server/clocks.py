@@ -8,9 +8,10 @@ Two kinds (``docs/server.md``, "Clocks"):
 * **turn-based**: each decision gets ``per_decision_h`` hours of its own; nothing carries over.
 
 Time runs for the seat the game *waits on*: the seat of the pending decision when a person
-holds it. It never runs for a bot, for a block window the server answers (the seat holds
-nothing to block with: the server declines for it after a person's pause, so nobody is
-being waited on), before the table is full, or after the end. Everything here is pure
+holds it, a block window the server answers for it included (the seat holds nothing to
+block with; were its time to stop, the clock would tell the table so: the server's "no" is
+charged and credited as the seat's own). It never runs for a bot, before the table is
+full, or after the end. Everything here is pure
 arithmetic on wall-clock seconds (``now`` is passed in), so a test drives it with any clock,
 and a process that loads the game after a restart computes the same deadline from the
 stored bank and start time.

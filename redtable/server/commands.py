@@ -9,11 +9,12 @@ message on stderr that names the value and what is allowed.
 from __future__ import annotations
 
 import os
+from typing import NoReturn
 
 import typer
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
 
@@ -31,11 +32,13 @@ def _redact(url: str) -> str:
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
     port: int = typer.Option(8000, "--port", "-p", help="TCP port"),
-    db: str = typer.Option(
-        os.environ.get("REDTABLE_DB", "sqlite:///redtable.db"),
+    db: str | None = typer.Option(
+        None,
         "--db",
-        help="database URL: sqlite:///FILE (default ./redtable.db, created if missing) or "
-        "postgresql://user@host/dbname; env REDTABLE_DB",
+        envvar="REDTABLE_DB",
+        show_envvar=False,
+        help="database URL: sqlite:///FILE (created if missing) or postgresql://user@host/dbname; env REDTABLE_DB "
+        "[default: redtable.db in the user's data directory, ~/.local/share/redtable/ on Linux]",
     ),
     db_schema: str | None = typer.Option(
         None, "--db-schema", help="PostgreSQL schema for the tables (created if missing)"
@@ -68,7 +71,7 @@ def serve_command(
         None, "--bot-workers", help="processes for searching bots (default: cores - 1)"
     ),
     docs: bool = typer.Option(
-        False, "--docs/--no-docs", help="serve the interactive API docs at /docs (their scripts come from a CDN)"
+        True, "--docs/--no-docs", help="serve the interactive API docs at /docs (Swagger UI, installed with redtable)"
     ),
     workers: int = typer.Option(
         1, "--workers", "-w", help="server processes on this machine sharing the port (PostgreSQL only; docs/deploy.md)"
@@ -98,7 +101,7 @@ def serve_command(
         None, "--table-idle-seconds", hidden=True, help="tests: seconds without a person acting before any table closes"
     ),
 ) -> None:
-    """Run the game server: HTTP + WebSocket API (OpenAPI at /docs) and, when present, the web UI at /."""
+    """Run the game server: HTTP + WebSocket API (interactive docs at /docs) and the web UI at /."""
     if not 0 < port < 65536:
         _fail(f"--port must be 1-65535, got {port}")
     if sqlite_sync not in ("normal", "full"):
@@ -133,6 +136,13 @@ def serve_command(
         from .store import Store
     except ImportError as e:  # pragma: no cover - the server's dependencies are missing
         _fail(f"the server needs its dependencies ({e.name}): pip install 'redtable[server]'")
+    if not db:
+        from .store import default_db
+
+        try:
+            db = default_db()
+        except OSError as e:
+            _fail(f"cannot create the data directory for the default database ({e}); name one with --db")
     shown = _redact(db)
     try:
         store = Store(db, schema=db_schema, sqlite_sync=sqlite_sync, writers=db_writers)
@@ -212,7 +222,7 @@ def serve_command(
         else None,
     )
     if not reuse_port:
-        typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database {store.dialect}", err=True)
+        _announce(host, port, docs, db)
     run(app, host, port, log_level=log_level, access_log=access_log, ws_deflate=ws_deflate, reuse_port=reuse_port)
 
 
@@ -223,14 +233,24 @@ def _supervise(workers: int, host: str, port: int, db: str, bus: str | None, opt
     busy = port_free(host, port)
     if busy is not None:
         _fail(f"cannot listen on {host}:{port}: {busy}")
+    _announce(host, port, "--docs" in options, db)
     typer.echo(
-        f"redtable server on http://{host}:{port} (API docs at /docs), database postgresql, "
         f"{workers} worker processes, bus {'redis' if bus and not bus.startswith('postgres') else 'postgres'}",
         err=True,
     )
     code = Supervisor(worker_argv(options), workers, worker_env(db, bus), echo=lambda m: typer.echo(m, err=True)).run()
     if code:
         raise typer.Exit(code)
+
+
+def _announce(host: str, port: int, docs: bool, db: str) -> None:
+    """The start-up lines: where to point a browser, whether the API docs are there, where games are stored."""
+    from .store import describe_db
+
+    base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+    typer.echo(f"redtable server on {base}", err=True)
+    typer.echo(f"API docs at {base}/docs" if docs else "API docs off (--docs serves them at /docs)", err=True)
+    typer.echo(f"database: {describe_db(db)}", err=True)
 
 
 def run(

@@ -8,7 +8,9 @@ and ``salt``, so anybody can recompute the digest and replay the deal from the s
 **Block windows.** When every opponent who could block gets a window whether or not they
 hold a blocker, a seat with nothing to block with is answered for by the server, after a
 wait drawn from how long people take to say "no" to a block (:class:`HumanDelays`), so
-the wait tells nothing either.
+the wait tells nothing either; only while the seat is at the table, and on the seat's
+clock as its own decision (``live.py``, ``tables.py``), so neither presence nor the clock
+tells.
 """
 
 from __future__ import annotations

@@ -50,6 +50,10 @@ log = logging.getLogger("redtable.server")
 
 MAX_SEED = (1 << 63) - 1
 SNAPSHOT_EVERY = 16  # replay steps are served from a copy of the state kept every this many steps
+#: Seconds a seat that read its game over HTTP counts as at the table (for players without a WebSocket).
+PRESENT_SECONDS = 30.0
+#: How often the server looks whether an away seat whose empty block window waits came back.
+PRESENT_POLL = 0.25
 
 
 def _dumps(obj: Any) -> str:
@@ -130,6 +134,7 @@ class LiveGame:
         self.presence_handle: asyncio.TimerHandle | None = None
         self.presence_seconds = limits.presence_seconds if limits else 0.5
         self.last_active = time.monotonic()
+        self.seen: dict[int, float] = {}  # seat -> when it last read the whole game (HTTP or WebSocket)
         self.evicted = False
         # fleet: the newest version heard of (caught up when used), the catch-up under way,
         # the other processes' presence (tag -> (seats, spectators, heard at)) and who hears ours
@@ -219,6 +224,13 @@ class LiveGame:
         now = time.monotonic()
         return here + sum(n for _, n, at in self.remote.values() if now - at <= 25.0)
 
+    def present(self, seat: int, within: float) -> bool:
+        """Whether ``seat``'s player is at the table: a bot, connected (here or, in a fleet,
+        to another process), or read the game as the seat within ``within`` seconds."""
+        if self.seats[seat].kind != "human" or seat in self.connected_seats():
+            return True
+        return time.monotonic() - self.seen.get(seat, float("-inf")) <= within
+
     def seats_public(self) -> list[dict]:
         on = self.connected_seats()
         return [s.public(s.index in on) for s in self.seats]
@@ -275,7 +287,10 @@ class LiveGame:
         }
 
     def snapshot(self, seat: int | None, events: bool = True) -> dict:
-        """Everything ``seat`` (None: a spectator) may know of the game now."""
+        """Everything ``seat`` (None: a spectator) may know of the game now (read by the seat:
+        it is at the table, see :meth:`present`)."""
+        if seat is not None:
+            self.seen[seat] = time.monotonic()
         out = {
             "type": "state",
             **self.info(),
@@ -396,6 +411,7 @@ class Hub:
         self.heavy = ThreadPoolExecutor(2, thread_name_prefix="redtable-heavy")
         self.delays: dict[str, HumanDelays] = {}
         self.window_median = window_median  # seconds: the prior of a person's "no" to a block window
+        self.present_seconds = PRESENT_SECONDS  # an HTTP reader counts as at the table this long
         self.sockets: Counter[str] = Counter()
         self.heard: dict[str, int] = {}  # fleet: versions heard of for games being loaded
         self._behind: set[LiveGame] = set()  # fleet: replicas to catch up in the next batch
@@ -1003,6 +1019,9 @@ class Hub:
                 )
             if not by_server and d.kind in WINDOW_KINDS and game.block_windows and game.seats[seat].kind == "human":
                 self._delays(game).observe(time.monotonic() - game.asked_at)
+            # the server's "no" to an empty window is the seat's own decision on the clock (its
+            # time, its increment), as a person's "no" would be: the clock tells no blocker
+            as_person = not by_server or (game.idle_window() is not None and game.seats[seat].kind == "human")
             undoable = False
             if game.undo_allowed:
                 undoable = undo_check(game.state, action, salt=game.seed ^ game.step)[0]
@@ -1066,7 +1085,7 @@ class Hub:
                 game.known = max(game.known, game.version)
                 self.fleet.note_lease(game.id, bool(got and got.get("lease")), t0)
                 self.fleet.after_commit(game.id, game.version)
-            self.tables.changed(game, seat, not by_server)  # the clocks (before the updates that show them)
+            self.tables.changed(game, seat, as_person)  # the clocks (before the updates that show them)
             game.broadcast(lambda s: game.update(s, seat, req_id))
         self._after_change(game)
         return game.update(seat, seat)
@@ -1204,12 +1223,28 @@ class Hub:
         self._kick_bots(game)
 
     async def _answer_window(self, game: LiveGame, action: str) -> None:
-        """Decline a block window for a seat that holds no blocker, after a person's wait."""
+        """Decline a block window for a seat that holds no blocker, after a person's wait, and
+        only while its player is at the table: a person away cannot say no either, so the
+        window of an away seat waits for them (its clock runs, the table may close) whether
+        or not they hold a blocker, and presence tells nothing."""
         version = game.version
         d = game.state.decision()
-        await asyncio.sleep(self._delays(game).draw())
-        if game.evicted or game.version != version or d is None:
+        if d is None:
             return
+
+        def gone() -> bool:
+            return game.evicted or game.version != version or game.finished
+
+        while True:
+            await asyncio.sleep(self.tables.window_wait(game, d.player, self._delays(game).draw()))
+            if gone():
+                return
+            if game.present(d.player, self.present_seconds):
+                break
+            while not game.present(d.player, self.present_seconds):  # back: a person's wait again
+                await asyncio.sleep(PRESENT_POLL)
+                if gone():
+                    return
         if self.fleet is not None and not self.fleet.holds(game.id):
             return  # the lease went elsewhere meanwhile: the holder answers
         try:

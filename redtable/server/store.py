@@ -149,7 +149,29 @@ actions_table = Table(
 # committer like the rest: kind -> fn(connection, op) -> what the write answers.
 EXTRA_WRITES: dict[str, Callable[[Any, tuple], Any]] = {}
 
-DEFAULT_DB = "sqlite:///redtable.db"
+
+def default_db() -> str:
+    """The database when none is named: ``redtable.db`` in the user's data directory, created here.
+
+    Not the working directory: a newcomer starts the server in the checkout, which would fill
+    with the database and its ``-wal``/``-shm`` files (platformdirs: ``~/.local/share/redtable``
+    on Linux, ``$XDG_DATA_HOME/redtable`` when that is set).
+    """
+    from platformdirs import user_data_path
+
+    return f"sqlite:///{user_data_path('redtable', appauthor=False, ensure_exists=True) / 'redtable.db'}"
+
+
+def describe_db(url: str) -> str:
+    """What a person reads at start-up: an SQLite database's file, another's URL without its password."""
+    u = make_url(normalize_url(url))
+    if u.get_backend_name() == "sqlite":
+        if u.database in (None, "", ":memory:"):
+            return "SQLite in memory"
+        return f"SQLite file {Path(u.database).resolve()}"
+    return f"{u.get_backend_name()} {u.render_as_string(hide_password=True)}"
+
+
 # SQLite: a write-ahead log larger than this after a checkpoint is truncated to it, and one
 # found larger than WAL_TRUNCATE_BYTES is checkpointed with TRUNCATE (waiting for readers).
 WAL_LIMIT_BYTES = 16 * 1024 * 1024
@@ -218,9 +240,9 @@ class Store:
     """Synchronous storage calls; the server runs them off the event loop (writer thread, executor)."""
 
     def __init__(
-        self, url: str = DEFAULT_DB, schema: str | None = None, sqlite_sync: str = "normal", writers: int = 2
+        self, url: str | None = None, schema: str | None = None, sqlite_sync: str = "normal", writers: int = 2
     ) -> None:
-        self.url = normalize_url(url)
+        self.url = normalize_url(url or default_db())
         u = make_url(self.url)
         self.dialect = u.get_backend_name()
         self.schema = schema

@@ -52,6 +52,8 @@ TIMEOUT_BOT = "heuristic"
 IDLE_SECONDS = {"realtime": 600.0, "none": 600.0, "turn": 3 * 24 * 3600.0}
 #: Seconds a process may work on a claimed deadline before another takes it over.
 CLAIM_SECONDS = 30.0
+#: The share of a seat's time left that the server may spend before declining its empty block window.
+WINDOW_SHARE = 0.8
 #: A replica's clock may differ from the stored deadline by this much (processes' clocks).
 GRACE_SECONDS = 0.05
 
@@ -124,11 +126,14 @@ class TableState:
         return sum(1 for s in game.seats if s.kind == "bot" or s.joined_at is not None)
 
     def waiting_on(self, game: LiveGame) -> int | None:
-        """The seat whose person the game waits for now (its time runs), or None."""
+        """The seat whose person the game waits for now (its time runs), or None.
+
+        A block window the server answers for the seat (it holds no blocker) counts as the
+        person's: were its time to stop there, the clock would tell the table who holds one."""
         if self.over or not self.ready(game):
             return None
         d = game.state.decision()
-        if d is None or game.seats[d.player].kind != "human" or game.idle_window() is not None:
+        if d is None or game.seats[d.player].kind != "human":
             return None
         return d.player
 
@@ -329,6 +334,15 @@ class TableService:
                 seat=seat,
                 version=game.version,
             )
+
+    def window_wait(self, game: LiveGame, seat: int, wait: float) -> float:
+        """How long the server waits before it declines ``seat``'s empty block window: ``wait``
+        (a person's time to say no), but never so long that the seat's time runs out on a
+        window it could not answer itself (at most :data:`WINDOW_SHARE` of what it has left)."""
+        clk = game.table.clock
+        if clk is None or clk.running != seat:
+            return wait
+        return max(0.0, min(wait, WINDOW_SHARE * clk.remaining(seat, time.time())))
 
     def server_may_move(self, game: LiveGame) -> bool:
         """Bots and the server's window answers wait for a full table and stop when it is over."""
@@ -744,7 +758,7 @@ class TableService:
                 later = now + limit
             elif ready and clk is not None and clk.running is not None:  # its clock decides
                 later = (clk.deadline() or now) + limit
-            elif ready and tbl.waiting_on(game) is None:  # a bot or the server is to move
+            elif ready and tbl.waiting_on(game) is None:  # a bot is to move
                 later = now + limit
             else:
                 last = await run_blocking(tabledb.last_person_act, self.hub.store, gid, people)

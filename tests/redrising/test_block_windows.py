@@ -14,7 +14,7 @@ from redtable.core import InvalidOptions, Rng, make_game
 from redtable.redrising.cards import BY_SLUG, SLUG
 from redtable.redrising.engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH
 from redtable.redrising.game import RedRising
-from redtable.redrising.testing import hand_names, play, scenario
+from redtable.redrising.testing import hand_names, play, scenario, twin_window_states
 
 from .test_properties import check_invariants, check_views
 
@@ -126,70 +126,11 @@ def test_no_sovereign_window_for_an_empty_hand_or_the_holder_themselves():
 
 
 # ================================================================ no tells
-def _swap(st, a: int, b: int) -> None:
-    """Exchange two cards lying in places hidden from every seat but their holders (a hand
-    or the deck), keeping the holders' ``known`` sets right."""
-
-    def place(c):
-        for q, h in enumerate(st.hands):
-            if c in h:
-                return h, q
-        return st.deck, None
-
-    (la, qa), (lb, qb) = place(a), place(b)
-    ia, ib = la.index(a), lb.index(b)
-    la[ia], lb[ib] = b, a
-    for q, old, new in ((qa, a, b), (qb, b, a)):
-        if q is not None:
-            st.known[q].discard(old)
-            st.known[q].add(new)
-
-
-def _hidden_from_all_but_holder(st, c: int) -> bool:
-    holders = [q for q, h in enumerate(st.hands) if c in h]
-    if not holders and c not in st.deck:
-        return False
-    return all(c not in k for q, k in enumerate(st.known) if q not in holders)
-
-
-def _twin_states(seed: int, players: int):
-    """Two mid-game states at seat ``a``'s action that differ only in the target's hidden hand:
-    in one the target (the next seat) holds Judge, in the other no blocker at all."""
-    st = RedRising(players, block_windows=True).new_initial_state(seed)
-    rng = Rng(seed)
-    for _ in range(6 * players):
-        d = st.decision()
-        st.apply(d.options[rng.below(len(d.options))])
-    while st.decision().kind != "action":
-        d = st.decision()
-        st.apply(d.options[rng.below(len(d.options))])
-    a = st.decision().player
-    q = (a + 1) % players
-    cards = {c for c in list(BLOCK_STEAL_BANISH) + [BY_SLUG["aja"]]}
-    if not all(_hidden_from_all_but_holder(st, c) for c in cards) or len(st.hands[q]) < 2:
-        return None
-    spare = [c for c in st.deck if _hidden_from_all_but_holder(st, c) and c not in cards and c not in BLOCK_SOVEREIGN][
-        :8
-    ]
-    aja = BY_SLUG["aja"]
-    if aja not in st.hands[a]:
-        _swap(st, aja, next(c for c in st.hands[a] if c != aja and c not in cards))
-    for c in BLOCK_STEAL_BANISH:  # nobody holds a blocker: the target holds none ...
-        if c not in st.deck:
-            _swap(st, c, spare.pop())
-    st.run()  # the pending action decision again, from the new hand
-    without = st.clone()
-    judge = BY_SLUG["judge"]  # ... or Judge, from the deck, in place of one of their cards (not the first)
-    _swap(st, judge, st.hands[q][1])
-    st.run()
-    return st, without, a, q
-
-
 def _twin_cases(n: int = 10) -> list:
     out = []
     for seed in range(200):
         players = 3 + seed % 3
-        if _twin_states(seed, players) is not None:
+        if twin_window_states(seed, players) is not None:
             out.append((seed, players))
             if len(out) == n:
                 break
@@ -198,7 +139,7 @@ def _twin_cases(n: int = 10) -> list:
 
 @pytest.mark.parametrize("seed,players", _twin_cases())
 def test_redealt_target_hand_tells_the_others_nothing(seed, players):
-    with_judge, without, a, q = _twin_states(seed, players)
+    with_judge, without, a, q = twin_window_states(seed, players)
     assert BY_SLUG["judge"] in with_judge.hands[q] and not set(without.hands[q]) & BLOCK_STEAL_BANISH
     others = [p for p in range(players) if p != q]
     for p in others:

@@ -102,7 +102,7 @@ def test_security_headers_everywhere(strict):
         assert h["x-content-type-options"] == "nosniff" and h["x-frame-options"] == "DENY"
         assert h["referrer-policy"] == "no-referrer" and h["x-request-id"]
     assert api.http.get("/api/titles").headers["cache-control"] == "no-store"
-    assert api.http.get("/docs").status_code == 404  # the CDN-loaded docs are off by default
+    assert "script-src 'self'" in api.http.get("/docs").headers["content-security-policy"]  # test_first_start.py
 
 
 def test_bodies_are_bounded(strict):

@@ -9,6 +9,7 @@ Several sentences in one template are separated by ``\\n``.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -53,6 +54,10 @@ class Lang:
     that_card: Noun
     OR: str
     AND: str
+    #: The bound card named again where a pronoun could point at this card ("розкриту карту").
+    revealed_card: Noun
+    #: Any form of "this card" (the card whose text it is) as the phrase tables write it.
+    this_card: re.Pattern[str]
 
     # ------------------------------------------------------------------ names
     def name(self, card: int) -> Name:
@@ -123,24 +128,65 @@ class Alt(Word):
 
 class Ref(Word):
     """The bound card ("that card"): the full phrase at its first mention, then a pronoun
-    (accusative) or "that card" (other cases)."""
+    (accusative) or "that card" (other cases).
 
-    def __init__(self, L: Lang, np: Word | None = None, used: bool = False, gender: str | None = None) -> None:
+    A pronoun points at the last card the text named. Once a clause names this card after
+    the bound one ("візьміть її, потім виженіть цю карту"), a pronoun for the bound card
+    would read as this card, so its next mention is a noun phrase (``again``: "the revealed
+    card", else "that card"); :meth:`saw` is told what each rendered clause said."""
+
+    def __init__(
+        self,
+        L: Lang,
+        np: Word | None = None,
+        used: bool = False,
+        gender: str | None = None,
+        again: Word | None = None,
+    ) -> None:
         self.L = L
         self.np = np
         self.used = used or np is None
         self.gender = gender or (np.gender if np is not None else "f")
         self.anim = np.anim if np is not None else False
+        self.again = again or L.that_card
+        self.shadowed = False  # this card was named after the bound card's last mention
+        self.said: list[str] = []  # every mention, in order, to find them in the rendered text
 
     def form(self, case, num="s", gender=None, anim=None):
+        self.said.append(self._form(case, num))
+        return self.said[-1]
+
+    def _form(self, case: str, num: str) -> str:
         np = self.np
         if not self.used and np is not None:  # (unused means there is a noun phrase to say once)
-            self.used = True
+            self.used, self.shadowed = True, False
             return np.form(case, num)
+        if self.shadowed:
+            self.shadowed = False
+            return self.again.form(case, num)
         if case == "a":
-            g = self.gender if self.gender in self.L.pron_acc else "m"
-            return self.L.pron_acc[g]
+            return self._pronoun()
         return self.L.that_card.form(case)
+
+    def _pronoun(self) -> str:
+        return self.L.pron_acc[self.gender if self.gender in self.L.pron_acc else "m"]
+
+    def saw(self, text: str) -> None:
+        """Note a rendered clause: if it names this card after its last mention of the bound
+        card (or names only this card), the bound card's next mention is a noun phrase. The
+        bound card's own phrases are masked first: "нижню карту цієї зони (якщо це не ця
+        карта)" names the bound card, not this one. A pronoun of another gender than "this
+        card" («його» after «цю карту») cannot point at it and stays."""
+        if not self.L.this_card.search(text) or self._pronoun() != self.L.pron_acc[self.L.card.gender]:
+            return
+        masked, last_ref = text, -1
+        for said in set(self.said):
+            for m in re.finditer(r"(?<!\w)" + re.escape(said) + r"(?!\w)", text):
+                masked = masked[: m.start()] + "\x00" * len(said) + masked[m.end() :]
+                last_ref = max(last_ref, m.end())
+        last_this = max((m.end() for m in self.L.this_card.finditer(masked)), default=-1)
+        if last_this > last_ref:
+            self.shadowed = True
 
 
 @dataclass
@@ -150,15 +196,19 @@ class Cx:
     L: Lang
     c: Ref | None = None
     here: int = -1  # a named location standing for "this location"
-    subject: str = "you"  # "opp" under "that opponent ..."
+    subject: str = "you"  # "opp" under "that opponent ...", "each" under "each player: ..."
+    #: One mood for every verb of a clause (``clause``): after "you may" all are infinitives.
+    mood: str | None = None
     self_pron: bool = False  # "this card" was just mentioned: a condition says "it"
     extra: dict = field(default_factory=dict)
 
     def but(self, **kw) -> Cx:
         return replace(self, **kw)
 
-    def ref(self, np: Word | None = None, used: bool = False, gender: str | None = None) -> Ref:
-        return Ref(self.L, np, used, gender)
+    def ref(
+        self, np: Word | None = None, used: bool = False, gender: str | None = None, again: Word | None = None
+    ) -> Ref:
+        return Ref(self.L, np, used, gender, again)
 
 
 @cache

@@ -5,6 +5,15 @@ One renderer per effect primitive and one per condition, keyed like ``effects.TE
 from the language's phrase table (:mod:`.uk`, :mod:`.pl`) through the grammar helpers.
 A renderer returns a list of sentences (the first in the requested mood: "imp" as on the
 card, "inf" after "you may ..."); :meth:`Lang.finish` capitalises and punctuates them.
+
+Three rules keep a text saying what the card says (each once, here or in :mod:`.core`):
+
+* a pronoun for the bound card ("її", "ją") is said only while it cannot point at this card:
+  after a clause that names this card it is a noun phrase ("розкриту карту", :class:`.Ref`);
+* a clause whose subject is not the reader ("кожен гравець: ...") says "from their own hand"
+  (:func:`hand`);
+* sentences joined into one clause share its mood (:func:`clause`): after "можете" every
+  verb is an infinitive; and "if you do" takes every sentence of what it guards.
 """
 
 from __future__ import annotations
@@ -20,7 +29,25 @@ COND: dict[str, Callable[[tuple, Cx], str]] = {}
 
 
 def R(node: tuple, cx: Cx, mood: str = "imp") -> list[str]:
-    return RENDER[node[0]](node, cx, mood)
+    """The sentences of ``node``: the first in ``mood``, unless the clause they join sets one
+    mood for all (:func:`clause`). The bound card is told what they said (:meth:`Ref.saw`)."""
+    out = RENDER[node[0]](node, cx, cx.mood or mood)
+    if cx.c is not None:
+        cx.c.saw("\n".join(out))
+    return out
+
+
+def clause(node: tuple, cx: Cx, mood: str = "imp") -> str:
+    """The sentences of ``node`` joined into one clause ("X, потім Y"). Its verbs are
+    coordinated, so they share one mood: after «можете» / «możesz» every one is an
+    infinitive («можете заблокувати ..., потім взяти ...»), not only the first."""
+    return cx.L.then_join(R(node, cx.but(mood=mood) if mood != "imp" else cx, mood))
+
+
+def hand(cx: Cx) -> str:
+    """ "from your hand", whose hand being the subject's: the reader's, or under "each
+    player:" the player's own («зі своєї руки»)."""
+    return cx.L.P["your_hand"]["you" if cx.subject == "you" else "own"]
 
 
 def C(c: tuple, cx: Cx) -> str:
@@ -33,10 +60,11 @@ def render(node: tuple, code: str) -> str:
     return L.finish(R(node, Cx(L)))
 
 
-def render_clause(node: tuple, code: str) -> str:
-    """An effect as one clause, lower-case, no final stop ("візьміть ..., потім ...")."""
+def render_clause(node: tuple, code: str, mood: str = "imp") -> str:
+    """An effect as one clause, lower-case, no final stop ("візьміть ..., потім ..."); "inf"
+    where the clause goes on from a modal ("можете ..., потім взяти ...")."""
     L = get_lang(code)
-    return euphony(L.then_join(R(node, Cx(L))), code)
+    return euphony(clause(node, Cx(L), mood), code)
 
 
 def render_cond(c: tuple, code: str) -> str:
@@ -249,15 +277,18 @@ def _gold_bottom_of(node, cx, mood):
     )
 
 
-def _reveal_then(key: str, idx: int):
+def _reveal_then(key: str, idx: int, revealed: bool = True):
+    """A card just revealed (or drawn), bound as "it"; named again as "the revealed card"."""
+
     def fn(node, cx, mood):
-        return cx.L.fs(key, mood) + R(node[idx], cx.but(c=cx.ref(used=True, gender="f")))
+        again = cx.L.revealed_card if revealed else None
+        return cx.L.fs(key, mood) + R(node[idx], cx.but(c=cx.ref(used=True, gender="f", again=again)))
 
     return fn
 
 
 RENDER["top_of_deck"] = _reveal_then("top_of_deck", 1)
-RENDER["gold_draw"] = _reveal_then("draw1", 1)
+RENDER["gold_draw"] = _reveal_then("draw1", 1, revealed=False)
 RENDER["highcaste_deck_bottom"] = _reveal_then("deck_bottom", 1)
 RENDER["lowcaste_q_reveals_random"] = _reveal_then("q_reveals_random", 1)
 
@@ -450,7 +481,7 @@ def _gold_reveal_instead(node, cx, mood):
 @text("gold_and")
 def _gold_and(node, cx, mood):
     L = cx.L
-    parts = [L.then_join(R(n, cx, mood if k == 0 else "imp")) for k, n in enumerate(node[1:])]
+    parts = [clause(n, cx, mood) for n in node[1:]]
     return [L.join(parts, L.AND)]
 
 
@@ -463,16 +494,16 @@ def _as_q(node, cx, mood):
     child = node[1]
     if child[0] == "may":
         return R(child, cx.but(subject="opp"), mood)
-    return [cx.L.f("as_q", body=cx.L.then_join(R(child, cx)))]
+    return [cx.L.f("as_q", body=clause(child, cx.but(subject="opp")))]
 
 
 @text("highcaste_each_player")
 def _each_player(node, cx, mood):
-    return [cx.L.f("each_player", body=cx.L.then_join(R(node[1], cx)))]
+    return [cx.L.f("each_player", body=clause(node[1], cx.but(subject="each")))]
 
 
 def _options(opts, cx, mood) -> list[str]:
-    return [cx.L.then_join(R(e, cx, mood)) for _, e in opts]
+    return [clause(e, cx, mood) for _, e in opts]
 
 
 @text("highcaste_choose_one")
@@ -601,15 +632,15 @@ def _random_banished(node, cx, mood):
 def _choose_hand(node, cx, mood):
     L = cx.L
     _, filt, then, optional = node
-    body = _bind(filter_np(filt, cx, tail=L.t("from_your_hand")), then, cx, "inf" if optional else mood)
+    body = _bind(filter_np(filt, cx, tail=hand(cx)), then, cx, "inf" if optional else mood)
     return may(L, cx, body) if optional else body
 
 
 RENDER["highcaste_swap"] = lambda node, cx, mood: cx.L.fs(
-    "swap_other" if any(k == "other" for k, _ in node[1]) else "swap", mood
+    "swap_other" if any(k == "other" for k, _ in node[1]) else "swap", mood, hand=hand(cx)
 )
 RENDER["highcaste_reveal_hand"] = lambda node, cx, mood: cx.L.fs(
-    "reveal_hand", mood, what=cx.L.count(node[2], cx.L.colours_np(node[1]))
+    "reveal_hand", mood, what=cx.L.count(node[2], cx.L.colours_np(node[1])), hand=hand(cx)
 )
 RENDER["highcaste_loan_shark"] = lambda node, cx, mood: cx.L.fs(
     "loan_shark", mood, two=cx.L.count(2, cx.L.helium), one=cx.L.count(1, cx.L.helium)
@@ -646,7 +677,8 @@ def _lc_reveal_hand(node, cx, mood):
 @text("lowcaste_may_banish_from_hand")
 def _may_banish_from_hand(node, cx, mood):
     L = cx.L
-    return may(L, cx, L.fs("banish_from_hand", "inf", what=L.colours_np(node[1]))) + if_you_do(L, R(node[2], cx))
+    banish = L.fs("banish_from_hand", "inf", what=L.colours_np(node[1]), hand=hand(cx))
+    return may(L, cx, banish) + if_you_do(L, R(node[2], cx))
 
 
 RENDER["lowcaste_dig"] = lambda node, cx, mood: cx.L.fs("dig", mood, what=cx.L.colours_np(node[1]))

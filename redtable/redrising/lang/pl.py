@@ -94,7 +94,8 @@ P: dict = {
     "under_this": "bezpośrednio pod tą kartą",
     "bottom_tail": "{loc} (jeśli to nie ta karta)",
     "bottom_on_tail": "{loc} (jeśli to nie ta karta)",
-    "from_your_hand": "ze swojej ręki",
+    # whose hand ({hand}): the reader's, or the subject's own (Polish says "swojej" for both)
+    "your_hand": {"you": "ze swojej ręki", "own": "ze swojej ręki"},
     "each_of_them": "każdą z nich",
     "each_card_of_that_colour": "każdą kartę tego koloru",
     # ------------------------------------------------------------------ the deck
@@ -179,15 +180,15 @@ P: dict = {
     "for_each_banished": "za każdego odrzuconego w ten sposób {what:a} {body} (maksymalnie {most})",
     # ------------------------------------------------------------------ your hand
     "swap": (
-        "odrzuć 1 kartę ze swojej ręki i zyskaj wierzchnią kartę ze stosu",
-        "odrzucić 1 kartę ze swojej ręki i zyskać wierzchnią kartę ze stosu",
+        "odrzuć 1 kartę {hand} i zyskaj wierzchnią kartę ze stosu",
+        "odrzucić 1 kartę {hand} i zyskać wierzchnią kartę ze stosu",
     ),
     "swap_other": (
-        "odrzuć 1 inną kartę ze swojej ręki i zyskaj wierzchnią kartę ze stosu",
-        "odrzucić 1 inną kartę ze swojej ręki i zyskać wierzchnią kartę ze stosu",
+        "odrzuć 1 inną kartę {hand} i zyskaj wierzchnią kartę ze stosu",
+        "odrzucić 1 inną kartę {hand} i zyskać wierzchnią kartę ze stosu",
     ),
-    "reveal_hand": ("odsłoń {what:a} ze swojej ręki", "odsłonić {what:a} ze swojej ręki"),
-    "banish_from_hand": ("odrzuć {what:a} ze swojej ręki", "odrzucić {what:a} ze swojej ręki"),
+    "reveal_hand": ("odsłoń {what:a} {hand}", "odsłonić {what:a} {hand}"),
+    "banish_from_hand": ("odrzuć {what:a} {hand}", "odrzucić {what:a} {hand}"),
     "reveal_to": "jeśli masz na ręce {n} lub więcej {what:gp}, odsłoń ich, aby {body}",
     # ------------------------------------------------------------------ opponents
     "choose_opponent": ("wybierz przeciwnika", "wybrać przeciwnika"),
@@ -384,6 +385,10 @@ LANG = Lang(
     },
     pron_acc={"m": "go", "f": "ją", "n": "je", "p": "je"},
     that_card=Noun("tamta karta|tamtej karty|tamtej karcie|tamtą kartę|tamtą kartą|tamtej karcie"),
+    revealed_card=Noun(
+        "odsłonięta karta|odsłoniętej karty|odsłoniętej karcie|odsłoniętą kartę|odsłoniętą kartą|odsłoniętej karcie"
+    ),
+    this_card=re.compile(r"(?<!\w)(ta karta|tej karty|tej karcie|tę kartę|tą kartą)(?!\w)"),
     OR="lub",
     AND="i",
 )
