@@ -387,13 +387,13 @@ def rate_kind(method: str, path: str) -> str | None:
     if not path.startswith("/api/"):
         return None
     if method == "POST":
-        if path == "/api/games":
+        if path == "/api/games" or path == "/api/quickplay":  # quick play may make a table (quickplay.py)
             return "create"
         if path.endswith("/decisions") or path.endswith("/undo"):
             return "decide"
         if path.endswith("/join") or path.endswith("/sign-out-others") or path.endswith("/invite"):
             return "join"
-        if path.endswith("/sit") or path.endswith("/fill-bots") or path == "/api/quickplay":  # (tableapi.py)
+        if path.endswith("/sit") or path.endswith("/fill-bots"):  # (tableapi.py)
             return "join"
         if path.startswith("/api/web/score/"):
             return "heavy"

@@ -102,7 +102,6 @@ class LiveGame:
         self.commitment: str | None = row.settings.get("seed_commitment")
         self.seed_chosen = bool(row.settings.get("seed_chosen_by_creator", False))
         self.creator_hash: str | None = row.settings.get("creator_hash")
-        self.creator_client: str | None = None  # in memory only: counts against that address's live games
         self.created_at = row.created_at
         self.finished_at = row.finished_at
         from .botpool import legacy_preset
@@ -660,6 +659,8 @@ class Hub:
         names = []
         for i, s in enumerate(seats):
             names.append(check_name(s.get("name"), f"seats[{i}].name"))
+            if rated and s["type"] == "human":  # a rated seat shows its account's name (Hub.join), not one given
+                names[-1] = None
             if s["type"] == "bot":
                 try:
                     s["bot"] = check_preset(s["bot"] or "random")
@@ -690,7 +691,7 @@ class Hub:
                 humans=humans,
             )
         if client and self.limits.live_games_per_client:
-            unfinished = sum(1 for x in self.games.values() if x.creator_client == client and not x.finished)
+            unfinished = await self.tables.live_games(client)  # (in storage: the whole fleet's)
             if unfinished >= self.limits.live_games_per_client:
                 raise ApiError(
                     429,
@@ -762,8 +763,7 @@ class Hub:
             [],
         )
         live = LiveGame(row, self.limits)
-        live.creator_client = client or None
-        table_row = self.tables.created(live)  # (submitted first: one batch with the game's write)
+        table_row = self.tables.created(live, client)  # (submitted first: one batch with the game's write)
         if self.fleet is None:
             await self._write(("game", game_row, seat_rows), "creating a game")
         else:  # the version decisions are checked against; the lease if the server moves first
@@ -819,6 +819,8 @@ class Hub:
         name = check_name(name)
         s = game.seats[seat]
         if name is None and account is not None and s.name is None and not game.started:
+            name = account.username
+        if account is not None and game.settings.get("rated"):  # a rated seat shows its account's name
             name = account.username
         if name is not None and name != s.name and game.started:
             raise ApiError(

@@ -71,6 +71,13 @@ async def _account(request: Request, write: bool = False) -> Any:
     return await accounts.current_account(request)
 
 
+def _client(request: Request) -> str:
+    """The address the request comes from (behind a trusted proxy, its header; the app's rule)."""
+    from .accounts import client_address
+
+    return client_address(request)
+
+
 def _tables(request: Request) -> Any:
     return request.app.state.hub.tables
 
@@ -95,7 +102,7 @@ async def sit(request: Request, game_id: str, body: SitRequest) -> Response:
     account = await _account(request, write=True)
     held = seat_token(request)
     game = await tables.hub.get(game_id)
-    return _json(await _shielded(tables.sit(game, body.name, account, held)))
+    return _json(await _shielded(tables.sit(game, body.name, account, held, _client(request))))
 
 
 @router.post("/api/games/{game_id}/fill-bots", tags=["tables"])
@@ -112,7 +119,8 @@ async def quickplay_join(request: Request, body: QuickPlayRequest) -> Response:
     token once a table is made (``status``: waiting, starting or matched)."""
     tables = _tables(request)
     account = await _account(request, write=True)
-    out = await _shielded(tables.quick.join(body.game, body.players, body.speed, body.rated, body.name, account))
+    who = _client(request)
+    out = await _shielded(tables.quick.join(body.game, body.players, body.speed, body.rated, body.name, account, who))
     return _json(out, 201)
 
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from . import tabledb
+from . import clientdb, tabledb
 from .clocks import Clock, ClockSpec, parse_clock, speed_of
 from .errors import ApiError
 from .store import run_blocking
@@ -224,6 +224,7 @@ class TableService:
         if tabledb.load_table not in self.hub.store.load_hooks:
             self.hub.store.load_hooks.append(tabledb.load_table)
         await run_blocking(tabledb.ensure_tables, self.hub.store, self.idle_seconds["none"], time.time())
+        await run_blocking(clientdb.ensure, self.hub.store)
         self.task = asyncio.create_task(self._sweep())
         if self.hub.fleet is None:  # (a fleet's leases bring them back)
             self._spawn(self._resume_zombies())
@@ -264,14 +265,21 @@ class TableService:
             out["quickplay"] = True
         return out
 
-    def created(self, game: LiveGame) -> asyncio.Future:
-        """The new game's table row, submitted now (it joins the game's own write in one batch)."""
+    def created(self, game: LiveGame, client: str = "") -> asyncio.Future:
+        """The new game's table row, submitted now (it joins the game's own write in one batch),
+        and the row that counts it against its creator's live games (``clientdb.py``)."""
         now = time.time()
         tbl = game.table
         row = tabledb.new_row(game.id, tbl.open, tbl.speed, tbl.rated, now + self.idle_limit(tbl), now)
+        if client:
+            self._bg(self.op(clientdb.made(game.id, [clientdb.client_key(client)], now)), f"the creator of {game.id}")
         fut = self.hub.writer.submit(self.op(tabledb.insert_table(row)))
         fut.add_done_callback(lambda f: None if f.cancelled() else f.exception())  # (read: never "unretrieved")
         return fut
+
+    async def live_games(self, client: str) -> int:
+        """The client's unfinished games and waiting quick-play tickets, in storage (any process's)."""
+        return await run_blocking(clientdb.live_games, self.hub.store, clientdb.client_key(client))
 
     async def stored(self, fut: asyncio.Future) -> None:
         """Wait for a write :meth:`created` submitted; a failure is a 503 with a request id (details logged)."""
@@ -519,8 +527,14 @@ class TableService:
         self.hub._after_change(game)
         return True
 
-    async def sit(self, game: LiveGame, name: Any, account: Any, held_token: str | None) -> dict[str, Any]:
-        """``POST /api/games/{id}/sit``: a free seat of an open table for this person, in one click."""
+    async def sit(
+        self, game: LiveGame, name: Any, account: Any, held_token: str | None, client: str = ""
+    ) -> dict[str, Any]:
+        """``POST /api/games/{id}/sit``: a free seat of an open table for this person, in one click.
+
+        One seat a person: an account holds one seat of a table (``accounts.py``), and a guest
+        one per address (``client``; ``clientdb.py``, in storage, so across a fleet), so nobody
+        fills a stranger's table alone. A rated table's seat shows its account's name."""
         from .tokens import new_secret, sha
 
         tbl = game.table
@@ -538,26 +552,59 @@ class TableService:
             if seat is not None:
                 raise ApiError(409, "already_seated", f"you already hold seat {seat} of this table", seat=seat)
         name = check_name(name)
-        if name is None and account is not None:
+        if account is not None and (name is None or tbl.rated):
             name = account.username
         if self.hub.fleet is not None:
             await self.hub.reload_seats(game)  # seats taken through another process a moment ago
+        guest = clientdb.client_key(client) if client and account is None else None
+        if guest is not None:
+            await self._claim_guest_seat(game, guest)
         token = new_secret()
-        for s in list(game.seats):
-            if s.kind != "human" or s.joined_at is not None:
-                continue
-            bind = (account.id, True) if account is not None else None
-            if await self.seat_person(game, s.index, sha(token), name, bind):
-                return {
-                    "game_id": game.id,
-                    "seat": s.index,
-                    "token": token,
-                    "name": name,
-                    "ready": tbl.ready(game),
-                    "url": f"/api/games/{game.id}",
-                    "ws_url": f"/api/games/{game.id}/ws",
-                }
-        raise ApiError(409, "table_full", f"every seat of this table is taken ({game.players} of {game.players})")
+        got: int | None = None
+        try:
+            for s in list(game.seats):
+                if s.kind != "human" or s.joined_at is not None:
+                    continue
+                bind = (account.id, True) if account is not None else None
+                if await self.seat_person(game, s.index, sha(token), name, bind):
+                    got = s.index
+                    break
+        finally:
+            if guest is not None:
+                await self.hub._write(self.op(clientdb.set_guest_seat(game.id, guest, got)), "taking a seat")
+        if got is None:
+            raise ApiError(409, "table_full", f"every seat of this table is taken ({game.players} of {game.players})")
+        return {
+            "game_id": game.id,
+            "seat": got,
+            "token": token,
+            "name": name,
+            "ready": tbl.ready(game),
+            "url": f"/api/games/{game.id}",
+            "ws_url": f"/api/games/{game.id}/ws",
+        }
+
+    async def _claim_guest_seat(self, game: LiveGame, key: str) -> None:
+        """This address's one guest seat at the table, or 409 ``already_seated`` naming the one it holds."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            await self.hub.writer.submit(self.op(clientdb.claim_guest_seat(game.id, key, time.time())))
+        except IntegrityError:
+            seat = await run_blocking(clientdb.guest_seat, self.hub.store, game.id, key)
+            raise ApiError(
+                409,
+                "already_seated",
+                f"your address already holds seat {seat} of this table as a guest; a guest takes one seat "
+                "a table (log in to take a seat as an account)",
+                seat=seat,
+            ) from None
+        except Exception as e:  # noqa: BLE001
+            from .errors import storage_error
+
+            rid = secrets.token_hex(6)
+            log.error("claiming a guest seat of %s failed (request %s): %s", game.id, rid, e)
+            raise storage_error(rid) from None
 
     async def fill_bots(self, game: LiveGame, creator_key: str | None, bot: Any, seats: list[int] | None) -> dict:
         """``POST /api/games/{id}/fill-bots``: the creator puts bot presets in seats nobody took."""
@@ -793,6 +840,21 @@ class TableService:
             "result": game.result(),
         }
 
+    async def _held(self, held: list[tuple[str, str]]) -> list[tuple[str, int | None, str | None]]:
+        """The held (game, token) pairs as (game, seat, None) when the token is its seat's, else
+        (game, None, why): checked by hash in storage before any game is loaded."""
+        from .tokens import sha
+        from .validate import valid_game_id
+
+        hashed = [(gid, sha(tok)) for gid, tok in held if valid_game_id(gid)]
+        seats, games = await run_blocking(tabledb.held_seats, self.hub.store, hashed)
+        out: list[tuple[str, int | None, str | None]] = []
+        for gid, tok in held:
+            seat = seats.get((gid, sha(tok))) if valid_game_id(gid) else None
+            why = None if seat is not None else "bad_token" if gid in games else "unknown_game"
+            out.append((gid, seat, why))
+        return out
+
     async def my_games(self, account: Any, held: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """The account's active games and those of the seat tokens a browser holds (``held``)."""
         out: list[dict[str, Any]] = []
@@ -801,14 +863,15 @@ class TableService:
         if account is not None:
             for gid, seat in await run_blocking(tabledb.account_games, self.hub.store, account.id):
                 pairs.append((gid, seat, None))
-        pairs += [(gid, None, tok) for gid, tok in held]
-        for gid, seat, token in pairs:
+        pairs += await self._held(held)
+        for gid, seat, why in pairs:
             if gid in seen:
+                continue
+            if why is not None:
+                out.append({"game_id": gid, "gone": True, "error": why})
                 continue
             try:
                 game = await self.hub.get(gid)
-                if token is not None:
-                    seat = await self.hub.seat_of(game, token)
             except ApiError as e:
                 if e.status >= 500:
                     raise

@@ -3,6 +3,7 @@ time is short, accounts, polling until something happens."""
 
 from __future__ import annotations
 
+import itertools
 import time
 import uuid
 from collections.abc import Callable
@@ -18,10 +19,26 @@ IDLE = {"none": 1.0, "realtime": 1.0, "turn": 2.0}
 
 
 def table_server(backend: Backend, **kw: Any):
+    """A test server whose clients may name their address in ``X-Forwarded-For`` (as behind a
+    trusted proxy), so that one test plays several people at once (:func:`address`)."""
+    from dataclasses import replace
+
+    from redtable.server.limits import Limits
+
+    kw.setdefault("limits", replace(Limits().relaxed(), trust_proxy=True))
     kw.setdefault("clock_scale", SCALE)
     kw.setdefault("table_idle_seconds", IDLE)
     kw.setdefault("table_sweep_seconds", 0.05)
     return start_server(backend, **kw)
+
+
+_addresses = itertools.count(1)
+
+
+def address() -> dict[str, str]:
+    """Headers that make a request come from an address no other request of the tests used."""
+    n = next(_addresses)
+    return {"X-Forwarded-For": f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"}
 
 
 def until(fn: Callable[[], Any], timeout: float = 30.0, every: float = 0.05, what: str = "the condition") -> Any:

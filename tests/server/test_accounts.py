@@ -78,6 +78,9 @@ def test_register_logs_in_with_a_safe_cookie(served):
         ("ann@example", "characters"),
         ("random", "bot_word"),
         ("my-bot", "bot_word"),
+        ("B_o_t", "bot_word"),  # separators do not hide a bot's word
+        ("b0t", "bot_word"),  # nor a look-alike digit
+        ("R-o-b-o-t", "bot_word"),
     ],
 )
 def test_bad_usernames_are_refused_naming_the_rule(served, username, reason):
