@@ -14,20 +14,23 @@ import re
 import pytest
 
 from redtable.redrising import abilities  # noqa: F401  (registers every ability)
+from redtable.redrising import bonuses as B
 from redtable.redrising.bonuses import bonus_text
 from redtable.redrising.cards import BY_SLUG, CARDS, NUM_CARDS
 from redtable.redrising.effects import COND_TEXT, TEXT, render
 from redtable.redrising.engine import DEPLOY
 from redtable.redrising.gallery import TEXT_FIELDS, card_entry, card_name, card_texts, gallery
 from redtable.redrising.lang import names as name_tables
+from redtable.redrising.lang.bonuses_text import clause_text
 from redtable.redrising.lang.effects_text import COND, RENDER
 from redtable.redrising.lang.grammar import Count, euphony, plural_form
 from redtable.redrising.lang.tables import lang as get_lang
 
 LANGS = ("uk", "pl")
 # sha256 of json.dumps(gallery(), ensure_ascii=False, sort_keys=True) before any language
-# existed: the English gallery must not change.
-EN_SNAPSHOT = "52a0075dd152bf516bed3fffdba6758de1cdc1ad9e952797148602ed4ccbcf28"
+# existed: the English gallery must not change. Changed since only by a rules correction,
+# never by a translation: Administrator's bonus, "the least Influence" as printed (was "most").
+EN_SNAPSHOT = "9fc200ce141b5d4a77121dfd26d55c66363b67b0c750a27fc955a69f0df958f0"
 
 WORD = re.compile(r"[^\W\d_]+")
 # Polish words that are spelled like an English word of the rules text.
@@ -213,6 +216,31 @@ def test_rulebook_models():
     assert card_texts("garden-trained-rose", "uk")["end_game_bonus"] == "14 очок, якщо зі срібним."
     assert card_texts("janitor", "pl")["end_game_bonus"] == "5 punktów za każdego Zielonego, Żółtego i Niebieskiego."
     assert card_texts("garden-trained-rose", "pl")["end_game_bonus"] == "14 punktów, jeśli ze Srebrnym."
+
+
+def test_administrator_least_and_politician_most_in_every_language():
+    """The two Influence Coppers are opposites: "the least (or tied for the least)" is not
+    "the most" in any language, and reads the rulebooks' terms."""
+    assert card_texts("administrator", "uk")["end_game_bonus"] == (
+        "15 очок, якщо ви маєте найменше фішок впливу в Інституті (або поділяєте останнє місце)."
+    )
+    assert card_texts("administrator", "pl")["end_game_bonus"] == (
+        "15 punktów, jeśli masz najmniej znaczników Wpływu na Instytucie (lub remisujesz o ostatnie miejsce)."
+    )
+    for lang in ("en", *LANGS):
+        admin = card_texts("administrator", lang)["end_game_bonus"]
+        politician = card_texts("politician", lang)["end_game_bonus"]
+        assert admin != politician, lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_least_renders_for_every_resource(lang):
+    """Least is a composable clause: every resource it may take has its words."""
+    L = get_lang(lang)
+    texts = {clause_text(B.Points(10, B.Least(res)), -1, L) for res in (B.FLEET, B.HELIUM, B.INFLUENCE)}
+    most = {clause_text(B.Points(10, B.Most(res)), -1, L) for res in (B.FLEET, B.HELIUM, B.INFLUENCE)}
+    assert len(texts) == 3 and not texts & most
+    assert all("{" not in t and "(" in t for t in texts)
 
 
 def test_agreement_with_the_bound_card_and_names():
