@@ -1,8 +1,9 @@
 """Red Rising in the terminal: the board, your hand, decisions in words, the log, the scorepad.
 
-Everything is read from ``state.view(viewer)`` (and the viewer's events); card rules text
-comes from :func:`redtable.redrising.gallery.card_entry`, rendered from the engine's own
-encoding (in English; the screens' own words are translated, see :mod:`redtable.i18n`).
+Everything is read from ``state.view(viewer)`` (and the viewer's events); card names and
+rules text come from :func:`redtable.redrising.gallery.card_entry` in the chosen language,
+rendered from the engine's own encoding (the same source as the page's gallery); the
+screens' own words are translated through :mod:`redtable.i18n`.
 A card's colour (caste) is always written out, so the screens read the same without
 colour (``NO_COLOR``).
 """
@@ -32,6 +33,7 @@ from ..redrising.board import (
 )
 from ..redrising.cards import BY_SLUG, CARDS, COLOR_NAMES, card_index, close_names
 from ..redrising.gallery import card_entry
+from ..redrising.lang import card_name as lang_card_name
 from .common import Command, Part, Renderer, Seat, cards, esc, line, one_line
 
 CASTE_STYLE = {
@@ -176,10 +178,38 @@ MSGIDS = (
 
 
 @cache
-def card_text(slug: str) -> tuple[tuple[str, str], ...]:
-    """A card's rules, as (label, text) pairs (the text in English)."""
-    entry = card_entry(BY_SLUG[slug])
+def _card_text(slug: str, lang: str) -> tuple[tuple[str, str], ...]:
+    entry = card_entry(BY_SLUG[slug], lang)
     return tuple((label, entry[key]) for key, label in TEXT_KEYS if key in entry)
+
+
+def card_text(slug: str) -> tuple[tuple[str, str], ...]:
+    """A card's rules in the current language, as (label, text) pairs."""
+    return _card_text(slug, get_lang())
+
+
+def name_of(slug: str) -> str:
+    """A card's name (nominative) in the current language, as the gallery prints it."""
+    return lang_card_name(BY_SLUG[slug], get_lang())
+
+
+@cache
+def _names_lower(lang: str) -> dict[str, str]:
+    return {lang_card_name(i, lang).lower(): c.slug for i, c in enumerate(CARDS)}
+
+
+def find_card(arg: str) -> int:
+    """A card by its name in the current language, its English name or its slug; KeyError if none."""
+    slug = _names_lower(get_lang()).get(arg.strip().lower())
+    return BY_SLUG[slug] if slug is not None else card_index(arg)
+
+
+def printed(name: str) -> str:
+    """A card named by its English name or slug, in the current language (else as given)."""
+    try:
+        return lang_card_name(card_index(name), get_lang())
+    except KeyError:
+        return name
 
 
 def card_text_markup(slug: str) -> str:
@@ -197,7 +227,7 @@ def card_markup(slug: str | None, value: bool = True) -> str:
     c = CARDS[BY_SLUG[slug]]
     color = COLOR_NAMES[c.color]
     tail = f" ({tr(color)} {c.value})" if value else f" ({tr(color)})"
-    return f"[{CASTE_STYLE[color]}]{esc(c.name)}[/]{esc(tail)}"
+    return f"[{CASTE_STYLE[color]}]{esc(name_of(slug))}[/]{esc(tail)}"
 
 
 def card_name(slug: str | None) -> str:
@@ -205,7 +235,7 @@ def card_name(slug: str | None) -> str:
     if slug is None or slug not in BY_SLUG:
         return tr("a face-down card") if slug is None else esc(slug)
     c = CARDS[BY_SLUG[slug]]
-    return f"[{CASTE_STYLE[COLOR_NAMES[c.color]]}]{esc(c.name)}[/]"
+    return f"[{CASTE_STYLE[COLOR_NAMES[c.color]]}]{esc(name_of(slug))}[/]"
 
 
 def json_card_markup(card: dict, value: bool = True) -> str:
@@ -704,6 +734,8 @@ class RedRisingRenderer(Renderer):
         slug = option[6:] if option.startswith("block:") else option
         if slug in BY_SLUG:
             out.append(CARDS[BY_SLUG[slug]].name.lower())
+            if get_lang() != "en":
+                out.append(name_of(slug).lower())
         if option in LOCATION_OF_NAME:
             out.append(loc_title(option).lower())
             out.append(LOCATION_TITLES[LOCATION_OF_NAME[option]].lower())
@@ -1040,7 +1072,7 @@ class RedRisingRenderer(Renderer):
 
     def _card(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
         try:
-            idx = card_index(arg)
+            idx = find_card(arg)
         except KeyError:
             near = close_names(arg) if arg.strip() else []
             text = tr("No card named '{name}'.", name=arg)
@@ -1084,11 +1116,21 @@ class RedRisingRenderer(Renderer):
             ch = s.get("choices") or {}
             for name, color in (ch.get("as_color") or {}).items():
                 notes.append(
-                    tr("{who}: {card} counted as {color}", who=self.who(p), card=esc(name), color=color_markup(color))
+                    tr(
+                        "{who}: {card} counted as {color}",
+                        who=self.who(p),
+                        card=esc(printed(name)),
+                        color=color_markup(color),
+                    )
                 )
             for name, as_name in (ch.get("as_name") or {}).items():
                 notes.append(
-                    tr("{who}: {card} counted as {other}", who=self.who(p), card=esc(name), other=esc(as_name))
+                    tr(
+                        "{who}: {card} counted as {other}",
+                        who=self.who(p),
+                        card=esc(printed(name)),
+                        other=esc(printed(as_name)),
+                    )
                 )
         if len(winners) == 1:
             win = tr(
