@@ -246,7 +246,8 @@ class RedNorthRenderer(Renderer):
 
     def _outposts_packed(self, v: dict, viewer: int | None, width: int) -> list[RenderableType]:
         items = [
-            f"[bold]{esc(outpost(o['colour']))}[/bold] ({colour_markup(o['colour'])} {o['points']}): {self._holder(o, viewer)}"
+            f"[bold]{esc(outpost(o['colour']))}[/bold] ({colour_markup(o['colour'])} {o['points']}): "
+            f"{self._holder(o, viewer)}"
             for o in v["outposts"]
         ]
         return [Text.from_markup(tr("Outposts:") + " " + " · ".join(items))]
@@ -405,7 +406,8 @@ class RedNorthRenderer(Renderer):
             when = tr("already invoked") if me["invoked"] else tr("invoke once, during Ragnarok")
             parts.append(
                 Text.from_markup(
-                    f"[italic]{tr('Your God {god} ({when}):', god=esc(god_name(g.index, get_lang())), when=when)}[/italic] {esc(god_text(g.index, get_lang()))}"
+                    f"[italic]{tr('Your God {god} ({when}):', god=esc(god_of(g.slug)), when=when)}[/italic] "
+                    f"{esc(god_text(g.index, get_lang()))}"
                 )
             )
         title = tr("Your hand — {seat} ({cards})", seat=esc(self.seat_name(viewer)), cards=cards(len(hand)))
@@ -487,7 +489,7 @@ class RedNorthRenderer(Renderer):
                 )
             if op == "invoke":
                 g = GODS[GOD_OF_SLUG[arg]]
-                return tr("[bold]Invoke {god}[/bold]", god=esc(god_name(g.index, get_lang()))), esc(god_text(g.index, get_lang()))
+                return tr("[bold]Invoke {god}[/bold]", god=esc(god_of(g.slug))), esc(god_text(g.index, get_lang()))
             if op == "pass":
                 if not arg:
                     return "[bold]" + tr("Pass") + "[/bold]", tr("You take no further actions this round.")
@@ -782,7 +784,8 @@ class RedNorthRenderer(Renderer):
         t.add_column(tr("Outpost"), no_wrap=True)
         t.add_column(tr("Power"))
         for o in OUTPOSTS:
-            t.add_row(f"{colour_markup(o.colour_name)} {esc(outpost_name(o.colour, get_lang()))}", esc(outpost_text(o.colour, get_lang())))
+            name = esc(outpost_name(o.colour, get_lang()))
+            t.add_row(f"{colour_markup(o.colour_name)} {name}", esc(outpost_text(o.colour, get_lang())))
         return [t]
 
     def _gods(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
