@@ -108,9 +108,9 @@ def kind_text(slug: str) -> str:
     return esc(rules_of_kind(KIND_OF_SLUG[slug], get_lang()))
 
 
-def god_of(slug: str) -> str:
-    """A God's name in the current language (the gallery's)."""
-    return god_name(GOD_OF_SLUG[slug], get_lang())
+def god_of(slug: str, case: str = "n") -> str:
+    """A God's name in the current language (the gallery's), nominative or accusative ("a")."""
+    return god_name(GOD_OF_SLUG[slug], get_lang(), case)
 
 
 def top_text(top: dict) -> str:
@@ -489,7 +489,7 @@ class RedNorthRenderer(Renderer):
                 )
             if op == "invoke":
                 g = GODS[GOD_OF_SLUG[arg]]
-                return tr("[bold]Invoke {god}[/bold]", god=esc(god_of(g.slug))), esc(god_text(g.index, get_lang()))
+                return tr("[bold]Invoke {god}[/bold]", god=esc(god_of(g.slug, "a"))), esc(god_text(g.index, get_lang()))
             if op == "pass":
                 if not arg:
                     return "[bold]" + tr("Pass") + "[/bold]", tr("You take no further actions this round.")
@@ -646,7 +646,7 @@ class RedNorthRenderer(Renderer):
         if k == "inspire":
             return tr("{who} inspires slot {n}: +1 Glory token", who=who(), n=d["slot"])
         if k == "invoke":
-            return tr("{who} invokes {god}", who=who(), god=esc(god_of(d["god"])))
+            return tr("{who} invokes {god}", who=who(), god=esc(god_of(d["god"], "a")))
         if k == "odin":
             return tr("{who} gains {n} VP (Odin)", who=who(), n=d["vp"])
         if k == "withdraw":
