@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Decision, Event, State
-from ..i18n import get_lang, tr
+from ..i18n import get_lang, ntr, tr
 from ..redrising import abilities  # noqa: F401  (registers every card's abilities)
 from ..redrising.board import (
     DIE_TEXT,
@@ -395,7 +395,7 @@ class RedRisingRenderer(Renderer):
     def _rules_line(self, v: dict, viewer: int | None) -> str:
         bits = [tr("First player: {who}", who=self.who(v["first_player"], viewer))]
         if v["neutral_influence"]:
-            bits.append(tr("neutral house: {n} Influence", n=v["neutral_influence"]))
+            bits.append(ntr("neutral house: {n} Influence", "neutral house: {n} Influence", v["neutral_influence"]))
         bits.append(tr("the end comes at {n}+ Helium, Influence and Fleet", n=THRESHOLD))
         return "[dim]" + " · ".join(bits) + "[/dim]"
 
@@ -769,10 +769,11 @@ class RedRisingRenderer(Renderer):
             houses = ", ".join(self.who(p, viewer) for p in range(len(d["houses"])))
             text = tr("Setup: houses {houses}; {first} plays first.", houses=houses, first=self.who(d["first"], viewer))
             if d.get("neutral_house"):
-                text += " " + tr(
+                text += " " + ntr(
                     "Neutral house {house}: {n} Influence on the Institute.",
+                    "Neutral house {house}: {n} Influence on the Institute.",
+                    d["neutral_influence"],
                     house=esc(house_title(d["neutral_house"])),
-                    n=d["neutral_influence"],
                 )
             return text
         if k == "hand":
@@ -806,19 +807,51 @@ class RedRisingRenderer(Renderer):
             return tr("{who} takes the bonus of {location}", who=who(), location=loc())
         if k == "fleet":
             if d["delta"] > 0:
-                return tr("{who} advances {d} on the Fleet Track (now {n})", who=who(), d=d["delta"], n=d["fleet"])
-            return tr("{who} moves back {d} on the Fleet Track (now {n})", who=who(), d=-d["delta"], n=d["fleet"])
+                return ntr(
+                    "{who} advances {n} step on the Fleet Track (now {now})",
+                    "{who} advances {n} steps on the Fleet Track (now {now})",
+                    d["delta"],
+                    who=who(),
+                    now=d["fleet"],
+                )
+            return ntr(
+                "{who} moves back {n} step on the Fleet Track (now {now})",
+                "{who} moves back {n} steps on the Fleet Track (now {now})",
+                -d["delta"],
+                who=who(),
+                now=d["fleet"],
+            )
         if k == "helium":
             if d["delta"] > 0:
-                return tr("{who} gains {d} Helium (now {n})", who=who(), d=d["delta"], n=d["helium"])
-            return tr("{who} loses {d} Helium (now {n})", who=who(), d=-d["delta"], n=d["helium"])
+                return ntr(
+                    "{who} gains {n} Helium (now {now})",
+                    "{who} gains {n} Helium (now {now})",
+                    d["delta"],
+                    who=who(),
+                    now=d["helium"],
+                )
+            return ntr(
+                "{who} loses {n} Helium (now {now})",
+                "{who} loses {n} Helium (now {now})",
+                -d["delta"],
+                who=who(),
+                now=d["helium"],
+            )
         if k == "influence":
             if d["delta"] > 0:
-                return tr(
-                    "{who} places {d} Influence on the Institute (now {n})", who=who(), d=d["delta"], n=d["influence"]
+                return ntr(
+                    "{who} places {n} Influence on the Institute (now {now})",
+                    "{who} places {n} Influence on the Institute (now {now})",
+                    d["delta"],
+                    who=who(),
+                    now=d["influence"],
                 )
-            return tr(
-                "{who} removes {d} Influence from the Institute (now {n})", who=who(), d=-d["delta"], n=d["influence"]
+            return ntr(
+                "{who} removes {n} Influence from the Institute (now {now})",
+                "{who} removes {n} Influence from the Institute (now {now})",
+                -d["delta"],
+                who=who(),
+                now=d["influence"],
             )
         if k == "reveal":
             src = d.get("source")
@@ -941,16 +974,29 @@ class RedRisingRenderer(Renderer):
         if k == "random_banished":
             return tr("{who} draws {card} at random from the banished pile", who=who(), card=card())
         if k == "points":
-            return tr("{who} scores {n} points ({card})", who=who(), n=d["points"], card=card())
+            return ntr(
+                "{who} scores {n} point ({card})",
+                "{who} scores {n} points ({card})",
+                d["points"],
+                who=who(),
+                card=card(),
+            )
         if k == "loan_shark":
             if d.get("out_of_order_turn"):
-                return tr(
+                return ntr(
                     "{who} pays {other} {n} Helium and takes a turn out of order",
+                    "{who} pays {other} {n} Helium and takes a turn out of order",
+                    d["paid"],
                     who=who(),
                     other=who("lender"),
-                    n=d["paid"],
                 )
-            return tr("{who} pays {other} {n} Helium", who=who(), other=who("lender"), n=d["paid"])
+            return ntr(
+                "{who} pays {other} {n} Helium",
+                "{who} pays {other} {n} Helium",
+                d["paid"],
+                who=who(),
+                other=who("lender"),
+            )
         if k == "to_deck":
             if d.get("end") == "top":
                 return tr("{who} puts {card} on the top of the deck", who=who(), card=card())
@@ -1133,8 +1179,11 @@ class RedRisingRenderer(Renderer):
                     )
                 )
         if len(winners) == 1:
-            win = tr(
-                "[bold]Winner: {who}[/bold] with {n} points", who=self.who(winners[0]), n=scores[winners[0]]["total"]
+            win = ntr(
+                "[bold]Winner: {who}[/bold] with {n} point",
+                "[bold]Winner: {who}[/bold] with {n} points",
+                scores[winners[0]]["total"],
+                who=self.who(winners[0]),
             )
         else:
             win = tr("[bold]Shared victory: {who}[/bold]", who=", ".join(self.who(w) for w in winners))
