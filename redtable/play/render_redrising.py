@@ -121,12 +121,12 @@ LABEL = {
     "scout_location": "scout onto",
     "place_location": "place on",
     "banish_top": "banish the top of",
-    "banish_from_location": "banish",
+    "banish_from_location": "banishes",
     "move_location": "move to",
     "choose_one": "chooses",
-    "block": "block?",
-    "block_sovereign": "block?",
-    "loan_shark": "pay the Loan Shark?",
+    "block": "decides whether to block",
+    "block_sovereign": "decides whether to block",
+    "loan_shark": "decides whether to pay the Loan Shark",
     "die_face": "die bonus",
     "may": "may",
     "ceres_banish_hand": "banish from hand",
@@ -145,7 +145,7 @@ LABEL = {
     "bottom_order": "order under the deck",
     "deck_end": "top or bottom",
     "end_of_game_order": "end-of-game ability",
-    "reveal_from_hand": "reveal from hand",
+    "reveal_from_hand": "reveals from hand",
 }
 CHOICE_WORDS = {
     "yes": "Yes",
@@ -170,7 +170,8 @@ MSGIDS = (
     *DIE_TEXT.values(),
     *HOUSE_TEXT,
     *LOCATION_TITLES,
-    *HOUSE_TITLES,
+    *(f"{t} (house)" for t in HOUSE_TITLES),
+    *(f"{t} (house, of)" for t in HOUSE_TITLES),
     *COLOR_NAMES,
     "banish",
     "place",
@@ -264,8 +265,15 @@ def mid_sentence(title: str) -> str:
     return "the " + title[4:] if get_lang() == "en" and title.startswith("The ") else title
 
 
-def house_title(name: str) -> str:
-    return tr(HOUSE_TITLES[HOUSE_NAMES.index(name)]) if name in HOUSE_NAMES else name.capitalize()
+def house_title(name: str, case: str = "n") -> str:
+    """A house's name, as the rulebooks print it (Polish "Jupiter", not the location's "Jowisz"),
+    in the nominative ("n") or after "house" ("of": «Дім Юпітера», «дому Церери»)."""
+    if name not in HOUSE_NAMES:
+        return name.capitalize()
+    title = HOUSE_TITLES[HOUSE_NAMES.index(name)]
+    if get_lang() == "en":
+        return title
+    return tr(f"{title} (house, of)") if case == "of" else tr(f"{title} (house)")
 
 
 class RedRisingRenderer(Renderer):
@@ -490,7 +498,7 @@ class RedRisingRenderer(Renderer):
         if not me.get("hand"):
             t.add_row(tr("(no cards)"), "")
         house_line = Text.from_markup(
-            f"[italic]{tr('House {house}', house=esc(house_title(house)))}:[/italic] "
+            f"[italic]{tr('House {house}', house=esc(house_title(house, 'of')))}:[/italic] "
             f"{esc(tr(HOUSE_TEXT[HOUSE_NAMES.index(house)]))}"
         )
         title = tr(
@@ -773,7 +781,7 @@ class RedRisingRenderer(Renderer):
                     "Neutral house {house}: {n} Influence on the Institute.",
                     "Neutral house {house}: {n} Influence on the Institute.",
                     d["neutral_influence"],
-                    house=esc(house_title(d["neutral_house"])),
+                    house=esc(house_title(d["neutral_house"], "of")),
                 )
             return text
         if k == "hand":
@@ -911,7 +919,7 @@ class RedRisingRenderer(Renderer):
                 return tr("{who} gains the Sovereign token from {other}", who=who(), other=who("taken_from"))
             return tr("{who} gains the Sovereign token", who=who())
         if k == "house_ability":
-            return "  " + tr("House {house} ability", house=esc(house_title(d["house"])))
+            return "  " + tr("House {house} ability", house=esc(house_title(d["house"], "of")))
         if k == "die":
             face = loc_title(d["face"]) if d["face"] in LOCATION_OF_NAME else tr(d["face"])
             return tr("{who} rolls the Rising die: {face}", who=who(), face=esc(face))

@@ -119,7 +119,7 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
             "excess_card_vp": EXCESS_CARD_VP,
         },
         "houses": [
-            {"house": h, "name": engine_text(n, lang), "text": engine_text(x, lang)}
+            {"house": h, "name": n if lang == "en" else engine_text(f"{n} (house)", lang), "text": engine_text(x, lang)}
             for h, n, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)
         ],
         # a location's bonus is the die face of the same name (the rulebook draws them alike)
