@@ -205,6 +205,17 @@ def find_card(arg: str) -> int:
     return BY_SLUG[slug] if slug is not None else card_index(arg)
 
 
+def near_names(arg: str) -> list[str]:
+    """Card names close to ``arg``, in the current language (and the English ones' translations)."""
+    import difflib
+
+    own = _names_lower(get_lang())
+    hits = difflib.get_close_matches(arg.strip().lower(), list(own), n=3, cutoff=0.5)
+    out = [name_of(own[h]) for h in hits]
+    out += [printed(n) for n in close_names(arg) if printed(n) not in out]
+    return out[:3]
+
+
 def printed(name: str) -> str:
     """A card named by its English name or slug, in the current language (else as given)."""
     try:
@@ -1128,7 +1139,7 @@ class RedRisingRenderer(Renderer):
         try:
             idx = find_card(arg)
         except KeyError:
-            near = close_names(arg) if arg.strip() else []
+            near = near_names(arg) if arg.strip() else []
             text = tr("No card named '{name}'.", name=arg)
             if near:
                 text += " " + tr("Did you mean: {names}?", names=", ".join(near))
