@@ -14,6 +14,7 @@ import pytest
 
 from redtable.i18n.pl import MESSAGES as PL
 from redtable.i18n.uk import MESSAGES as UK
+from redtable.rednorth.cards import KINDS, kind_name
 from redtable.rednorth.gods import GODS, god_name
 from redtable.rednorth.outposts import OUTPOSTS, outpost_name
 from redtable.redrising.board import HOUSE_NAMES, HOUSE_TEXT
@@ -161,3 +162,5 @@ def test_red_north_names_are_the_galleries_in_every_place():
             assert CATALOGS[lang].get(g.names[0], god_name(g.index, lang)) == god_name(g.index, lang)
         for o in OUTPOSTS:
             assert CATALOGS[lang].get(o.names[0], outpost_name(o.colour, lang)) == outpost_name(o.colour, lang)
+        for k in KINDS:  # the terminal's card names are the gallery's
+            assert CATALOGS[lang][k.name] == kind_name(k.kind, lang)
