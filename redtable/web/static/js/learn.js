@@ -140,7 +140,7 @@ export function mountTutorialStart(root, game) {
 async function deal(game) {
   const script = await loadScript(game);
   const body = (name) => ({
-    game, seed: script.seed, options: script.options, undo: true, bot_delay: script.bot_delay,
+    game, seed: script.seed, options: script.options, undo: true, bot_delay: script.bot_delay, tutorial: true,
     seats: [{ type: "human", name }, { type: "bot", bot: script.bot }],
   });
   const name = playerName().trim().slice(0, 24) || null;
