@@ -9,6 +9,7 @@
 // every cell, not only by colour.
 import { h, icon } from "./dom.js";
 import { t } from "./i18n.js";
+import { fitWords } from "./fitwords.js";
 
 // "Bot 2 (Random)" -> "B2", "Bot 2 · Expert" -> "Bot 2", "Player 3" -> "P3", "Ann" -> "Ann", "Sigurdsson" -> "Sigur…".
 export function abbreviate(name) {
@@ -77,6 +78,7 @@ function fit(box) {
     box.dataset.need = String(need);
     box.classList.add("compact");
   }
+  fitWords(box);  // the names that fit neither way are set smaller, not broken
 }
 function fitBox(box) {
   if (!window.ResizeObserver) { requestAnimationFrame(() => fit(box)); return; }

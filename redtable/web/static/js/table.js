@@ -5,6 +5,7 @@ import { t, list, has, currentLang } from "./i18n.js";
 import { get, post, seatFor, forgetSeat, cardData, errorText } from "./api.js";
 import { Session } from "./session.js";
 import { inviteField, botSeatName } from "./lobby.js";
+import { fitWords, fitWordsOnResize } from "./fitwords.js";
 import { LogFollower } from "./logfollow.js";
 import { TurnSignals } from "./chime.js";
 import { ScorePanel } from "./scorepanel.js";
@@ -187,6 +188,7 @@ function buildShell(root, mode) {
           h("h2", null, t("table.log")),
           h("ol.log-lines", { "data-scroll": "log", tabindex: "0", "aria-label": t("table.log") })))));
   clear(root).append(shell);
+  fitWordsOnResize();
   const q = (s) => shell.querySelector(s);
   // the log follows its newest line unless the reader scrolled it up (logfollow.js)
   const follow = new LogFollower(q(".log-lines"), q(".log"));
@@ -613,6 +615,7 @@ export function mountGame(root, gameId, hooks = {}) {
     const ov = endScreen(ctx, () => q(".results").focus());
     document.body.append(ov);
     // the dialog opens at its top (the winner, the scorepad): the focus goes to its title, no scrolling
+    fitWords(ov);
     ov.querySelector("#end-h").focus({ preventScroll: true });
     ov.scrollTop = 0;
   }
@@ -668,6 +671,7 @@ export function mountGame(root, gameId, hooks = {}) {
     const names = JSON.stringify(snap.seats.map((s) => s.name));
     if (names !== chatNames) { chatNames = names; chat.render(true); }
     if (snap.status === "finished") chat.gameOver();
+    fitWords(shell);  // no name breaks inside a word (fitwords.js)
     if (hooks.rendered) hooks.rendered(ctx, shell);
   }
 
@@ -798,6 +802,7 @@ export function mountReplay(root, gameId) {
     // The log shows every event up to this step.
     chat.setStep(step);
     renderLog(els, ctx, allEvents.slice(0, marks[step] ?? allEvents.length), 0, step > 0 ? marks[step - 1] : undefined);
+    fitWords(shell);
   }
 
   let marks = [];
