@@ -233,7 +233,9 @@ def test_live_table_names_words_and_card_texts(live, new_page, screen, lang):
             ".map(e => e.className)",
         )
         assert cut == [], cut
-        assert page.evaluate("(() => { const s = document.querySelector('.sheet'); return s.scrollHeight <= s.clientHeight + 1 || getComputedStyle(s).overflowY === 'auto'; })()")
+        sheet = "(() => { const s = document.querySelector('.sheet'); "
+        sheet += "return s.scrollHeight <= s.clientHeight + 1 || getComputedStyle(s).overflowY === 'auto'; })()"
+        assert page.evaluate(sheet)  # the whole text, or a sheet that scrolls to it
         shot(page, f"card-{where}")
         page.keyboard.press("Escape")
         page.wait_for_selector(".sheet-backdrop", state="detached")
@@ -251,7 +253,8 @@ def test_six_houses_six_colours_in_both_themes(live, new_page, six_bots):
         got = page.evaluate("""async () => {
             const rr = await import('/js/rr.js'), chart = await import('/js/chart.js');
             const panel = getComputedStyle(document.body).getPropertyValue('--panel').trim();
-            const houses = [...document.querySelectorAll('.rr-player')].map((e) => e.style.getPropertyValue('--house').trim());
+            const houses = [...document.querySelectorAll('.rr-player')]
+              .map((e) => e.style.getPropertyValue('--house').trim());
             return { houses: rr.HOUSE_COLORS, sovereignty: chart.PALETTE[3], panel, shown: houses };
         }""")
         page.click(".close-end")
