@@ -330,6 +330,7 @@ def test_a_lesson_is_private_and_never_announced_on_its_own_page(live, new_page,
     assert page.evaluate("window.__turnWatch.count") == 0
     assert not page.locator(".mygames-count").is_visible()
     assert not page.locator(".status-left .seed-chosen").is_visible()  # the guide's deal, not a creator's
+    assert page.evaluate("window.__session.snap.seats[0].name") == "Ann"  # the lesson's seat has your name
     listed = {g["id"] for g in http("GET", f"{live.base}/api/games?limit=500")[1]}
     assert gid not in listed
     shot(page, f"lesson-{title}-phone")
