@@ -147,6 +147,11 @@ class CreateGame(Strict):
         'back by the increment after each decision), {"kind": "turn", "per_decision_h": 1-168} or null: '
         "a seat whose time runs out is played by a bot (unrated) or forfeits (rated); the game starts when full",
     )
+    tutorial: StrictBool = Field(
+        False,
+        description="a lesson of the guided tutorial: one person against bots, private (not in GET /api/games "
+        "nor in my games), neither rated nor open",
+    )
 
 
 class JoinRequest(Strict):
@@ -217,6 +222,7 @@ class GameInfo(BaseModel):
     open: bool = Field(False, description="its free seats are listed in the lobby: anyone may sit (tables.py)")
     speed: str = Field("none", description="the clock's kind: realtime, turn or none")
     clock: dict[str, Any] | None = Field(None, description="the clock option (null: no clock)")
+    tutorial: bool = Field(False, description="a private lesson of the guided tutorial")
 
 
 class GameCreated(GameInfo):
@@ -637,6 +643,7 @@ def create_app(
                     rated=body.rated,
                     account=await account_for_write(request),  # accounts.py: CSRF-checked
                     table={"open": body.open, "clock": body.clock},  # tables.py
+                    tutorial=body.tutorial,
                 )
             )
         )

@@ -101,6 +101,7 @@ class LiveGame:
         self.salt: str | None = row.settings.get("salt")
         self.commitment: str | None = row.settings.get("seed_commitment")
         self.seed_chosen = bool(row.settings.get("seed_chosen_by_creator", False))
+        self.tutorial = bool(row.settings.get("tutorial", False))  # a private lesson (learn.js)
         self.creator_hash: str | None = row.settings.get("creator_hash")
         self.created_at = row.created_at
         self.finished_at = row.finished_at
@@ -283,6 +284,7 @@ class LiveGame:
             "seed_chosen_by_creator": self.seed_chosen,
             "seed_commitment": self.commitment,
             "rated": bool(self.settings.get("rated", False)),
+            "tutorial": self.tutorial,
             **self.table.info(),  # open, speed, clock (tables.py)
         }
 
@@ -643,9 +645,10 @@ class Hub:
         account: Any = None,
         table: dict | None = None,
         gid: str | None = None,
+        tutorial: bool = False,
     ) -> dict:
         """``table``: the table's options (``open``, ``clock``; quick play's ``quickplay``: tables.py);
-        ``gid``: the id a quick-play match chose."""
+        ``gid``: the id a quick-play match chose; ``tutorial``: a private lesson (one person, bots)."""
         from .botpool import check_preset
 
         if game not in GAMES:
@@ -668,6 +671,13 @@ class Hub:
                     raise ApiError(422, "invalid_bot", f"seat {i}: {e}", seat=i) from None
             elif s.get("bot") is not None:
                 raise ApiError(422, "malformed", f"seat {i} is a person's: it takes no 'bot'", seat=i)
+        if tutorial and (humans != 1 or rated or (table or {}).get("open")):
+            raise ApiError(
+                422,
+                "bad_tutorial",
+                f"a tutorial game is one person against bots, neither rated nor open (this one has {humans} "
+                f"human seats, rated={bool(rated)}, open={bool((table or {}).get('open'))})",
+            )
         if rated:  # every seat a logged-in account's (Hub.join) or a rated bot's; no seed, no undo
             from .ratings import check_ratable
 
@@ -736,6 +746,8 @@ class Hub:
             "rated": bool(rated),
             **table_settings,
         }
+        if tutorial:
+            settings["tutorial"] = True
         game_row = {
             "id": gid,
             "game": game,

@@ -735,6 +735,7 @@ class Store:
             q = select(g.id, g.game, g.players, g.status, g.created_at, g.finished_at, g.settings)
             if status:
                 q = q.where(g.status == status)
+            q = q.where(g.settings.notlike('%"tutorial":true%'))  # a lesson is private (compact JSON: _dumps)
             rows = conn.execute(q.order_by(g.created_at.desc(), g.id).limit(limit).offset(offset)).all()
             ids = [r[0] for r in rows]
             seats: dict[str, list] = {i: [] for i in ids}

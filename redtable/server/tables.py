@@ -878,5 +878,7 @@ class TableService:
                 out.append({"game_id": gid, "gone": True, "error": e.code})
                 continue
             seen.add(gid)
+            if game.tutorial:  # a lesson is private: neither listed nor counted
+                continue
             out.append(self.summary(game, seat))
         return out
