@@ -18,7 +18,9 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from . import accounts as acc
+from .devices import ensure_device
 from .errors import ApiError
+from .fairplay import note_request
 from .store import run_blocking
 
 router = APIRouter(tags=["accounts"])
@@ -56,6 +58,7 @@ def _take(request: Request, who: str, kind: str, what: str) -> None:
 def _logged_in(request: Request, account: acc.Account, token: str, status: int) -> Response:
     out = _json({"logged_in": True, "username": account.username, "csrf": acc.csrf_token(token)}, status)
     acc.set_session_cookie(out, request, token)
+    ensure_device(request, out)  # (devices.py: a long-lived device id, kept across log-ins)
     return out
 
 
@@ -72,7 +75,9 @@ async def register(request: Request, body: Credentials) -> Response:
     except acc.UsernameTaken:
         raise ApiError(409, "username_taken", "that username is taken (usernames ignore case)") from None
     token = await run_blocking(acc.new_session, store, account.id)
-    return _logged_in(request, account, token, 201)
+    out = _logged_in(request, account, token, 201)
+    await note_request(request, account)  # (fairplay.py: this network and device are the account's)
+    return out
 
 
 @router.post("/api/session", response_model=SessionInfo)
@@ -103,7 +108,9 @@ async def log_in(request: Request, body: Credentials) -> Response:
     if rehash is not None:
         await run_blocking(acc.replace_hash, store, account.id, rehash)
     token = await run_blocking(acc.new_session, store, account.id)
-    return _logged_in(request, account, token, 200)
+    out = _logged_in(request, account, token, 200)
+    await note_request(request, account)
+    return out
 
 
 @router.get("/api/session", response_model=SessionInfo)

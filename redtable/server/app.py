@@ -654,6 +654,10 @@ def create_app(
         """Take the seat an invite is for: a new token for this device (each device its own)."""
         game = await hub.get(game_id)
         account = await account_for_write(request)  # a seat joined while logged in is bound to the account
+        if game.table.rated:
+            from .fairplay import note_request
+
+            await note_request(request, account)
         return JSON(await asyncio.shield(asyncio.ensure_future(hub.join(game, body.invite, body.name, account))))
 
     @app.post("/api/games/{game_id}/sign-out-others", tags=["seats"], response_model=NewInvite, responses=ERRORS)

@@ -95,6 +95,10 @@ async def sit(request: Request, game_id: str, body: SitRequest) -> Response:
     account = await _account(request, write=True)
     held = seat_token(request)
     game = await tables.hub.get(game_id)
+    if game.table.rated:  # where the account plays from (fairplay.py: one person's accounts are not rated)
+        from .fairplay import note_request
+
+        await note_request(request, account)
     return _json(await _shielded(tables.sit(game, body.name, account, held)))
 
 
@@ -112,6 +116,10 @@ async def quickplay_join(request: Request, body: QuickPlayRequest) -> Response:
     token once a table is made (``status``: waiting, starting or matched)."""
     tables = _tables(request)
     account = await _account(request, write=True)
+    if body.rated:
+        from .fairplay import note_request
+
+        await note_request(request, account)
     out = await _shielded(tables.quick.join(body.game, body.players, body.speed, body.rated, body.name, account))
     return _json(out, 201)
 

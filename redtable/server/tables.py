@@ -16,7 +16,13 @@ adds to a game lives here, in memory as the game's :class:`TableState` and in st
   at. Unrated: a bot (:data:`TIMEOUT_BOT`) takes the seat, whose kind becomes a bot. Rated:
   the seat forfeits; with two players the game ends there and the other wins; with more, a
   bot plays the seat on (a "zombie": the seat stays the account's, so the ratings rank it
-  last, and the others' places stand by the final result).
+  last, and the others' places stand by the final result). A rated seat whose time runs
+  out before every person made a first move *aborts* the game instead: it closes
+  (``abandoned``, reason ``aborted``) and nobody is rated (``fairplay.py``). A rated game
+  always has a clock (``ratings.check_ratable``), so leaving one is a loss on time.
+* **Unrated rated tables**: when a person sits at a rated table, the seated accounts are
+  compared (``fairplay.py``: same network or device); a game marked so says ``unrated``
+  (the reason) in every snapshot, before it starts, and is never rated.
 * **Abandoned tables** close (status ``abandoned``, leaving the lobby, the reason in every
   snapshot) when no person acted for ``idle`` seconds (real-time and clockless tables 10
   minutes, turn-based 3 days) while the table waited on a person or for its seats to
@@ -35,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from . import tabledb
+from . import fairplay, tabledb
 from .clocks import Clock, ClockSpec, parse_clock, speed_of
 from .errors import ApiError
 from .store import run_blocking
@@ -64,7 +70,7 @@ def _dumps(obj: Any) -> str:
 class TableState:
     """What a table adds to one live game: open seats, the start gate, the clock, forfeits, closure."""
 
-    __slots__ = ("open", "gated", "rated", "speed", "clock", "forfeits", "closed", "ended")
+    __slots__ = ("open", "gated", "rated", "speed", "clock", "forfeits", "closed", "ended", "unrated", "moved")
 
     def __init__(self, settings: dict[str, Any], players: int) -> None:
         spec = ClockSpec.from_json(settings.get("clock"))
@@ -78,11 +84,14 @@ class TableState:
         self.forfeits: list[int] = []
         self.closed: dict[str, Any] | None = None  # why an abandoned table was closed
         self.ended: dict[str, Any] | None = None  # the result of a game that ended by a forfeit
+        self.unrated: str | None = None  # why a rated table is not rated after all (fairplay.py)
+        self.moved: set[int] = set()  # seats whose first move this process stored (fairplay.first_move)
 
     @classmethod
     def load(cls, game: LiveGame, status: str, result: dict[str, Any] | None, extra: dict[str, Any]) -> TableState:
         """The table of a game loaded from storage (its row in ``extra["table"]``, if any)."""
         tbl = cls(game.settings, game.players)
+        tbl.unrated = extra.get("unrated")
         row = extra.get("table")
         if status == "abandoned":
             tbl.closed = (result or {}).get("closed") or {"reason": "inactive"}
@@ -162,6 +171,7 @@ class TableState:
             "clock": self.clock.public(time.time()) if self.clock is not None else None,
             "forfeited": sorted(self.forfeits),
             "closed": self.closed,
+            "unrated": self.unrated if self.rated else None,
         }
 
     def info(self) -> dict[str, Any]:
@@ -218,6 +228,9 @@ class TableService:
     async def start(self) -> None:
         if tabledb.load_table not in self.hub.store.load_hooks:
             self.hub.store.load_hooks.append(tabledb.load_table)
+        if fairplay.load_unrated not in self.hub.store.load_hooks:
+            self.hub.store.load_hooks.append(fairplay.load_unrated)
+        await run_blocking(fairplay.ensure, self.hub.store)
         await run_blocking(tabledb.ensure_tables, self.hub.store, self.idle_seconds["none"], time.time())
         self.task = asyncio.create_task(self._sweep())
         if self.hub.fleet is None:  # (a fleet's leases bring them back)
@@ -332,6 +345,9 @@ class TableService:
         process that made the change does) and set this process's timer."""
         tbl = game.table
         clk = tbl.clock
+        if tbl.rated and by_person and not remote and decided_by is not None and decided_by not in tbl.moved:
+            tbl.moved.add(decided_by)  # (an abort before every person moved is unrated: fairplay.py)
+            self._bg(self.op(fairplay.first_move(game.id, decided_by, time.time())), f"a first move in {game.id}")
         if clk is None or tbl.over:
             return
         now = time.time()
@@ -399,6 +415,9 @@ class TableService:
         got = await run_blocking(tabledb.read_table, self.hub.store, game.id)
         if got is None:
             return
+        unrated = None
+        if game.table.rated and game.table.unrated is None:  # (a seat taken through another process)
+            unrated = await run_blocking(fairplay.unrated_reason, self.hub.store, game.id)
         notices: list[tuple[str, str, dict[str, Any]]] = []
         async with game.lock:
             if game.evicted:
@@ -416,6 +435,9 @@ class TableService:
                     notices.append(("timeout_forfeit", f"seat {seat}'s time ran out: it forfeits", {"seat": seat}))
             tbl.forfeits = list(got["forfeits"])
             tbl.zombify(game)
+            if unrated is not None and tbl.unrated is None:
+                tbl.unrated = unrated
+                notices.append(("unrated", f"this game will not be rated: {unrated}", {"reason": unrated}))
             clk = tbl.clock
             if clk is not None and got["banks"] and got["version"] >= clk.version:
                 clk.banks = [float(b) for b in got["banks"]]
@@ -455,8 +477,16 @@ class TableService:
         self.arm(game)
 
     async def seat_taken(self, game: LiveGame) -> None:
-        """A person took a seat through an invite (under the game's lock): the table starts if it was the last."""
-        if game.table.gated and game.table.ready(game):
+        """A person took a seat (under the game's lock): a rated table compares its accounts
+        (``fairplay.py``: said before it starts), and the table starts if it was the last."""
+        tbl = game.table
+        if tbl.rated and tbl.unrated is None:
+            why = await self.hub._write(self.op(fairplay.check_seated(game.id, time.time())), "comparing the seats")
+            if why is not None:
+                tbl.unrated = why
+                self.notice(game, "unrated", f"this game will not be rated: {why}", reason=why)
+                self._publish(game)
+        if tbl.gated and tbl.ready(game):
             await self._start_locked(game)
 
     async def seat_person(
@@ -500,8 +530,7 @@ class TableService:
             if self.hub.fleet is not None:
                 self.hub.fleet.after_meta(game.id)
             game.announce_presence()
-            if game.table.ready(game):
-                await self._start_locked(game)
+            await self.seat_taken(game)  # (the last seat: the table starts)
         self.hub._after_change(game)
         return True
 
@@ -627,6 +656,9 @@ class TableService:
 
     async def _time_out_locked(self, game: LiveGame, seat: int, now: float) -> None:
         tbl = game.table
+        if tbl.rated and await run_blocking(fairplay.not_moved, self.hub.store, game.id):
+            await self._abort_locked(game, seat, now)
+            return
         if tbl.rated:
             forfeits = sorted({*tbl.forfeits, seat})
             rest = [s for s in range(game.players) if s not in forfeits]
@@ -673,6 +705,24 @@ class TableService:
             tbl.clock.expire(seat)
         code, what = ("timeout_forfeit", "it forfeits") if tbl.rated else ("timeout_bot", "a bot plays it now")
         self.notice(game, code, f"seat {seat}'s time ran out: {what}", seat=seat)
+        self._publish(game)
+
+    async def _abort_locked(self, game: LiveGame, seat: int, now: float) -> None:
+        """A rated seat's time ran out before every person moved: the game closes, rated for nobody."""
+        tbl = game.table
+        closed = {"reason": "aborted", "seat": seat, "at": now}
+        done = await self.hub._write(
+            self.op(tabledb.end_game(game.id, "abandoned", {"closed": closed}, now)), "an abort"
+        )
+        if not done:
+            return
+        self.counts["timeouts"] += 1
+        self.counts["aborted"] = self.counts.get("aborted", 0) + 1
+        tbl.closed = closed
+        game.finished_at = now
+        if tbl.clock is not None:
+            tbl.clock.expire(seat)
+        self.notice(game, "game_aborted", f"seat {seat}'s time ran out before everyone moved: not rated", seat=seat)
         self._publish(game)
 
     # -------------------------------------------------------------- abandoned tables
