@@ -3,9 +3,11 @@ time is short, accounts, polling until something happens."""
 
 from __future__ import annotations
 
+import itertools
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -18,6 +20,11 @@ IDLE = {"none": 1.0, "realtime": 1.0, "turn": 2.0}
 
 
 def table_server(backend: Backend, **kw: Any):
+    """A server whose time is short; it takes the client address from X-Forwarded-For, so that
+    each :class:`Account` comes from its own network (``fairplay.py`` rates only those)."""
+    from redtable.server.limits import Limits
+
+    kw.setdefault("limits", replace(Limits().relaxed(), trust_proxy=True))
     kw.setdefault("clock_scale", SCALE)
     kw.setdefault("table_idle_seconds", IDLE)
     kw.setdefault("table_sweep_seconds", 0.05)
@@ -70,12 +77,24 @@ def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-class Account:
-    """A logged-in account (accounts.py): its own HTTP client with the session cookie and CSRF header."""
+_ADDRESSES = itertools.count(1)
 
-    def __init__(self, base: str, name: str | None = None) -> None:
+
+def new_address() -> str:
+    """An address of its own (a documentation range): a person on a network nobody else uses."""
+    n = next(_ADDRESSES)
+    return f"198.{18 + n // 65536 % 2}.{n // 256 % 256}.{n % 256}"
+
+
+class Account:
+    """A logged-in account (accounts.py): its own HTTP client with the session cookie and CSRF
+    header, its own device (cookie jar) and, on a server that trusts X-Forwarded-For, its own
+    network (``address``: pass another account's to share it)."""
+
+    def __init__(self, base: str, name: str | None = None, address: str | None = None) -> None:
         self.name = name or f"u{uuid.uuid4().hex[:10]}"
-        self.http = httpx.Client(base_url=base, timeout=20)
+        self.address = address or new_address()
+        self.http = httpx.Client(base_url=base, timeout=20, headers={"X-Forwarded-For": self.address})
         r = self.http.post("/api/accounts", json={"username": self.name, "password": "correct horse 42"})
         assert r.status_code == 201, r.text  # (registering logs in)
         self.http.headers["X-CSRF-Token"] = r.json()["csrf"]

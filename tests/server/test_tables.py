@@ -124,7 +124,13 @@ def test_rated_open_table_seats_are_for_accounts(tables):
     try:
         r = ann.http.post(
             "/api/games",
-            json={"game": "red-north", "seats": [{"type": "human"}, {"type": "human"}], "rated": True, "open": True},
+            json={
+                "game": "red-north",
+                "seats": [{"type": "human"}, {"type": "human"}],
+                "rated": True,
+                "open": True,
+                "clock": {"kind": "turn"},
+            },
         )
         assert r.status_code == 201, r.text
         info = r.json()
@@ -140,6 +146,7 @@ def test_rated_open_table_seats_are_for_accounts(tables):
         r = bo.http.post(f"/api/games/{gid}/sit", json={})
         assert r.status_code == 200, r.text
         assert r.json()["name"] == bo.name and r.json()["ready"] is True
+        assert api.state(gid)["unrated"] is None  # (two networks, two devices: rated)
         mine = bo.http.get("/api/my/games").json()
         assert [g["game_id"] for g in mine] == [gid] and mine[0]["seat"] == 1 and mine[0]["rated"] is True
     finally:
