@@ -1,0 +1,153 @@
+"""One person's accounts are not rated against each other (``fairplay.py``), on SQLite and
+PostgreSQL, and across two server processes.
+
+Two accounts seen on one network prefix (IPv4 /32, IPv6 /64) or with one device id
+(``devices.py``) make the rated table they share unrated, said in its snapshots and by a
+notice as soon as the second sits; accounts of their own networks and devices stay rated.
+The test servers take the client address from X-Forwarded-For (``tablekit.table_server``).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import httpx
+import pytest
+from srvkit import Api, Backend, Client, require_backend
+from tablekit import Account, new_address, table_server, until, wait_message
+
+from redtable.server.fairplay import marks_of, network_prefix
+
+TURN = {"kind": "turn"}
+
+
+def test_network_prefixes():
+    assert network_prefix("203.0.113.7") == "203.0.113.7"  # IPv4: the address itself
+    assert network_prefix("2001:db8:1:2::5") == network_prefix("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert network_prefix("2001:db8:1:3::5") != network_prefix("2001:db8:1:2::5")
+    assert network_prefix("::ffff:203.0.113.7") == "203.0.113.7"  # an IPv4 client of a dual-stack socket
+    assert network_prefix("unknown") is None and network_prefix("") is None
+    marks = marks_of("203.0.113.7", "d" * 43)
+    assert [k for k, _ in marks] == ["net", "dev"]
+    assert all("203.0.113.7" not in d and "ddd" not in d for _, d in marks)  # digests only
+    assert marks_of("nonsense", None) == []
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def fair(request, tmp_path_factory):
+    require_backend(request.param)
+    b = Backend(request.param, tmp_path_factory.mktemp("fair"))
+    srv = table_server(b, table_idle_seconds={"none": 600.0, "realtime": 600.0, "turn": 600.0})
+    api = Api(srv.base)
+    yield srv, api
+    api.close()
+    srv.stop()
+    b.cleanup()
+
+
+def rated_open_table(creator: Account) -> tuple[str, str]:
+    r = creator.http.post(
+        "/api/games",
+        json={"game": "red-north", "seats": [{"type": "human"}] * 2, "rated": True, "open": True, "clock": TURN},
+    )
+    assert r.status_code == 201, r.text
+    info = r.json()
+    j = creator.http.post(f"/api/games/{info['game_id']}/join", json={"invite": info["seats"][0]["invite"]})
+    assert j.status_code == 200, j.text
+    return info["game_id"], j.json()["token"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "reason"),
+    [
+        ("203.0.113.5", "203.0.113.5", "same_network"),
+        ("2001:db8:1:2::5", "2001:db8:1:2:ffff::9", "same_network"),  # one IPv6 /64
+        ("2001:db8:1:2::5", "2001:db8:1:3::5", None),  # two /64s
+        (None, None, None),  # two networks of their own
+    ],
+)
+def test_one_network_is_not_rated_and_says_so_before_the_game(fair, first, second, reason):
+    srv, api = fair
+    ann, bo = Account(srv.base, address=first), Account(srv.base, address=second)
+    try:
+        gid, token = rated_open_table(ann)
+        ws = Client(srv, gid, token)
+        assert api.state(gid)["unrated"] is None and api.state(gid)["ready"] is False
+        r = bo.http.post(f"/api/games/{gid}/sit", json={})
+        assert r.status_code == 200, r.text
+        st = api.state(gid)
+        assert st["unrated"] == reason and st["rated"] is True  # (the table's option; the game is not rated)
+        if reason is not None:
+            assert wait_message(ws, lambda m: m.get("code") == "unrated")["reason"] == reason
+        ws.close()
+    finally:
+        ann.close()
+        bo.close()
+
+
+def test_one_device_is_not_rated(fair):
+    """Two accounts registered in one browser (one device cookie), playing from two networks."""
+    srv, api = fair
+    shared = httpx.Client(base_url=srv.base, timeout=20, headers={"X-Forwarded-For": new_address()})
+    try:
+        first = f"d{uuid.uuid4().hex[:10]}"
+        r = shared.post("/api/accounts", json={"username": first, "password": "correct horse 42"})
+        assert r.status_code == 201
+        device = shared.cookies.get("rt_device")
+        assert device and len(device) == 43
+        shared.delete("/api/session", headers={"X-CSRF-Token": r.json()["csrf"]})
+        shared.headers["X-Forwarded-For"] = new_address()
+        r = shared.post("/api/accounts", json={"username": f"e{uuid.uuid4().hex[:10]}", "password": "correct horse 42"})
+        assert r.status_code == 201 and shared.cookies.get("rt_device") == device  # (kept across log-ins)
+        shared.headers["X-CSRF-Token"] = r.json()["csrf"]
+        ann = Account(srv.base, name=None)  # the first account again, in a browser of its own
+        ann.http.cookies.clear()
+        r = ann.http.post("/api/session", json={"username": first, "password": "correct horse 42"})
+        assert r.status_code == 200
+        ann.http.headers["X-CSRF-Token"] = r.json()["csrf"]
+        gid, _ = rated_open_table(ann)
+        shared.headers["X-Forwarded-For"] = new_address()
+        assert shared.post(f"/api/games/{gid}/sit", json={}).status_code == 200
+        assert api.state(gid)["unrated"] == "same_device"
+        ann.close()
+    finally:
+        shared.close()
+
+
+# ---------------------------------------------------------------------- a fleet of two processes
+@pytest.fixture
+def schema():
+    require_backend("postgresql")
+    b = Backend("postgresql", None)
+    yield b.schema
+    b.cleanup()
+
+
+def test_the_rule_holds_across_two_processes(schema, tmp_path):
+    """Ann registers and sits through one process, Bo through the other, from one address:
+    the table is unrated, and both processes say so."""
+    from fleetkit import Proc
+
+    procs = [Proc(schema, tmp_path / f"server{i}.log", extra=["--trust-proxy"]).start() for i in range(2)]
+    try:
+        for same in (True, False):
+            address = new_address()
+            ann = Account(procs[0].base, address=address)
+            bo = Account(procs[1].base, address=address if same else None)
+            gid, _ = rated_open_table(ann)
+            assert bo.http.post(f"/api/games/{gid}/sit", json={}).status_code == 200
+            want = "same_network" if same else None
+            for p in procs:
+                until(
+                    lambda p=p, gid=gid, want=want: (
+                        httpx.get(f"{p.base}/api/games/{gid}").json().get("unrated") == want
+                        and httpx.get(f"{p.base}/api/games/{gid}").json()["ready"]
+                    ),
+                    timeout=15,
+                    what=f"{p.base} saying unrated={want}",
+                )
+            ann.close()
+            bo.close()
+    finally:
+        for p in procs:
+            p.stop()
