@@ -388,7 +388,7 @@ def rate_kind(method: str, path: str) -> str | None:
     if method == "POST":
         if path == "/api/games":
             return "create"
-        if path.endswith("/decisions") or path.endswith("/undo"):
+        if path.endswith("/decisions") or path.endswith("/undo") or path.endswith("/ready"):
             return "decide"
         if path.endswith("/join") or path.endswith("/sign-out-others") or path.endswith("/invite"):
             return "join"

@@ -102,6 +102,16 @@ async def sit(request: Request, game_id: str, body: SitRequest) -> Response:
     return _json(await _shielded(tables.sit(game, body.name, account, held)))
 
 
+@router.post("/api/games/{game_id}/ready", tags=["tables"])
+async def ready(request: Request, game_id: str) -> Response:
+    """At a rated open table that just filled up: this seat's person (``Authorization: Bearer
+    <seat token>``) is ready. Who has not confirmed when the limit passes loses the seat; the
+    table starts when everyone has (``readycheck.py``)."""
+    tables = _tables(request)
+    game = await tables.hub.get(game_id)
+    return _json(await _shielded(tables.confirm_ready(game, seat_token(request))))
+
+
 @router.post("/api/games/{game_id}/fill-bots", tags=["tables"])
 async def fill_bots(request: Request, game_id: str, body: FillBotsRequest) -> Response:
     """The creator (``Authorization: Bearer <creator_key>``) puts a bot preset in seats nobody took."""

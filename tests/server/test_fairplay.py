@@ -141,7 +141,7 @@ def test_the_rule_holds_across_two_processes(schema, tmp_path):
                 until(
                     lambda p=p, gid=gid, want=want: (
                         httpx.get(f"{p.base}/api/games/{gid}").json().get("unrated") == want
-                        and httpx.get(f"{p.base}/api/games/{gid}").json()["ready"]
+                        and httpx.get(f"{p.base}/api/games/{gid}").json()["confirm"] is not None
                     ),
                     timeout=15,
                     what=f"{p.base} saying unrated={want}",
