@@ -151,3 +151,31 @@ def test_the_rule_holds_across_two_processes(schema, tmp_path):
     finally:
         for p in procs:
             p.stop()
+
+
+def test_ready_confirmations_through_two_processes_start_the_table_once(schema, tmp_path):
+    """Ann confirms through one process, Bo through the other: the table starts, once, and
+    both processes show it started."""
+    from fleetkit import Proc
+
+    procs = [Proc(schema, tmp_path / f"server{i}.log", extra=["--trust-proxy"]).start() for i in range(2)]
+    try:
+        ann, bo = Account(procs[0].base), Account(procs[1].base)
+        gid, t0 = rated_open_table(ann)
+        t1 = bo.http.post(f"/api/games/{gid}/sit", json={}).json()["token"]
+        for p in procs:
+            until(lambda p=p: (httpx.get(f"{p.base}/api/games/{gid}").json()["confirm"] or {}).get("ready") == [])
+        answers = []
+        for p, token in ((procs[0], t0), (procs[1], t1)):
+            r = httpx.post(f"{p.base}/api/games/{gid}/ready", headers={"Authorization": f"Bearer {token}"})
+            assert r.status_code == 200, r.text
+            answers.append(r.json()["started"])
+        assert answers == [False, True]
+        for p in procs:
+            st = until(lambda p=p: (s := httpx.get(f"{p.base}/api/games/{gid}").json())["ready"] and s, timeout=15)
+            assert st["confirm"] is None and st["decision"] is not None
+        ann.close()
+        bo.close()
+    finally:
+        for p in procs:
+            p.stop()
