@@ -5,6 +5,7 @@
 * a table's clock ticks, runs out, and a bot takes the seat (unrated), with the notice;
 * a rated game of two accounts on one network says it will not be rated, and when nobody
   moves before the first seat's time runs out it is aborted (not a forfeit);
+* a rated open table asks everyone to confirm ("ready") before it starts;
 * "my games" and the turn notice: the count in the top bar, "(1) redtable" in the tab title,
   the in-page notice and a browser notification (``window.Notification`` stubbed);
 * a table nobody plays closes and says why.
@@ -132,6 +133,47 @@ def test_open_table_taken_in_one_click_from_a_second_browser(tlive, new_page):
     host.wait_for_function("() => document.querySelector('.prompt').innerText.trim().length > 0")
     shot(guest, "tables-started-phone")
     assert gid not in [t["game_id"] for t in http("GET", f"{tlive.base}/api/tables")[1]]
+
+
+def test_a_rated_open_table_asks_everyone_to_confirm_before_it_starts(tlive, new_page):
+    """Two accounts from two networks: the host's rated open table, a phone sits in one click;
+    both get the "ready" dialog with its time left, both confirm, the game starts."""
+    host = new_page(label="host: ", height=900, extra_http_headers={"X-Forwarded-For": "198.51.100.71"})
+    register(host, tlive.base)
+    lobby_create(host, tlive.base, "red-north", 2, open_=True, clock="turn24", rated=True)
+    host.wait_for_selector(".created .enter")
+    host.click(".created .enter")
+    gid = game_id(host)
+    guest = new_page(
+        label="guest: ",
+        width=PHONE["width"],
+        height=PHONE["height"],
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"X-Forwarded-For": "198.51.100.72"},
+    )
+    register(guest, tlive.base)
+    guest.goto(tlive.base + "/#/")
+    row = f'.table-row[data-game="{gid}"]'
+    guest.wait_for_selector(row)
+    guest.click(f"{row} .sit")
+    assert game_id(guest) == gid
+    for p in (host, guest):
+        p.wait_for_selector(".ready-overlay .ready-btn")
+        assert "s left to confirm" in p.inner_text(".ready-overlay")
+    st = state(tlive, gid)
+    assert st["ready"] is False and st["confirm"]["ready"] == [] and st["unrated"] is None
+    shot(host, "tables-ready-dialog", full_page=False)
+    shot(guest, "tables-ready-dialog-phone", full_page=False)
+    guest.tap(".ready-overlay .ready-btn")
+    guest.wait_for_selector(".ready-overlay", state="detached")
+    guest.wait_for_function("() => (document.querySelector('.table-strip') || {}).innerText?.includes('1 of 2')")
+    shot(guest, "tables-ready-waiting-phone", full_page=False)
+    host.click(".ready-overlay .ready-btn")
+    for p in (host, guest):
+        p.wait_for_function("() => !document.querySelector('.table-strip .strip-banner:not([hidden])')")
+    st = state(tlive, gid)
+    assert st["ready"] is True and st["confirm"] is None and st["decision"] is not None
 
 
 # ---------------------------------------------------------------------- clocks

@@ -77,6 +77,7 @@ export class TableStrip {
     let banner = null;
     if (s.closed && s.closed.reason === "aborted") banner = t("table.closed.aborted", { player: this.nameOf(s.closed.seat ?? 0) });
     else if (s.closed) banner = t("table.closed." + (s.closed.reason === "unfilled" ? "unfilled" : "inactive"), { time: durationText(s.closed.idle_s || 0) });
+    else if (s.confirm) banner = t("ready.waiting", { n: s.confirm.ready.length, total: s.players });
     else if (s.ready === false) banner = t("table.waiting_players", { n: s.seated ?? 0, total: s.players });
     else if (s.result && Array.isArray(s.result.forfeited) && s.result.forfeited.length && s.status === "finished") {
       banner = t("table.forfeit_end", { player: s.result.forfeited.map((x) => this.nameOf(x)).join(", ") });
