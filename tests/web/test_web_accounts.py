@@ -10,6 +10,7 @@ in ``artifacts/screenshots/``.
 from __future__ import annotations
 
 import random
+import time
 import uuid
 
 import pytest
@@ -40,6 +41,26 @@ def register_in_page(page, username: str) -> None:
     page.fill("#acct-user", username)
     page.fill("#acct-pass", PASSWORD)
     page.click(".account-submit")
+
+
+def play_against_bot(base: str, gid: str, token: str) -> None:
+    """Random legal decisions for the person's seat until the game ends (the bot plays itself)."""
+    rnd = random.Random(4)
+    for _ in range(3000):
+        st = http("GET", f"{base}/api/games/{gid}?events=false", token=token)[1]
+        if st["status"] != "active":
+            return
+        d = st["decision"]
+        if d is None or d["player"] != st["seat"] or d.get("auto"):
+            time.sleep(0.02)
+            continue
+        http(
+            "POST",
+            f"{base}/api/games/{gid}/decisions",
+            {"action": rnd.choice(d["options"]), "version": st["version"]},
+            token,
+        )
+    raise AssertionError("the game against the bot did not end")
 
 
 def game_id(page) -> str:
@@ -152,6 +173,36 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move_as_openskill_says(
         assert "at least 10" in page.inner_text(".board")
         assert len(page.query_selector_all(".board-table tr.bot")) == len(rated_bots("red-north"))
         shot(page, f"leaderboard-{size}")
+
+    # a rated game against the random bot: the rating against bots moves, shown beside the presets'
+    made = host.evaluate(
+        """async () => {
+        const s = await (await fetch('/api/session')).json();
+        const headers = {'Content-Type': 'application/json', 'X-CSRF-Token': s.csrf};
+        const body = {game: 'red-north', seats: [{type: 'human'}, {type: 'bot', bot: 'random'}], rated: true,
+                      clock: {kind: 'turn'}};
+        const g = await (await fetch('/api/games', {method: 'POST', headers, body: JSON.stringify(body)})).json();
+        const j = await fetch(`/api/games/${g.game_id}/join`, {method: 'POST', headers,
+                              body: JSON.stringify({invite: g.seats[0].invite})});
+        return {gid: g.game_id, token: (await j.json()).token};
+    }"""
+    )
+    play_against_bot(live.base, made["gid"], made["token"])
+    for _ in range(100):
+        if "red-north" in http("GET", f"{live.base}/api/players/{ann}")[1]["bot_ratings"]:
+            break
+        host.wait_for_timeout(100)
+    for page, size in ((host, "desktop"), (guest, "phone")):
+        page.goto(f"{live.base}/#/players/{ann}")
+        page.wait_for_selector('.bot-ratings [data-title="red-north"] tr.me')
+        rows = page.query_selector_all('.bot-ratings [data-title="red-north"] tbody tr')
+        assert len(rows) == 1 + len(rated_bots("red-north"))
+        assert "provisional" in page.inner_text(".bot-ratings tr.me")
+        assert page.inner_text('.rating-card[data-title="red-north"] .rating-detail').endswith(
+            "1 rated game"
+        )  # people's
+        page.query_selector(".bot-ratings").scroll_into_view_if_needed()
+        shot(page, f"profile-vs-bots-{size}", full_page=False)
 
     # log out from the top bar (the write carries the CSRF token): the log-in link is back
     host.click(".topbar-logout")

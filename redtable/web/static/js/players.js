@@ -93,7 +93,7 @@ export function mountProfile(root, username) {
         h("div.rating-cards", null, TITLES.map(ratingCard)),
         mine ? h("div.actions", null, h("button.btn.ghost.small.logout", { type: "button", onclick: logOut }, t("account.log_out"))) : null),
       ...TITLES.map(chart).filter(Boolean),
-      botPanel(),
+      ...[botPanel()].filter(Boolean),
       h("div.profile-grid", null, statsPanel(), recentPanel()));
   }
 
