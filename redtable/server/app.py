@@ -258,7 +258,13 @@ class GameState(GameInfo):
     )
     forfeited: list[int] = Field(default_factory=list, description="rated seats whose time ran out")
     closed: dict[str, Any] | None = Field(
-        None, description="an abandoned table: reason (inactive or unfilled), idle_s, at"
+        None, description="an abandoned table: reason (inactive, unfilled or aborted), idle_s, at"
+    )
+    unrated: str | None = Field(
+        None, description="a rated table that will not be rated: same_network or same_device (fairplay.py)"
+    )
+    confirm: dict[str, Any] | None = Field(
+        None, description="a full rated open table asking each person to confirm: until, ready (seats), now"
     )
 
 
