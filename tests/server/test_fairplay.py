@@ -3,8 +3,10 @@ PostgreSQL, and across two server processes.
 
 Two accounts seen on one network prefix (IPv4 /32, IPv6 /64) or with one device id
 (``devices.py``) make the rated table they share unrated, said in its snapshots and by a
-notice as soon as the second sits; accounts of their own networks and devices stay rated.
-The test servers take the client address from X-Forwarded-For (``tablekit.table_server``).
+notice as soon as the second sits (at an open table, by quick play); accounts of their own
+networks and devices stay rated. On two processes: the same rule, the ready confirmations of
+a rated open table, and a rated game aborted before everyone moved. The test servers take
+the client address from X-Forwarded-For (``tablekit.table_server``).
 """
 
 from __future__ import annotations
@@ -176,6 +178,84 @@ def test_ready_confirmations_through_two_processes_start_the_table_once(schema, 
             assert st["confirm"] is None and st["decision"] is not None
         ann.close()
         bo.close()
+    finally:
+        for p in procs:
+            p.stop()
+
+
+def test_rated_quick_play_of_one_network_plays_unrated(fair):
+    srv, api = fair
+    address = new_address()
+    ann, bo = Account(srv.base, address=address), Account(srv.base, address=address)
+    try:
+        body = {"game": "red-north", "players": 2, "speed": "realtime", "rated": True}
+        tickets = []
+        for p in (ann, bo):
+            r = p.http.post("/api/quickplay", json=body)
+            assert r.status_code == 201, r.text
+            tickets.append(r.json()["ticket"])
+        got = until(
+            lambda: (
+                (x := ann.http.get("/api/quickplay", headers={"Authorization": f"Bearer {tickets[0]}"}).json()).get(
+                    "status"
+                )
+                == "matched"
+                and x
+            ),
+            what="the match",
+        )
+        st = api.state(got["game_id"])
+        assert st["rated"] is True and st["unrated"] == "same_network"
+    finally:
+        ann.close()
+        bo.close()
+
+
+def test_an_abort_before_everyone_moved_holds_across_two_processes(schema, tmp_path):
+    """Seat by seat through two processes, the first mover plays through one, the other never
+    moves: its time runs out (whichever process acts), the game is aborted, nobody rated."""
+    from fleetkit import Proc
+
+    extra = ["--trust-proxy", "--clock-scale", "0.01", "--table-sweep-seconds", "0.05"]
+    procs = [Proc(schema, tmp_path / f"server{i}.log", extra=extra).start() for i in range(2)]
+    try:
+        people = [Account(procs[0].base), Account(procs[1].base)]
+        r = people[0].http.post(
+            "/api/games",
+            json={
+                "game": "red-north",
+                "seats": [{"type": "human"}] * 2,
+                "rated": True,
+                "clock": {"kind": "realtime", "bank_s": 900, "increment_s": 0},  # 9 s here
+            },
+        )
+        info = r.json()
+        gid = info["game_id"]
+        tokens = [
+            p.http.post(f"/api/games/{gid}/join", json={"invite": s["invite"]}).json()["token"]
+            for p, s in zip(people, info["seats"], strict=True)
+        ]
+
+        def state(i: int, token: str | None = None) -> dict:
+            h = {"Authorization": f"Bearer {token}"} if token else {}
+            return httpx.get(f"{procs[i].base}/api/games/{gid}", headers=h).json()
+
+        first = state(0)["decision"]["player"]
+        while (mine := state(first, tokens[first]))["decision"]["player"] == first:  # through its own process
+            r = httpx.post(
+                f"{procs[first].base}/api/games/{gid}/decisions",
+                json={"action": mine["decision"]["options"][0], "version": mine["version"]},
+                headers={"Authorization": f"Bearer {tokens[first]}"},
+            )
+            assert r.status_code == 200, r.text
+        for i in range(2):
+            st = until(lambda i=i: (s := state(i))["status"] != "active" and s, timeout=40, what="the abort")
+            assert st["status"] == "abandoned" and st["closed"]["reason"] == "aborted"
+            assert st["closed"]["seat"] == 1 - first
+        for p in people:
+            prof = p.http.get(f"/api/players/{p.name}").json()
+            assert prof["ratings"] == {} and prof["bot_ratings"] == {}
+            p.close()
     finally:
         for p in procs:
             p.stop()
