@@ -729,8 +729,7 @@ class TableService:
                 game.announce_presence()
                 for c in game.conns:
                     c.want_state()
-                if game.table.ready(game) and game.table.gated:
-                    await self._start_locked(game)
+                await self.seat_taken(game)  # (full: a rated open table asks its people first, others start)
         self.hub._after_change(game)
         return {"game_id": game.id, "seats": done, "bot": preset, "ready": game.table.ready(game)}
 

@@ -226,6 +226,35 @@ def test_who_does_not_confirm_in_time_loses_the_seat_and_the_table_waits_again(t
             p.close()
 
 
+def test_a_rated_open_table_filled_by_the_creators_bots_asks_its_people_too(tables):
+    srv, api = tables
+    ann, bo = Account(srv.base), Account(srv.base)
+    try:
+        r = ann.http.post(
+            "/api/games",
+            json={
+                "game": "red-north",
+                "seats": [{"type": "human"}] * 3,
+                "rated": True,
+                "open": True,
+                "clock": {"kind": "turn"},
+            },
+        )
+        info = r.json()
+        gid = info["game_id"]
+        t0 = ann.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][0]["invite"]}).json()["token"]
+        t1 = bo.http.post(f"/api/games/{gid}/sit", json={}).json()["token"]
+        r = api.http.post(f"/api/games/{gid}/fill-bots", json={"bot": "random"}, headers=bearer(info["creator_key"]))
+        assert r.status_code == 200 and r.json()["seats"] == [2] and r.json()["ready"] is False
+        assert api.state(gid)["confirm"]["ready"] == []
+        assert ready(api, gid, t0).json()["started"] is False
+        assert ready(api, gid, t1).json()["started"] is True  # (the bot confirms nothing)
+        assert api.state(gid)["ready"] is True
+    finally:
+        ann.close()
+        bo.close()
+
+
 # ---------------------------------------------------------------------- the creator's bots
 def test_fill_bots(tables):
     srv, api = tables
