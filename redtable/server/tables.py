@@ -456,7 +456,6 @@ class TableService:
         unrated = None
         if game.table.rated and game.table.unrated is None:  # (a seat taken through another process)
             unrated = await run_blocking(fairplay.unrated_reason, self.hub.store, game.id)
-        confirm = await run_blocking(readycheck.read, self.hub.store, game.id) if game.table.needs_confirm else None
         notices: list[tuple[str, str, dict[str, Any]]] = []
         async with game.lock:
             if game.evicted:
@@ -474,8 +473,8 @@ class TableService:
                     notices.append(("timeout_forfeit", f"seat {seat}'s time ran out: it forfeits", {"seat": seat}))
             tbl.forfeits = list(got["forfeits"])
             tbl.zombify(game)
-            if tbl.needs_confirm:
-                tbl.confirm = confirm
+            if tbl.needs_confirm:  # (read under the lock: an older refresh never undoes a newer one's start)
+                tbl.confirm = await run_blocking(readycheck.read, self.hub.store, game.id)
                 if self.hub.fleet is not None:  # (seats freed there: their tokens revoked)
                     await self.hub._reload_seats_locked(game)
             if unrated is not None and tbl.unrated is None:
