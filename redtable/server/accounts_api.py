@@ -29,7 +29,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from . import accounts as acc
 from . import loginguard as guard
 from . import sharedlimits
+from .devices import device_id, ensure_device
 from .errors import ApiError
+from .fairplay import note_request
 from .hashpool import HashPool, HashPoolFull, busy_error
 from .limits import Limits, rate_limited
 from .store import run_blocking
@@ -155,7 +157,7 @@ async def _log_in(request: Request, body: LogIn) -> Response:
     found = (
         await run_blocking(acc.find_account, store, body.username) if len(body.username) <= acc.USERNAME_MAX else None
     )
-    device = request.cookies.get(guard.DEVICE_COOKIE)
+    device = device_id(request)
     # (looked up for an unknown name too, as account -1: the same storage calls whatever the name)
     known = await run_blocking(guard.device_known, store, device, found[0].id if found else -1)
     if not known:
@@ -209,17 +211,12 @@ async def _session_for(request: Request, account: acc.Account, status: int) -> R
     """A new session for ``account``, and this browser remembered as one of its devices."""
     store = request.app.state.store
     token = await run_blocking(acc.new_session, store, account.id)
-    device = await run_blocking(guard.remember_device, store, request.cookies.get(guard.DEVICE_COOKIE), account.id)
     out = _logged_in(request, account, token, status)
-    out.set_cookie(
-        guard.DEVICE_COOKIE,
-        device,
-        max_age=guard.DEVICE_SECONDS,
-        path="/api/session",
-        httponly=True,
-        samesite="strict",
-        secure=acc.is_https(request),
-    )
+    # One device id serves both: a log-in from it skips the friction (loginguard.py) and two
+    # accounts seen on it are not rated against each other (fairplay.py).
+    device = ensure_device(request, out)
+    await run_blocking(guard.remember_device, store, device, account.id)
+    await note_request(request, account)
     return out
 
 

@@ -265,7 +265,13 @@ class GameState(GameInfo):
     )
     forfeited: list[int] = Field(default_factory=list, description="rated seats whose time ran out")
     closed: dict[str, Any] | None = Field(
-        None, description="an abandoned table: reason (inactive or unfilled), idle_s, at"
+        None, description="an abandoned table: reason (inactive, unfilled or aborted), idle_s, at"
+    )
+    unrated: str | None = Field(
+        None, description="a rated table that will not be rated: same_network or same_device (fairplay.py)"
+    )
+    confirm: dict[str, Any] | None = Field(
+        None, description="a full rated open table asking each person to confirm: until, ready (seats), now"
     )
 
 
@@ -395,7 +401,7 @@ def rate_kind(method: str, path: str) -> str | None:
     if method == "POST":
         if path == "/api/games" or path == "/api/quickplay":  # quick play may make a table (quickplay.py)
             return "create"
-        if path.endswith("/decisions") or path.endswith("/undo"):
+        if path.endswith("/decisions") or path.endswith("/undo") or path.endswith("/ready"):
             return "decide"
         if path.endswith("/join") or path.endswith("/sign-out-others") or path.endswith("/invite"):
             return "join"
@@ -663,6 +669,10 @@ def create_app(
         """Take the seat an invite is for: a new token for this device (each device its own)."""
         game = await hub.get(game_id)
         account = await account_for_write(request)  # a seat joined while logged in is bound to the account
+        if game.table.rated:
+            from .fairplay import note_request
+
+            await note_request(request, account)
         return JSON(await asyncio.shield(asyncio.ensure_future(hub.join(game, body.invite, body.name, account))))
 
     @app.post("/api/games/{game_id}/sign-out-others", tags=["seats"], response_model=NewInvite, responses=ERRORS)

@@ -681,7 +681,7 @@ class Hub:
         if rated:  # every seat a logged-in account's (Hub.join) or a rated bot's; no seed, no undo
             from .ratings import check_ratable
 
-            check_ratable(game, seats, seed, undo, account)
+            check_ratable(game, seats, seed, undo, account, (table or {}).get("clock"))
         opts = self._check_options(game, len(seats), options, humans)
         table_settings = self.tables.settings_for(table, seats)  # open, clock (checked: tables.py, clocks.py)
         try:

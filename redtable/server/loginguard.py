@@ -13,9 +13,9 @@ one wrong password a minute. Instead, in storage so that every process of a flee
   page finds a nonce such that ``sha256(challenge + ":" + nonce)`` starts with ``bits`` zero
   bits (``POW_BITS_MIN``-``POW_BITS_MAX``: a second or a few in a browser), which makes each
   guess cost the guesser and bounds how many run at once.
-* **Known devices** pass both: a browser that logged in to the account before carries a device
-  cookie (a random token, its sha256 stored with the account, ``DEVICES_PER_ACCOUNT`` newest
-  kept), and the right password from it logs in at once whatever strangers did. A device
+* **Known devices** pass both: a browser that logged in to the account before carries its
+  device id (``devices.py``; the id's sha256 is stored with the account, ``DEVICES_PER_ACCOUNT``
+  newest kept), and the right password from it logs in at once whatever strangers did. A device
   cookie logs nobody in by itself: it only spares its holder the friction.
 
 A try is counted as a failure before its hash is checked (and forgotten if it succeeds), so
@@ -42,8 +42,6 @@ DELAY_MAX = 30.0
 CHALLENGE_AFTER = 5
 POW_BITS_MIN, POW_BITS_MAX = 16, 20
 CHALLENGE_SECONDS = 300.0
-DEVICE_COOKIE = "redtable_device"
-DEVICE_SECONDS = 365 * 24 * 3600
 DEVICES_PER_ACCOUNT = 20
 CHALLENGE_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 NONCE_RE = re.compile(r"^[0-9]{1,20}$")
@@ -73,7 +71,7 @@ devices_table = Table(
     "redtable_known_devices",
     metadata,
     Column("device_hash", String(64), primary_key=True),
-    Column("account_id", Integer, nullable=False),
+    Column("account_id", Integer, primary_key=True),
     Column("last_used", Float, nullable=False),
     Index("redtable_known_devices_account", "account_id", "last_used"),
 )
@@ -194,26 +192,22 @@ def device_known(store: Any, device: str | None, account_id: int) -> bool:
     return row is not None
 
 
-def remember_device(store: Any, device: str | None, account_id: int, now: float | None = None) -> str:
-    """The device token to set after a log-in: the one sent, if it is this account's, else a new one;
+def remember_device(store: Any, device: str, account_id: int, now: float | None = None) -> None:
+    """Remember that ``account_id`` logged in from ``device`` (the browser's id, ``devices.py``);
     the account keeps its ``DEVICES_PER_ACCOUNT`` most recently used."""
     now = time.time() if now is None else now
     d = devices_table.c
+    h = _sha(device)
     with store.engine.begin() as conn:
-        if device and len(device) <= 100:
-            got = conn.execute(
-                update(devices_table)
-                .where(d.device_hash == _sha(device), d.account_id == account_id)
-                .values(last_used=now)
-            )
-            if got.rowcount == 1:
-                return device
-        device = secrets.token_urlsafe(32)
-        conn.execute(insert(devices_table).values(device_hash=_sha(device), account_id=account_id, last_used=now))
+        got = conn.execute(
+            update(devices_table).where(d.device_hash == h, d.account_id == account_id).values(last_used=now)
+        )
+        if got.rowcount == 1:
+            return
+        conn.execute(insert(devices_table).values(device_hash=h, account_id=account_id, last_used=now))
         ranked = conn.execute(
             select(d.device_hash).where(d.account_id == account_id).order_by(d.last_used.desc())
         ).scalars()
         stale = list(ranked)[DEVICES_PER_ACCOUNT:]
         if stale:
-            conn.execute(delete(devices_table).where(d.device_hash.in_(stale)))
-    return device
+            conn.execute(delete(devices_table).where(d.account_id == account_id, d.device_hash.in_(stale)))

@@ -66,6 +66,10 @@ class QuickPlay:
             raise ApiError(422, "invalid_speed", f"speed must be one of {', '.join(SPEEDS)}, got {clip(speed, 20)}")
         if rated and account is None:
             raise ApiError(401, "login_required", "rated quick play is for logged-in accounts: log in first")
+        if rated and CLOCKS[speed] is None:  # (ratings.check_ratable: leaving a rated game loses on time)
+            raise ApiError(
+                422, "invalid_speed", "rated quick play has a clock: speed must be realtime or turn", speed=speed
+            )
         return tabledb.Bucket(game, players, speed, bool(rated))
 
     async def join(

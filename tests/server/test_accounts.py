@@ -271,21 +271,26 @@ def test_a_seat_joined_while_logged_in_is_bound_to_the_account(served):
         ({"undo": True}, ["undo"]),
         ({"seed": 7, "undo": True}, ["seed", "undo"]),
         ({"seats": [{"type": "bot", "bot": "random"}, {"type": "bot", "bot": "heuristic"}]}, ["no_person"]),
+        ({"clock": None}, ["clock"]),
+        ({"clock": {"kind": "none"}, "undo": True}, ["undo", "clock"]),
     ],
 )
 def test_a_rated_game_is_refused_naming_each_broken_condition(served, extra, reasons):
     srv, _ = served
     with client(srv) as c:
         h = {"X-CSRF-Token": register(c, uname("Rf"))}
-        body = {"game": "red-north", "seats": [{"type": "human"}, {"type": "human"}], "rated": True, **extra}
-        r = c.post("/api/games", json=body, headers=h)
+        body = {"game": "red-north", "seats": [{"type": "human"}, {"type": "human"}], "rated": True}
+        r = c.post("/api/games", json={**body, "clock": {"kind": "turn"}, **extra}, headers=h)
         assert r.status_code == 422 and r.json()["error"] == "not_ratable"
         assert r.json()["reasons"] == reasons and r.json()["reason"] == reasons[0]
 
 
 def test_a_rated_game_needs_its_creator_logged_in(served):
     srv, api = served
-    r = api.http.post("/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2, "rated": True})
+    r = api.http.post(
+        "/api/games",
+        json={"game": "red-north", "seats": [{"type": "human"}] * 2, "rated": True, "clock": {"kind": "turn"}},
+    )
     assert r.status_code == 422 and r.json()["reasons"] == ["login"]
     assert "log in" in r.json()["message"]
 
@@ -296,7 +301,7 @@ def test_rated_seats_only_for_accounts_one_each(served):
         ha = {"X-CSRF-Token": register(a, uname("Ra"))}
         hb = {"X-CSRF-Token": register(b, uname("Rb"))}
         hc = {"X-CSRF-Token": register(c3, uname("Rc"))}
-        body = {"game": "red-rising", "seats": [{"type": "human"}] * 3, "rated": True}
+        body = {"game": "red-rising", "seats": [{"type": "human"}] * 3, "rated": True, "clock": {"kind": "turn"}}
         g = a.post("/api/games", json=body, headers=ha).json()
         assert g["rated"] is True
         gid, inv = g["game_id"], [s["invite"] for s in g["seats"]]

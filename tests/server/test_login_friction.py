@@ -27,6 +27,7 @@ from srvkit import PG_URL, Backend, require_backend, start_server
 from redtable.server import loginguard as guard
 from redtable.server import sharedlimits
 from redtable.server.accounts import username_key
+from redtable.server.devices import DEVICE_COOKIE
 from redtable.server.hashpool import HashPool, HashPoolFull
 from redtable.server.limits import Limits, Rate, RateLimiter, network_key
 from redtable.server.store import Store
@@ -68,7 +69,7 @@ def test_wrong_passwords_slow_a_stranger_but_never_lock_the_owner_out(backend):
         with client(srv) as owner, client(srv) as stranger:
             name = uname("Own")
             register(owner, name)  # this browser is now a known device of the account
-            assert guard.DEVICE_COOKIE in owner.cookies
+            assert DEVICE_COOKIE in owner.cookies
             bad = {"username": name, "password": "guess guess"}
             for _ in range(guard.DELAY_AFTER):
                 assert stranger.post("/api/session", json=bad).status_code == 401

@@ -12,6 +12,7 @@ import { ScorePanel } from "./scorepanel.js";
 import { Scrubber, stepFromHash } from "./replaybar.js";
 import { ChatPanel } from "./chat.js";
 import { TableStrip, forfeitEnd } from "./clockview.js";
+import { ReadyPrompt } from "./readyview.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -576,6 +577,7 @@ export function mountGame(root, gameId, hooks = {}) {
   // each seat's clock, "waiting for players", why a table closed (clockview.js)
   const strip = new TableStrip();
   q(".notice").before(strip.el);
+  const readyPrompt = new ReadyPrompt(gameId, () => session.token);  // a rated open table's "ready" (readyview.js)
   // the table chat (chat.js): above the log beside the board, a drawer on a phone
   const chat = new ChatPanel({ section: q(".chat"), shell, gameId, mode: "live", getCtx: () => ctx,
     getToken: () => session.token, send: (m) => session.send(m) });
@@ -638,6 +640,7 @@ export function mountGame(root, gameId, hooks = {}) {
     });
     q(".seed-chosen").hidden = !snap.seed_chosen_by_creator || !!snap.tutorial;
     strip.update(snap, (i) => ctx.name(i), (i) => ctx.color(i));
+    readyPrompt.update(snap);
     shell.classList.toggle("busy", !!session.pending);
     q(".game-name").textContent = t("title." + snap.game);
     q(".round-info").textContent = renderer.statusLine(ctx);
@@ -716,6 +719,7 @@ export function mountGame(root, gameId, hooks = {}) {
       signals.destroy();
       panel.destroy();
       strip.destroy();
+      readyPrompt.destroy();
       chat.destroy();
       els.follow.destroy();
       closeMenu();
@@ -728,6 +732,7 @@ export function mountGame(root, gameId, hooks = {}) {
       signals.label();
       panel.relabel();
       strip.relabel();
+      readyPrompt.relabel();
       chat.relabel();
       els.follow.relabel();
       logCount = 0;
