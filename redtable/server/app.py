@@ -436,6 +436,9 @@ def create_app(
     clock_scale: float = 1.0,
     table_idle_seconds: dict[str, float] | None = None,
     table_sweep_seconds: float = 1.0,
+    metrics_token: str | None = None,
+    log_requests: bool = False,
+    retention: Any = None,
 ) -> FastAPI:
     """The app.
 
@@ -459,6 +462,10 @@ def create_app(
     option, ``table_idle_seconds`` replaces the idle limits by speed (``realtime``, ``turn``,
     ``none``) after which a table closes, ``table_sweep_seconds`` is how often due deadlines
     are looked for in storage.
+
+    Operations (``metrics.py``, ``retention.py``): ``metrics_token`` serves ``/metrics`` on this
+    port to that bearer token only; ``log_requests`` logs one line per request; ``retention``
+    (a :class:`~redtable.server.retention.Retention`) purges old chat and failed log-ins hourly.
     """
     store = store or Store(db, schema=schema, sqlite_sync=sqlite_sync)
     limits = limits or Limits()
@@ -486,9 +493,16 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await hub.start()
+        purging = None
+        if retention is not None:
+            from .retention import keep_purging
+
+            purging = asyncio.create_task(keep_purging(store, retention))
         try:
             yield
         finally:
+            if purging is not None:
+                purging.cancel()
             await hub.stop()
 
     app = FastAPI(
@@ -506,7 +520,10 @@ def create_app(
     app.add_middleware(
         RateGate, classify=rate_kind, client=lambda scope: scope_client(scope, limits), try_take=hub.limiter.try_take
     )
-    app.add_middleware(Edge, limit=limits.body_bytes)  # outermost: its headers go on the 429s too
+    app.add_middleware(Edge, limit=limits.body_bytes)  # its headers go on the 429s too
+    from . import metrics
+
+    app.add_middleware(metrics.Observe, log_requests=log_requests)  # outermost: counts and logs every answer
 
     def client(request: Request) -> str:
         return client_of(request, limits)
@@ -843,6 +860,7 @@ def create_app(
             if conn is not None and game is not None:
                 hub.detach(game, conn)
 
+    metrics.install(app, hub, store, token=metrics_token)  # /healthz, /readyz, /metrics (with a token)
     # -------------------------------------------------------------- accounts, profiles, leaderboards
     app.include_router(accounts_router)
     app.include_router(players_router)

@@ -58,7 +58,38 @@ def serve_command(
         False, "--ws-deflate/--no-ws-deflate", help="WebSocket per-message compression (saves bandwidth, costs CPU)"
     ),
     log_level: str = typer.Option("info", "--log-level", help="critical, error, warning, info or debug"),
-    access_log: bool = typer.Option(False, "--access-log/--no-access-log", help="log every HTTP request"),
+    access_log: bool | None = typer.Option(
+        None,
+        "--access-log/--no-access-log",
+        help="log one line per HTTP request: id, route template, status, latency [default: on with --log-format json]",
+    ),
+    log_format: str = typer.Option(
+        os.environ.get("REDTABLE_LOG_FORMAT") or "text",
+        "--log-format",
+        help="text (for people) or json (one object per line, for a log collector); env REDTABLE_LOG_FORMAT",
+    ),
+    metrics_port: int | None = typer.Option(
+        None,
+        "--metrics-port",
+        help="serve Prometheus metrics at /metrics on this separate port (with --workers N: worker i on PORT+i)",
+    ),
+    metrics_host: str = typer.Option(
+        "127.0.0.1", "--metrics-host", help="address of the metrics port (keep it private: loopback or a VPN)"
+    ),
+    metrics_token: str | None = typer.Option(
+        None,
+        "--metrics-token",
+        envvar="REDTABLE_METRICS_TOKEN",
+        show_envvar=False,
+        help="serve /metrics on the main port to 'Authorization: Bearer TOKEN' only (16-200 characters); "
+        "prefer the env REDTABLE_METRICS_TOKEN (a command line is visible to other users)",
+    ),
+    chat_days: float = typer.Option(
+        90.0, "--chat-days", help="delete a finished game's chat this many days after it ended (0: keep it)"
+    ),
+    login_failure_days: float = typer.Option(
+        30.0, "--login-failure-days", help="delete failed log-in rows after this many days (0: keep them)"
+    ),
     rate_scale: float = typer.Option(
         1.0, "--rate-scale", help="multiply every per-client rate and count limit (docs/security.md)"
     ),
@@ -125,6 +156,19 @@ def serve_command(
             f"--clock-scale must be in (0, 1] and --table-sweep-seconds 0.01-60, "
             f"got {clock_scale} and {table_sweep_seconds}"
         )
+    if log_format not in ("text", "json"):
+        _fail(f"--log-format must be text or json, got {log_format!r}")
+    if metrics_port is not None and not (0 < metrics_port and metrics_port + workers - 1 < 65536):
+        _fail(f"--metrics-port must be 1-{65536 - workers} (with --workers {workers}), got {metrics_port}")
+    if metrics_port is not None and metrics_port <= port < metrics_port + workers:
+        _fail(f"--metrics-port must differ from --port (metrics ports: {metrics_port}-{metrics_port + workers - 1})")
+    if metrics_token is not None and not (16 <= len(metrics_token) <= 200 and metrics_token.isprintable()):
+        _fail("--metrics-token must be 16-200 printable characters (e.g. from: openssl rand -hex 24)")
+    for name, days in (("--chat-days", chat_days), ("--login-failure-days", login_failure_days)):
+        if not 0 <= days <= 36500:
+            _fail(f"{name} must be 0 (keep forever) to 36500, got {days}")
+    if access_log is None:
+        access_log = log_format == "json"
     if bus is not None and not (
         bus in ("postgres", "postgresql") or bus.startswith(("redis://", "rediss://", "unix://"))
     ):
@@ -163,8 +207,12 @@ def serve_command(
             import redis  # noqa: F401
         except ImportError:
             _fail("--bus redis:// needs the Redis client: pip install 'redtable[redis]'")
+    from .schema import SchemaError
+
     try:
-        store.create_tables()
+        store.create_tables(where=(f" --db {shown}" if db else "") + (f" --db-schema {db_schema}" if db_schema else ""))
+    except SchemaError as e:
+        _fail(f"cannot serve the database {shown!r}: {e}")
     except Exception as e:  # noqa: BLE001
         _fail(f"cannot open the database {shown!r}: {str(e).splitlines()[0]}")
     if workers > 1:
@@ -175,6 +223,7 @@ def serve_command(
             port,
             db,
             bus,
+            metrics_token,
             [
                 "--host",
                 host,
@@ -187,6 +236,13 @@ def serve_command(
                 "--ws-deflate" if ws_deflate else "--no-ws-deflate",
                 "--log-level",
                 log_level,
+                "--log-format",
+                log_format,
+                "--chat-days",
+                repr(chat_days),
+                "--login-failure-days",
+                repr(login_failure_days),
+                *(["--metrics-port", str(metrics_port), "--metrics-host", metrics_host] if metrics_port else []),
                 "--access-log" if access_log else "--no-access-log",
                 "--rate-scale",
                 repr(rate_scale),
@@ -202,6 +258,7 @@ def serve_command(
         return
     from .botpool import BotPool
     from .limits import Limits
+    from .retention import Retention
 
     limits = Limits(trust_proxy=trust_proxy)
     if rate_scale != 1.0:
@@ -220,13 +277,36 @@ def serve_command(
         table_idle_seconds=dict.fromkeys(("realtime", "turn", "none"), table_idle_seconds)
         if table_idle_seconds
         else None,
+        metrics_token=metrics_token,
+        log_requests=access_log,
+        retention=Retention(chat_days=chat_days, failure_days=login_failure_days),
     )
     if not reuse_port:
         _announce(host, port, docs, db)
-    run(app, host, port, log_level=log_level, access_log=access_log, ws_deflate=ws_deflate, reuse_port=reuse_port)
+    if metrics_port is not None:
+        from .metrics import serve_port, worker_port
+
+        mport = worker_port(metrics_port) if reuse_port else metrics_port
+        try:
+            serve_port(metrics_host, mport)
+        except OSError as e:
+            _fail(f"cannot serve the metrics on {metrics_host}:{mport}: {e.strerror}")
+        if not reuse_port:
+            typer.echo(f"metrics at http://{metrics_host}:{mport}/metrics", err=True)
+    run(
+        app,
+        host,
+        port,
+        log_level=log_level,
+        log_format=log_format,
+        ws_deflate=ws_deflate,
+        reuse_port=reuse_port,
+    )
 
 
-def _supervise(workers: int, host: str, port: int, db: str, bus: str | None, options: list[str]) -> None:
+def _supervise(
+    workers: int, host: str, port: int, db: str, bus: str | None, metrics_token: str | None, options: list[str]
+) -> None:
     """Run ``workers`` copies of this server on one port (``workers.py``) until a signal stops them."""
     from .workers import Supervisor, port_free, worker_argv, worker_env
 
@@ -238,7 +318,10 @@ def _supervise(workers: int, host: str, port: int, db: str, bus: str | None, opt
         f"{workers} worker processes, bus {'redis' if bus and not bus.startswith('postgres') else 'postgres'}",
         err=True,
     )
-    code = Supervisor(worker_argv(options), workers, worker_env(db, bus), echo=lambda m: typer.echo(m, err=True)).run()
+    env = worker_env(db, bus)
+    if metrics_token:  # to the workers in their environment, never on a command line
+        env["REDTABLE_METRICS_TOKEN"] = metrics_token
+    code = Supervisor(worker_argv(options), workers, env, echo=lambda m: typer.echo(m, err=True)).run()
     if code:
         raise typer.Exit(code)
 
@@ -259,11 +342,12 @@ def run(
     port: int,
     *,
     log_level: str = "info",
-    access_log: bool = False,
+    log_format: str = "text",
     ws_deflate: bool = False,
     reuse_port: bool = False,
 ) -> None:
-    """Serve ``app`` with uvicorn on uvloop and httptools when they are installed."""
+    """Serve ``app`` with uvicorn on uvloop and httptools when they are installed; the request log
+    is the app's (``metrics.Observe``), not uvicorn's, which would show query strings."""
     import asyncio
     import gc
     import resource
@@ -272,6 +356,7 @@ def run(
 
     from .. import bots  # noqa: F401  (imported now, so frozen below with the rest)
     from ..core import GAMES, game_class
+    from .jsonlog import log_config
 
     for name in GAMES:
         game_class(name)
@@ -303,7 +388,8 @@ def run(
         host=host,
         port=port,
         log_level=log_level,
-        access_log=access_log,
+        log_config=log_config(log_format, log_level),
+        access_log=False,
         ws="websockets-sansio",
         ws_per_message_deflate=ws_deflate,
         ws_max_size=ws_max,

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from . import metrics
 from .errors import ApiError
 
 
@@ -87,6 +88,7 @@ def network_key(client: str) -> str:
 def rate_limited(kind: str, wait: float, what: str | None = None) -> ApiError:
     """The 429 of bucket ``kind``: come back in ``wait`` seconds (rounded up, at least 1)."""
     secs = max(1, math.ceil(wait))
+    metrics.rate_refused(kind)
     what = what or f"{kind.replace('_', ' ')} requests"
     return ApiError(
         429,

@@ -64,6 +64,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 
+from . import metrics
+
 log = logging.getLogger("redtable.server.store")
 
 metadata = MetaData()
@@ -313,22 +315,17 @@ class Store:
         return f'"{self.schema}".{table}' if self.schema else table
 
     # ------------------------------------------------------------------ schema
-    def create_tables(self) -> None:
-        """Create the tables (and schema) if missing, and add the fleet columns to older tables.
-
-        The tables are those on ``metadata`` when it runs: the hub imports ``accounts`` and
-        ``ratings`` first, so theirs are made too.
+    def create_tables(self, where: str = "") -> int:
+        """Make the database ready to serve at this redtable's schema version (``schema.py``):
+        tables created if missing, an older SQLite file migrated, anything else that does not
+        match refused with a ``SchemaError`` saying what to do. Answers the version.
 
         On PostgreSQL the whole of it holds an advisory lock: servers starting together on
         one database (``--workers``, several machines) do it one after the other.
         """
-        with self.engine.begin() as conn:
-            if self.dialect == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('redtable.schema'))"))
-            if self.schema:
-                conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
-            metadata.create_all(conn)
-            self._migrate(conn)
+        from .schema import prepare
+
+        return prepare(self, where=where)
 
     def _migrate(self, conn) -> None:
         """Tables made before the fleet columns existed get them; on PostgreSQL each game's
@@ -965,6 +962,7 @@ class GroupCommitter:
                                 pass
                             conn = None
                     self.write_seconds += time.perf_counter() - t0
+                    metrics.committed(time.perf_counter() - t0, results)
                     self.batches += 1
                     self.writes += len(batch)
                     _resolve(batch, results)
@@ -992,6 +990,7 @@ class GroupCommitter:
         except Exception as e:  # noqa: BLE001
             results = [e] * len(batch)
         self.write_seconds += time.perf_counter() - t0
+        metrics.committed(time.perf_counter() - t0, results)
         self.batches += 1
         self.writes += len(batch)
         _resolve(batch, results)
@@ -1032,6 +1031,7 @@ class GroupCommitter:
                 except Exception as e:  # noqa: BLE001
                     results = [e] * len(batch)
                 self.write_seconds += time.perf_counter() - t0
+                metrics.committed(time.perf_counter() - t0, results)
                 self.batches += 1
                 self.writes += len(batch)
                 try:
