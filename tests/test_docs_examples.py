@@ -66,6 +66,12 @@ NOT_RUN = {
         "a private network address; tests/server/test_fleet.py runs the Redis bus on loopback"
     ),
     "docs/deploy.md: python -m pytest -q tests/server/test_fleet.py": "runs other tests and a minutes-long benchmark",
+    "docs/deploy.md: # metrics on a private port": "needs a 'redtable' role; tests/server/test_metrics.py serves metrics ports",
+    "docs/deploy.md: {\"ts\"": "a log line; tests/server/test_metrics.py checks the fields of real ones",
+    "docs/deploy.md: # prometheus.yml": "tests/server/test_metrics.py runs it in Debian's prometheus (where installed)",
+    "docs/deploy.md: # redtable-alerts.yml": "tests/server/test_metrics.py loads and evaluates it in prometheus",
+    "docs/deploy.md: {\"title\": \"redtable\"": "a Grafana dashboard; tests/server/test_metrics.py runs its queries",
+    "docs/deploy.md: # backups": "paths of a real machine; tests/server/test_backup.py runs backup, check and restore",
     "docs/simulation.md: pip install -e '.[ray]'": "a Ray cluster; tests/sim/test_ray_backend.py runs the backend",
     "docs/web.md: apt-get install -y chromium": "installs Chromium, then runs the browser test suite itself",
 }

@@ -39,6 +39,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
+from fastapi import Request  # (at module level: FastAPI reads the handler's annotation)
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
@@ -294,7 +295,6 @@ def route_of(scope) -> str:
 def install(app: Any, hub: Any, store: Any, token: str | None = None) -> None:
     """The health routes, ``/metrics`` behind ``token`` (if given), the request middleware and
     this hub's gauges: what ``create_app`` calls, before the web UI's catch-all mount."""
-    from fastapi import Request
     from fastapi.responses import JSONResponse, Response
 
     HUBS.hubs.add(hub)
