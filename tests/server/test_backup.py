@@ -15,8 +15,8 @@ import uuid
 
 import psycopg
 import pytest
-from srvkit import PG_URL, Api, Backend, start_server
 from sqlalchemy import text
+from srvkit import PG_URL, Api, Backend, start_server
 
 from redtable.server import schema as sch
 from redtable.server.retention import DAY, Retention, purge
