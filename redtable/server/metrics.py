@@ -40,7 +40,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fastapi import Request  # (at module level: FastAPI reads the handler's annotation)
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
@@ -49,6 +49,7 @@ log = logging.getLogger("redtable.server.metrics")
 access = logging.getLogger("redtable.access")
 
 REGISTRY = CollectorRegistry(auto_describe=True)
+ProcessCollector(registry=REGISTRY)  # process_cpu_seconds_total, process_resident_memory_bytes, open fds...
 
 _FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -261,11 +262,12 @@ class Observe:
             HTTP_SECONDS.labels(method, route).observe(seconds)
             if self.log_requests:
                 access.info(
-                    "%s %s %d %.1f ms",
+                    "%s %s %d %.1f ms id=%s",
                     method,
                     route,
                     status,
                     seconds * 1000,
+                    rid,
                     extra={
                         "request_id": rid,
                         "method": method,

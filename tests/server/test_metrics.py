@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import shutil
+import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -20,7 +23,7 @@ import httpx
 import pytest
 from fleetkit import Proc
 from prometheus_client.parser import text_string_to_metric_families
-from srvkit import Api, Backend, Client, free_port, require_backend, start_server
+from srvkit import PG_URL, Api, Backend, Client, free_port, require_backend, start_server
 
 from redtable.server.jsonlog import JsonFormatter, log_config
 from redtable.server.limits import Limits
@@ -121,13 +124,56 @@ def test_log_config_and_serve_options(tmp_path):
         (["--metrics-token", "short"], "16-200 printable characters"),
         (["--chat-days", "-1"], "--chat-days must be 0"),
     ]
-    import sys
-
     for args, message in cases:
         done = subprocess.run(
             [sys.executable, "-m", "redtable.server", *b.cli_args(), *args], capture_output=True, text=True, timeout=60
         )
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+
+
+def test_workers_serve_metrics_on_their_own_ports_and_log_json(tmp_path):
+    require_backend("postgresql")
+    b = Backend("postgresql", tmp_path)
+    port, mport = free_port(), free_port()
+    while mport + 1 == port:
+        mport = free_port()
+    args = ["--workers", "2", "--port", str(port), "--db-schema", str(b.schema), "--metrics-port", str(mport)]
+    sup = subprocess.Popen(
+        [sys.executable, "-m", "redtable.server", *args, "--log-format", "json", "--rate-scale", "1000"],
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp_path / "sup.log", "w"),  # noqa: SIM115
+        env={**os.environ, "REDTABLE_DB": PG_URL},
+        start_new_session=True,
+    )
+    try:
+        pages: dict[int, str] = {}
+        deadline = time.time() + 90
+        while len(pages) < 2:  # worker i answers on mport + i
+            assert time.time() < deadline, (tmp_path / "sup.log").read_text()[-2000:]
+            for m in (mport, mport + 1):
+                try:
+                    r = httpx.get(f"http://127.0.0.1:{m}/metrics", timeout=2)
+                    if r.status_code == 200:
+                        pages[m] = r.text
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+        assert all("redtable_live_games" in p and "process_cpu_seconds_total" in p for p in pages.values())
+        while True:  # (the metrics ports open before the main one)
+            try:
+                assert httpx.get(f"http://127.0.0.1:{port}/api/games?limit=1", timeout=5).status_code == 200
+                break
+            except httpx.HTTPError:
+                assert time.time() < deadline, (tmp_path / "sup.log").read_text()[-2000:]
+                time.sleep(0.2)
+        time.sleep(0.5)
+    finally:
+        sup.send_signal(signal.SIGTERM)
+        assert sup.wait(30) == 0
+        b.cleanup()
+    lines = [json.loads(ln) for ln in (tmp_path / "sup.log").read_text().splitlines() if ln.startswith("{")]
+    access = [ln for ln in lines if ln["logger"] == "redtable.access"]  # on by default with json
+    assert access and access[0]["route"] == "/api/games" and "limit" not in access[0]["msg"]
+    assert {"ts", "level", "request_id", "status", "ms"} <= set(access[0])
 
 
 # ---------------------------------------------------------------------- a real Prometheus, two processes
