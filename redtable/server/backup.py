@@ -197,6 +197,9 @@ def check_db(url: str, schema: str | None) -> dict[str, Any]:
     try:
         with engine.connect() as conn:
             names = set(inspect(conn).get_table_names(schema=schema))
+            if "redtable_games" not in names:
+                where = f"schema {schema}" if schema else "the database"
+                raise BackupError(f"{where} holds no redtable tables (nothing was ever served from it)")
             shim = Store.__new__(Store)  # only what read_version needs
             shim.schema = schema
             out["schema_version"] = read_version(shim, conn)
