@@ -170,7 +170,7 @@ class HubCollector(Collector):
         sockets = GaugeMetricFamily("redtable_websocket_connections", "open game WebSockets")
         sockets.add_metric([], sum(len(g.conns) for h in hubs for g in list(h.games.values())))
         yield sockets
-        decisions = CounterMetricFamily("redtable_decisions", "decisions and undos accepted by this process")
+        decisions = CounterMetricFamily("redtable_decisions", "decisions (people's, bots') committed by this process")
         decisions.add_metric([], sum(h.decisions for h in hubs))
         yield decisions
         queued = GaugeMetricFamily(
