@@ -2,9 +2,9 @@
 
 * the chat of a *finished* game, ``chat_days`` after it finished (a game still played
   keeps its chat, whatever its age);
-* failed log-in rows (``accounts.login_failures_table``), ``failure_days`` after they were
-  written: they matter for ten minutes (the log-in limit); the rest only for an operator
-  looking into an attack.
+* failed log-in rows (``loginguard.failures_table``), ``failure_days`` after they were
+  written: they matter for a quarter of an hour (the log-in friction, which also prunes
+  them when the next failure comes); this purge catches the rows no later failure swept.
 
 Finished games' records (seed, seats, decision log, result) and ratings are kept: replays,
 profiles and ratings are built from them. ``redtable serve`` purges once an hour
@@ -43,8 +43,8 @@ class Retention:
 
 def purge(store: Any, retention: Retention, now: float | None = None) -> dict[str, int]:
     """Delete what ``retention`` says is old; answer how many rows of each kind went."""
-    from .accounts import login_failures_table as failures
     from .chat import chat_table as chat
+    from .loginguard import failures_table as failures
     from .store import games_table as games
 
     now = time.time() if now is None else now

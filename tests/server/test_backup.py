@@ -192,8 +192,8 @@ def test_serve_and_migrate_commands_on_a_newer_schema(tmp_path):
 def test_retention_purges_old_chat_and_failures_and_keeps_games(backend):
     from sqlalchemy import insert, select
 
-    from redtable.server.accounts import login_failures_table as fails
     from redtable.server.chat import chat_table as chat
+    from redtable.server.loginguard import failures_table as fails
     from redtable.server.store import games_table as games
 
     store = backend.store()
