@@ -75,7 +75,7 @@ def _version_table(store: Store) -> Table:
 
 def _load_models() -> None:
     """Import every module whose tables are on the metadata, so none is missing from a new database."""
-    from . import accounts, chat, clientdb, loginguard, ratings, sharedlimits, tabledb  # noqa: F401
+    from . import accounts, chat, clientdb, fairplay, loginguard, ratings, readycheck, sharedlimits, tabledb  # noqa: F401
 
 
 def read_version(store: Store, conn: Connection) -> int:
