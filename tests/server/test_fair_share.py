@@ -245,6 +245,7 @@ def test_a_rated_seat_shows_its_accounts_name(backend):
                 "seats": [{"type": "human", "name": "Magnus C"}, {"type": "human", "name": "Hikaru N"}],
                 "rated": True,
                 "open": True,
+                "clock": {"kind": "turn"},  # (a rated game has a clock)
             },
         )
         assert r.status_code == 201, r.text
@@ -257,7 +258,7 @@ def test_a_rated_seat_shows_its_accounts_name(backend):
         assert r.status_code == 200 and r.json()["name"] == bo.name
         assert [s["name"] for s in api.state(gid)["seats"]] == [ann.name, bo.name]
         # quick play: a rated table's seats carry the accounts' names
-        body = {"game": "red-north", "players": 2, "speed": "none", "rated": True}
+        body = {"game": "red-north", "players": 2, "speed": "turn", "rated": True}
         a = cy.http.post("/api/quickplay", json={**body, "name": "Someone Famous"})
         b = dee.http.post("/api/quickplay", json={**body, "name": "Someone Else"})
         assert a.status_code == 201 and b.status_code == 201, (a.text, b.text)
