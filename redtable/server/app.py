@@ -31,7 +31,7 @@ from .botpool import PRESETS
 from .conn import Conn
 from .edge import BodyTooLarge, Edge, RateGate
 from .errors import ApiError, bad_token, internal_error, missing_token, token_in_url
-from .limits import Limits, rate_limited
+from .limits import Limits, network_key, rate_limited
 from .live import MAX_SEED, Hub, LiveGame, _dumps
 from .players import router as players_router
 from .store import Store, run_blocking
@@ -755,7 +755,7 @@ def create_app(
     # -------------------------------------------------------------- live
     @app.websocket("/api/games/{game_id}/ws")
     async def live(websocket: WebSocket, game_id: str):
-        who = client_of(websocket, limits)
+        who = network_key(client_of(websocket, limits))  # (sockets are counted per network, as buckets are)
         await websocket.accept()
 
         async def refuse(err: ApiError, code: int) -> None:

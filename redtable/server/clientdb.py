@@ -1,6 +1,6 @@
 """What each client holds, in storage, so that its caps hold across a fleet of processes.
 
-A *client* is an address (``app.client_of``); only a SHA-256 of it under a fixed salt is
+A *client* is an address's network (``app.client_of``, ``limits.network_key``); only a SHA-256 of it under a fixed salt is
 stored (:func:`client_key`), never the address: that keeps addresses out of casual reads and
 dumps, not from someone with the database who tries every IPv4 address. Three tables, on the
 store's metadata:
@@ -29,6 +29,7 @@ import hashlib
 from sqlalchemy import Column, Float, Index, Integer, String, Table, and_, delete, func, insert, select, text
 from sqlalchemy.engine import Connection
 
+from .limits import network_key
 from .store import Store, games_table, metadata
 
 client_games_table = Table(
@@ -63,8 +64,10 @@ _SALT = b"redtable.client:"
 
 
 def client_key(client: str) -> str:
-    """What is stored of an address (a hash: the database holds no address in clear)."""
-    return hashlib.sha256(_SALT + client.encode("utf-8", "replace")).hexdigest()
+    """What is stored of an address: a hash of its network (IPv4 /32, IPv6 /64, as the rate
+    buckets are keyed: ``limits.network_key``), so the database holds no address in clear and
+    one IPv6 network's many addresses share one cap."""
+    return hashlib.sha256(_SALT + network_key(client).encode("utf-8", "replace")).hexdigest()
 
 
 def ensure(store: Store) -> None:

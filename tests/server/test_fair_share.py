@@ -104,6 +104,23 @@ def test_one_address_cannot_fill_tables_alone(backend):
         srv.stop()
 
 
+def test_one_ipv6_network_shares_one_live_games_cap(backend):
+    """An IPv6 client holds a whole /64: its addresses count as one client (as its rate buckets
+    do), so walking through the network's addresses does not multiply the cap."""
+    srv = table_server(backend, limits=limits(live_games_per_client=2), table_idle_seconds=IDLE)
+    api = Api(srv.base)
+    try:
+        net = {"X-Forwarded-For": "2001:db8:7:1::1"}
+        assert new_game(api, net).status_code == 201
+        assert new_game(api, {"X-Forwarded-For": "2001:db8:7:1::2"}).status_code == 201
+        assert too_many(new_game(api, {"X-Forwarded-For": "2001:db8:7:1:ffff::9"}))
+        assert too_many(join(api, {"X-Forwarded-For": "2001:db8:7:1::abcd"}))
+        assert new_game(api, {"X-Forwarded-For": "2001:db8:7:2::1"}).status_code == 201  # the next /64
+    finally:
+        api.close()
+        srv.stop()
+
+
 def test_the_live_games_cap_holds_across_two_processes(tmp_path):
     require_backend("postgresql")
     b = Backend("postgresql", tmp_path)
