@@ -1,9 +1,9 @@
 """What each client holds, in storage, so that its caps hold across a fleet of processes.
 
-A *client* is an address's network (``app.client_of``, ``limits.network_key``); only a SHA-256 of it under a fixed salt is
-stored (:func:`client_key`), never the address: that keeps addresses out of casual reads and
-dumps, not from someone with the database who tries every IPv4 address. Three tables, on the
-store's metadata:
+A *client* is an address's network (``app.client_of``, ``limits.network_key``); only a
+SHA-256 of it under a fixed salt is stored (:func:`client_key`), never the address: that
+keeps addresses out of casual reads and dumps, not from someone with the database who tries
+every IPv4 address. Three tables, on the store's metadata:
 
 * ``redtable_client_games``: which client made (or, in quick play, joined the queue for)
   each game. :func:`live_games` counts a client's rows whose game is still ``active``: the
