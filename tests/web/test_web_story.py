@@ -23,7 +23,8 @@ window.__tones = 0; window.__effects = 0; window.__anims = 0;
 (() => {
   class Param { setValueAtTime() {} exponentialRampToValueAtTime() {} linearRampToValueAtTime() {} }
   class Node { constructor() { this.gain = new Param(); this.frequency = new Param(); this.type = ""; }
-               connect() {} start() { if (this.type === "sine") window.__tones += 1; else window.__effects += 1; } stop() {} }
+               connect() {} stop() {}
+               start() { if (this.type === "sine") window.__tones += 1; else window.__effects += 1; } }
   window.AudioContext = class { constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
     createGain() { return new Node(); } createOscillator() { return new Node(); }
     resume() { return Promise.resolve(); } };
@@ -55,7 +56,8 @@ def join(page, live, bots: list[str], seed: int, bot_delay: float, name: str = "
         "game": "red-rising",
         "seed": seed,
         "bot_delay": bot_delay,
-        "seats": [{"type": "human", "name": name}] + [{"type": "bot", "bot": b, "name": f"Bo{i}"} for i, b in enumerate(bots)],
+        "seats": [{"type": "human", "name": name}]
+        + [{"type": "bot", "bot": b, "name": f"Bo{i}"} for i, b in enumerate(bots)],
     }
     status, g = http("POST", f"{live.base}/api/games", body)
     assert status == 201, g
@@ -125,7 +127,7 @@ def test_other_seats_turns_are_told_shown_and_sound(live, new_page, size, lang):
               inLog: !!s.closest('.log'), shown: s.getClientRects().length > 0,
               since: document.querySelectorAll('.turn-story .story-list li').length}; }""")
     assert where["shown"], where
-    assert (where["afterPrompt"] if size == "phone" else where["inLog"]), where
+    assert where["afterPrompt"] if size == "phone" else where["inLog"], where
     assert where["since"] >= 2, where  # both bots' turns
     page.click(".turn-story summary")
     items = page.eval_on_selector_all(".turn-story .story-list li", "els => els.map((e) => e.textContent)")
@@ -157,8 +159,9 @@ def test_the_sounds_each_kind_and_off_by_default(live, new_page):
     join(page, live, ["random"], seed=8, bot_delay=0.2)
     kinds = page.evaluate("""async () => {
       const m = await import('/js/sounds.js');
-      return [m.soundOf([{kind: 'block'}, {kind: 'deploy'}], false, 'active'), m.soundOf([{kind: 'deploy'}], false, 'active'),
-              m.soundOf([], false, 'finished'), m.soundOf([], true, 'finished'), m.soundOf([{kind: 'gain'}], false, 'active')];
+      return [m.soundOf([{kind: 'block'}, {kind: 'deploy'}], false, 'active'),
+              m.soundOf([{kind: 'deploy'}], false, 'active'), m.soundOf([], false, 'finished'),
+              m.soundOf([], true, 'finished'), m.soundOf([{kind: 'gain'}], false, 'active')];
     }""")
     assert kinds == ["block", "deploy", "end", None, None]
     # off (the default): the table makes none
@@ -183,7 +186,12 @@ def finish_by_http(live, gid: str, token: str, rnd: random.Random, stop_at: int 
             return
         d = g.get("decision")
         if d and d.get("player") == 0 and d.get("options") and not d.get("auto"):
-            http("POST", f"{live.base}/api/games/{gid}/decisions", {"action": rnd.choice(d["options"]), "version": g["version"]}, token)
+            http(
+                "POST",
+                f"{live.base}/api/games/{gid}/decisions",
+                {"action": rnd.choice(d["options"]), "version": g["version"]},
+                token,
+            )
         else:
             import time
 
@@ -229,7 +237,9 @@ def test_replay_by_turn_my_turns_and_every_hand_at_the_end(live, new_page, size,
         before = label()
         page.click(".replay-mine .my-next")
         page.wait_for_function(f"() => /step=(\\d+)/.exec(location.hash)[1] !== '{before}'")
-        page.wait_for_function("() => (document.querySelector('.prompt .step-story') || {}).textContent?.startsWith('Ann')")
+        page.wait_for_function(
+            "() => (document.querySelector('.prompt .step-story') || {}).textContent?.startsWith('Ann')"
+        )
     shot(page, f"story-replay-mine-{size}-{lang}", full_page=False)
     # the game is over: every hand, at every step
     page.wait_for_selector(".replay-hands .replay-hand")

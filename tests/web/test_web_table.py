@@ -19,7 +19,8 @@ window.__tones = 0;
 (() => {
   class Param { setValueAtTime() {} exponentialRampToValueAtTime() {} linearRampToValueAtTime() {} }
   class Node { constructor() { this.gain = new Param(); this.frequency = new Param(); this.type = ""; }
-               connect() {} start() { if (this.type === "sine") window.__tones += 1; } stop() {} }  // (the chime's notes; sounds.js's others are not sine)
+               // (the chime's notes are sine; sounds.js's others are not)
+               connect() {} start() { if (this.type === "sine") window.__tones += 1; } stop() {} }
   window.AudioContext = class { constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
     createGain() { return new Node(); } createOscillator() { return new Node(); }
     resume() { return Promise.resolve(); } };
