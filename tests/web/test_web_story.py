@@ -251,3 +251,32 @@ def test_replay_by_turn_my_turns_and_every_hand_at_the_end(live, new_page, size,
     assert page.evaluate(NO_MISSING) == []
     problems = axe_violations(page, live.base, f"{size} {lang} replay")
     assert problems == [], "\n".join(problems)
+
+
+def test_red_north_turns_are_told_too(live, new_page):
+    """Red North's account is its turn's own log sentences (rnstory.js): a line after the bot acts."""
+    page = open_page(new_page, live, "desk", "pl", "rn story: ")
+    status, g = http(
+        "POST",
+        f"{live.base}/api/games",
+        {
+            "game": "red-north",
+            "seed": 4,
+            "bot_delay": 0.3,
+            "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "name": "Bo"}],
+        },
+    )
+    assert status == 201, g
+    page.goto(live.base + g["seats"][0]["invite_url"])
+    page.click(".join-btn")
+    page.wait_for_selector(".board .rn-board")
+    rnd = random.Random(2)
+    for _ in range(6):
+        if page.evaluate("() => !!document.querySelector('.turn-story:not([hidden]) .story-line')"):
+            break
+        play_my_turn(page, rnd)
+        page.wait_for_function(MINE, timeout=30000)
+        page.wait_for_function(SETTLED)
+    line = page.text_content(".turn-story .story-line")
+    assert line and line.strip().startswith("Bo") and "{" not in line, line
+    shot(page, "story-rn-desk-pl", full_page=False)
