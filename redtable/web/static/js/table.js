@@ -667,6 +667,7 @@ export function mountGame(root, gameId, hooks = {}) {
     const promptItems = markChoices(board, q(".prompt"), ctx, decide);
     renderPrompt(promptItems);
     q(".prompt").dataset.version = snap.version;  // which snapshot the prompt shows (tests, debugging)
+    told.update(ctx, story, session.events);  // (before the targets are brought into sight: it takes room)
     if (key) {
       const again = shell.querySelector(`[data-key="${CSS.escape(key)}"]`);
       if (again) again.focus({ preventScroll: true });
@@ -676,7 +677,6 @@ export function mountGame(root, gameId, hooks = {}) {
     if (logCount > session.events.length) logCount = 0;
     renderLog(els, ctx, session.events, logCount);
     logCount = session.events.length;
-    told.update(ctx, story, session.events);
     signals.button.hidden = snap.seat === null || snap.seat === undefined;
     turn();
     panel.sync();
@@ -716,8 +716,7 @@ export function mountGame(root, gameId, hooks = {}) {
       const bot = ctx.seats && ctx.seats[d.player] && ctx.seats[d.player].type === "bot";  // a bot: say who is thinking
       box.append(h("p.prompt-wait" + (bot ? ".bot-thinking" : ""), null, h("span.spinner", { "aria-hidden": "true" }),
         h("span.seat-dot", { style: { background: ctx.color(d.player) }, "aria-hidden": "true" }),
-        bot ? t("story.thinking", { player: ctx.name(d.player) }) : what));
-      if (bot) box.append(h("p.muted.small.bot-what", null, what));
+        bot ? [h("span.who", null, t("story.thinking", { player: ctx.name(d.player) })), h("span.bot-what.small", null, what)] : what));
       if (ctx.me === null || ctx.me === undefined) box.append(h("p.muted.small", null, icon("eye"), " ", t("table.spectating")));
     }
   }
