@@ -288,7 +288,8 @@ function revealTargets(shell) {
   const inSight = (el) => {
     const [top, bottom] = band(el);
     const r = el.getBoundingClientRect();
-    return Math.min(r.bottom, bottom) - Math.max(r.top, top) >= Math.min(24, r.height);
+    // (half of a tall target, up to 100 px: a sliver above the docked hand is not in sight)
+    return Math.min(r.bottom, bottom) - Math.max(r.top, top) >= Math.min(r.height, Math.max(24, Math.min(100, r.height / 2)));
   };
   if (targets.some(inSight)) return;
   const el = targets[0];
