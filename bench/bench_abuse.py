@@ -25,12 +25,19 @@ All traffic goes to that loopback port; every loop is bounded in count and in ti
   (e) malformed decisions naming unknown games (the validation handler looks each up in the
   database, before any rate limit); (f) 50 connections each sending 10 MB of one request
   header that never ends, held open; (g) 200 connections sending a request header at 10
-  bytes/s (slowloris).
+  bytes/s (slowloris); (h, only when asked: ``--attacks h``) the log-in flood: 32 addresses
+  (127.0.1.1-32) each fire their whole allowed burst of log-ins (wrong passwords) and
+  registrations at once, then keep going as fast as ``Retry-After`` lets them: every one an
+  argon2 hash.
+* **The bystander** (the person's process, 127.0.0.4): a logged-in account that reads its
+  session (``GET /api/session``, a storage lookup) and the lobby (``GET /api/tables``) every
+  200 ms, each timed.
 * **The server's memory**: its RSS (``/proc/<pid>/status``) every 100 ms, and the size of
   the SQLite WAL file.
 
 Targets (the issue's): the person's p99 during abuse at most 50 ms, the server's peak RSS
-under 500 MB. Exit status 0 when both pass, 1 otherwise.
+under 500 MB; with the log-in flood, the bystander's p99 for each read at most 250 ms. Exit
+status 0 when all pass, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -61,6 +68,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 PERSON_ADDR = "127.0.0.2"
 PROBE_ADDR = "127.0.0.3"  # the person's process also reads /api/health from here, to see the server's loop lag
+BYSTANDER_ADDR = "127.0.0.4"  # a logged-in bystander (the person's process): its session lookup and the lobby
+LOGIN_NET = "127.0.1."  # (h) the log-in flood's addresses: 127.0.1.1, 127.0.1.2, ...
+BYSTANDER_P99_TARGET_MS = 250.0
 ATTACKER_ADDR = "127.0.0.1"
 P99_TARGET_MS = 50.0
 RSS_TARGET_MB = 500.0
@@ -289,7 +299,35 @@ async def person_main(args: argparse.Namespace) -> None:
                     errors[f"probe {err_name(e)}"] += 1
                 await asyncio.sleep(0.1)
 
+    lookups: dict[str, list[tuple[float, float]]] = {"session": [], "lobby": []}
+
+    async def bystander() -> None:
+        """A logged-in account reading its session and the lobby every 200 ms (storage reads, behind no hash)."""
+        async with httpx.AsyncClient(
+            base_url=base, timeout=60, trust_env=False, transport=httpx.AsyncHTTPTransport(local_address=BYSTANDER_ADDR)
+        ) as h:
+            name = f"bystander{random.randrange(10**6)}"
+            try:
+                r = await h.post("/api/accounts", json={"username": name, "password": f"not-guessable-{name}-x7"})
+                r.raise_for_status()
+            except httpx.HTTPError as e:
+                errors[f"bystander register {err_name(e)}"] += 1
+                return
+            while not done():
+                for kind, path in (("session", "/api/session"), ("lobby", "/api/tables")):
+                    t0 = time.perf_counter()
+                    try:
+                        r = await h.get(path)
+                        if r.status_code != 200 or (kind == "session" and not r.json().get("logged_in")):
+                            errors[f"bystander {kind} {r.status_code}"] += 1
+                    except httpx.HTTPError as e:
+                        errors[f"bystander {kind} {err_name(e)}"] += 1
+                    dt = time.perf_counter() - t0  # (a failed read counts with the time it took: a timeout is 60 s)
+                    lookups[kind].append((time.time() - dt, dt))
+                await asyncio.sleep(0.2)
+
     prober = asyncio.create_task(probe())
+    watcher = asyncio.create_task(bystander())
     try:
         while not done():
             t0 = time.perf_counter()
@@ -303,9 +341,10 @@ async def person_main(args: argparse.Namespace) -> None:
                 errors[f"ws {err_name(e)}"] += 1
                 await asyncio.sleep(0.2)
     finally:
-        prober.cancel()
-        with contextlib.suppress(BaseException):
-            await prober
+        for t in (prober, watcher):
+            t.cancel()
+            with contextlib.suppress(BaseException):
+                await t
         await http.aclose()
     if not ready_said:
         print("ready", flush=True)
@@ -316,6 +355,7 @@ async def person_main(args: argparse.Namespace) -> None:
                 "probes": probes,
                 "bot_waits": bot_waits,
                 "setups": setups,
+                "lookups": lookups,
                 "errors": dict(errors),
                 "games": games,
             }
@@ -342,6 +382,19 @@ class Attacker:
             transport=httpx.AsyncHTTPTransport(local_address=ATTACKER_ADDR, retries=0),
             limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
         )
+
+        # (h)'s clients, one per address, made before the phase starts (64 TLS contexts take seconds on a busy machine)
+        self.flood_clients = [
+            httpx.AsyncClient(
+                base_url=base,
+                timeout=60,
+                trust_env=False,
+                verify=False,  # (plain http on loopback)
+                transport=httpx.AsyncHTTPTransport(local_address=f"{LOGIN_NET}{i + 1}", retries=0, verify=False),
+                limits=httpx.Limits(max_connections=16, max_keepalive_connections=16),
+            )
+            for i in range(args.login_addresses if "h" in args.attacks else 0)
+        ]
 
     def left(self) -> float:
         return self.deadline - time.monotonic()
@@ -748,6 +801,47 @@ class Attacker:
         await asyncio.gather(*[worker() for _ in range(4)])
         self.notes["unknown-game requests/s"] = round(n / max(1e-9, time.monotonic() - t0), 1)
 
+    # (h) ------------------------------------------------------------ log-in flood
+    async def login_flood(self) -> None:
+        """Each address fires its allowed burst of log-ins and registrations at once, then keeps on as
+        fast as the answers' ``Retry-After`` allow; every request that gets through is an argon2 hash."""
+        a = self.args
+        c = self.c[f"h. log-in flood ({a.login_addresses} addresses, POST /api/session and /api/accounts)"]
+        rates = {"login": 10, "register": 5}  # the default bursts of one address (limits.py)
+        clients = self.flood_clients
+        sent = itertools.count()
+
+        async def slot(h: httpx.AsyncClient, kind: str, i: int) -> None:
+            while self.left() > 0:
+                n = next(sent)
+                name = f"flood{i}x{n}"
+                path = "/api/session" if kind == "login" else "/api/accounts"
+                body = {"username": f"victim{n % 64}" if kind == "login" else name, "password": f"guess-{n}-wrong"}
+                try:
+                    r = await h.post(path, json=body, timeout=60)
+                except httpx.HTTPError as e:
+                    c[f"{kind} {err_name(e)}"] += 1
+                    await asyncio.sleep(0.5)
+                    continue
+                except asyncio.CancelledError:
+                    c[f"{kind} still unanswered when the phase was cut off"] += 1
+                    raise
+                c[f"{kind} {r.status_code}"] += 1
+                if r.status_code in (429, 503):
+                    await asyncio.sleep(min(max(0.0, self.left()), float(r.headers.get("retry-after", "1"))))
+
+        try:
+            await asyncio.gather(
+                *[
+                    slot(h, kind, i)
+                    for i, h in enumerate(clients)
+                    for kind, burst in rates.items()
+                    for _ in range(burst)
+                ]
+            )
+        finally:
+            await asyncio.gather(*[h.aclose() for h in clients], return_exceptions=True)
+
     # ------------------------------------------------------------------ all of it
     async def run(self) -> None:
         on = set(self.args.attacks)
@@ -777,6 +871,8 @@ class Attacker:
                     )
                 )
             )
+        if "h" in on:
+            tasks.append(asyncio.create_task(self.login_flood()))
         if "g" in on:
             tasks.append(
                 asyncio.create_task(
@@ -918,7 +1014,8 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
             )
         if args.attacker_nice:  # this thread only (Linux): the sampler thread and the other processes keep theirs
             os.nice(args.attacker_nice)
-        attacker = Attacker(args, base, time.monotonic() + args.seconds)
+        attacker = Attacker(args, base, 0.0)
+        attacker.deadline = time.monotonic() + args.seconds
         me0 = time.process_time()
         await attacker.run()
         t_abuse_end = time.time()
@@ -981,6 +1078,13 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
             "new_game_setup_ms": {
                 "baseline": lat_stats(phase(pres["setups"], t_base, t_abuse)),
                 "abuse": lat_stats(phase(pres["setups"], t_abuse, t_abuse_end)),
+            },
+            "bystander_ms": {
+                kind: {
+                    "baseline": lat_stats(phase(rows, t_base, t_abuse)),
+                    "abuse": lat_stats(phase(rows, t_abuse, t_abuse_end)),
+                }
+                for kind, rows in pres["lookups"].items()
             },
             "games": pres["games"],
             "errors": pres["errors"],
@@ -1045,6 +1149,14 @@ async def orchestrate(args: argparse.Namespace, proc: subprocess.Popen, base: st
     report["attacker_nice"] = args.attacker_nice
     report["targets"] = {
         "person p99 during abuse <= 50 ms": {"value": abuse_lat["p99"], "pass": abuse_lat["p99"] <= P99_TARGET_MS},
+        **{
+            f"bystander {kind} p99 <= 250 ms": {
+                "value": x["abuse"]["p99"],
+                "pass": x["abuse"]["n"] > 0 and x["abuse"]["p99"] <= BYSTANDER_P99_TARGET_MS,
+            }
+            for kind, x in report["person"]["bystander_ms"].items()
+            if "h" in args.attacks
+        },
         "server peak RSS < 500 MB": {
             "value": report["rss_mb"]["peak"],
             "pass": (report["rss_mb"]["peak"] or 1e9) < RSS_TARGET_MB,
@@ -1154,8 +1266,11 @@ def print_report(r: dict, server_log: str) -> None:
         ("bot's reply", "bot_reply_ms"),
         ("new game", "new_game_setup_ms"),
         ("GET /api/health from 127.0.0.3 every 100 ms", "health_probe_ms"),
+        ("bystander's GET /api/session, logged in, from 127.0.0.4", ("bystander_ms", "session")),
+        ("bystander's GET /api/tables (the lobby)", ("bystander_ms", "lobby")),
     ):
-        x, y = r["person"][key]["baseline"], r["person"][key]["abuse"]
+        got = r["person"][key] if isinstance(key, str) else r["person"][key[0]][key[1]]
+        x, y = got["baseline"], got["abuse"]
         print(
             f"  ({label}, p50/p99 ms: baseline {x['p50']}/{x['p99']} n={x['n']}; "
             f"abuse {y['p50']}/{y['p99']} n={y['n']})"
@@ -1274,8 +1389,9 @@ def main() -> None:
         default="abcdefg",
         help="which attacks: a creation flood, b sync storm, c spectator sockets, d large and malformed "
         "input, e malformed decisions to unknown games, f huge unfinished request headers, "
-        "g slow request headers (default all)",
+        "g slow request headers, h log-in flood from many addresses (default abcdefg; h runs only when named)",
     )
+    p.add_argument("--login-addresses", type=int, default=32, help="h: addresses flooding log-ins (127.0.1.N)")
     p.add_argument("--header-conns", type=int, default=50, help="f: connections with an unfinished huge header")
     p.add_argument("--header-mb", type=float, default=10.0, help="f: MB of header each sends (then nothing)")
     p.add_argument("--slow-conns", type=int, default=200, help="g: connections sending a header at 10 bytes/s")
@@ -1316,6 +1432,8 @@ def main() -> None:
         return
     if not 0 < args.seconds <= 600 or not 0 < args.baseline_seconds <= 600:
         p.error("--seconds and --baseline-seconds must be above 0 and at most 600")
+    if not 1 <= args.login_addresses <= 250:
+        p.error("--login-addresses must be 1-250 (127.0.1.1 to 127.0.1.250)")
     raise_nofile()
     tmp = tempfile.mkdtemp(prefix="redtable-abuse-")
     proc, base, wal = start_server(tmp, args.loop_probe)

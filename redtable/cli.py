@@ -90,6 +90,10 @@ from .server.commands import serve_command  # noqa: E402
 
 app.command("serve")(serve_command)
 
+from .server.dbcli import db_app  # noqa: E402
+
+app.add_typer(db_app, name="db")
+
 
 def main() -> None:
     app()

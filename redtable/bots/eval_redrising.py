@@ -73,6 +73,7 @@ _BOARD = {
     "_Helium": TOK,
     "_Influence": TOK,
     "Most": TOK,
+    "Least": TOK,
     "OpponentMore": TOK,
     "SameAsOpponent": TOK,
     "Have": TOK,

@@ -4,9 +4,11 @@ Strings are written in English in the code, as ``tr("Your hand")`` or
 ``tr("{who}'s turn", who=...)``; the English text is the message id, and the catalogs
 (:mod:`.uk`, :mod:`.pl`) map it to its translation. Counted words go through
 ``ntr("{n} card", "{n} cards", n)``, whose catalog entry holds the language's plural forms
-(one, few, many). A message missing from a catalog falls back to English; a test checks
-that none is missing. Terms follow the rulebooks (``shared/rules``) and the web UI's
-translations (``redtable/web/static/i18n``). Card names and card rules text stay English.
+(one, few, many), chosen by the CLDR rules (:func:`plural_form`, through Babel): every
+sentence the terminal shows with a number goes through it. A message missing from a catalog
+falls back to English; a test checks that none is missing. Terms follow the rulebooks
+(``shared/rules``) and the web UI's translations (``redtable/web/static/i18n``). Card names
+and rules texts come from the games' galleries in the same language.
 
 The language is chosen once per command (:func:`set_lang`), from ``--lang`` or the
 environment (:func:`detect`): ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` and ``LANGUAGE`` as
@@ -16,7 +18,8 @@ gettext reads them, e.g. ``LANG=uk_UA.UTF-8``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 LANGS = ("en", "uk", "pl")
@@ -89,23 +92,23 @@ def tr(msgid: str, /, **kw: Any) -> str:
     return text.format(**kw) if kw else text
 
 
+_FORM_INDEX = {"one": 0, "few": 1, "many": 2, "other": 2}
+
+
+@cache
+def _plural_rule(lang: str) -> Callable[[int], str]:
+    from babel import Locale
+
+    return Locale.parse(lang).plural_form
+
+
 def plural_form(n: int, lang: str | None = None) -> int:
-    """0 (one), 1 (few) or 2 (many) for ``n`` in ``lang`` (CLDR rules for uk and pl)."""
+    """0 (one), 1 (few) or 2 (many) for ``n`` in ``lang``: the CLDR plural rules, as Babel
+    ships them (the page asks ``Intl.PluralRules`` the same). English: 0 (one) or 2 (other)."""
     lang = lang or _current
-    n = abs(int(n))
-    if lang == "uk":
-        if n % 10 == 1 and n % 100 != 11:
-            return 0
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return 1
-        return 2
-    if lang == "pl":
-        if n == 1:
-            return 0
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return 1
-        return 2
-    return 0 if n == 1 else 2
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}")
+    return _FORM_INDEX[_plural_rule(lang)(abs(int(n)))]
 
 
 def ntr(singular: str, plural: str, n: int, /, **kw: Any) -> str:

@@ -3,8 +3,9 @@
 Everything comes from ``state.view(viewer)``: face-down cards of other players are shown
 as card backs, your own face-down cards are shown to you (marked face-down). Colours are
 always written out, so the screens read the same without colour (``NO_COLOR``). The
-screens' own words are translated (:mod:`redtable.i18n`); rules texts of cards, Gods and
-Outposts stay English.
+screens' own words are translated (:mod:`redtable.i18n`); the names and rules texts of cards,
+Gods and Outposts come in the chosen language from the same source as the page's gallery
+(:mod:`redtable.rednorth.gallery`: ``kind_text``, ``god_name``, ``outpost_name``...).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Decision, Event, State
-from ..i18n import ntr, tr
-from ..rednorth.actions import ACTION_TEXT
-from ..rednorth.cards import CHAMPION_BONUS, KIND_OF_SLUG, KINDS, ROUND_NAMES, ROUND_VP, ROUNDS
-from ..rednorth.gods import GOD_OF_SLUG, GODS
-from ..rednorth.outposts import OUTPOSTS, PURPLE_DRAW
+from ..i18n import get_lang, ntr, tr
+from ..rednorth.actions import action_text
+from ..rednorth.cards import CHAMPION_BONUS, COLOUR_OF_NAME, KIND_OF_SLUG, KINDS, ROUND_NAMES, ROUND_VP, ROUNDS
+from ..rednorth.cards import kind_text as rules_of_kind
+from ..rednorth.gods import GOD_OF_SLUG, GODS, god_name, god_text
+from ..rednorth.outposts import OUTPOSTS, PURPLE_DRAW, outpost_name, outpost_text
 from .common import Command, Part, Renderer, cards, esc, line, one_line
 
 COLOUR_STYLE = {
@@ -31,7 +33,6 @@ COLOUR_STYLE = {
     "purple": "medium_purple1",
     "yellow": "yellow1",
 }
-OUTPOST_NAME = {o.colour_name: o.name for o in OUTPOSTS}
 OUTPOST_SHORT = {  # a reminder; the full text is on the `outposts` command
     "green": "Tie Breaker token: wins all ties",
     "red": "First Player token; after Deployment give it away or keep it",
@@ -104,7 +105,24 @@ def kind_markup(slug: str | None) -> str:
 
 
 def kind_text(slug: str) -> str:
-    return esc(KINDS[KIND_OF_SLUG[slug]].text)
+    return esc(rules_of_kind(KIND_OF_SLUG[slug], get_lang()))
+
+
+def god_of(slug: str, case: str = "n") -> str:
+    """A God's name in the current language (the gallery's), nominative or accusative ("a")."""
+    return god_name(GOD_OF_SLUG[slug], get_lang(), case)
+
+
+def top_text(top: dict) -> str:
+    """The rules text of a Muster Group's top card (a Hero or a God), in the current language."""
+    if top["type"] == "god":
+        return esc(god_text(GOD_OF_SLUG[top["slug"]], get_lang()))
+    return kind_text(top["slug"])
+
+
+def outpost(colour: str) -> str:
+    """An Outpost's name in the current language, by its colour (the gallery's)."""
+    return outpost_name(COLOUR_OF_NAME[colour], get_lang())
 
 
 def colour_markup(colour: str) -> str:
@@ -158,7 +176,7 @@ class RedNorthRenderer(Renderer):
         top = group["top"]
         if top["type"] == "hero":
             return kind_markup(top["slug"])
-        return tr("[bold]{god}[/bold] (God)", god=esc(top["name"]))
+        return tr("[bold]{god}[/bold] (God)", god=esc(god_of(top["slug"])))
 
     # ------------------------------------------------------------------ compact screen
     def compact(self, state: State, viewer: int | None, decision: Decision | None, width: int) -> list[Part]:
@@ -207,7 +225,7 @@ class RedNorthRenderer(Renderer):
         """An Outpost a line: colour, name, Raid Points, holder and a reminder of its power."""
         rows = [
             (
-                f"{colour_markup(o['colour'])} [bold]{esc(o['name'])}[/bold]",
+                f"{colour_markup(o['colour'])} [bold]{esc(outpost(o['colour']))}[/bold]",
                 tr("{n} pts", n=o["points"]),
                 self._holder(o, viewer),
                 esc(outpost_short(o["colour"])),
@@ -228,7 +246,8 @@ class RedNorthRenderer(Renderer):
 
     def _outposts_packed(self, v: dict, viewer: int | None, width: int) -> list[RenderableType]:
         items = [
-            f"[bold]{esc(o['name'])}[/bold] ({colour_markup(o['colour'])} {o['points']}): {self._holder(o, viewer)}"
+            f"[bold]{esc(outpost(o['colour']))}[/bold] ({colour_markup(o['colour'])} {o['points']}): "
+            f"{self._holder(o, viewer)}"
             for o in v["outposts"]
         ]
         return [Text.from_markup(tr("Outposts:") + " " + " · ".join(items))]
@@ -258,7 +277,7 @@ class RedNorthRenderer(Renderer):
             bits.append(tr("Glory {n}", n=s["glory"]))
             bits.append(tr("hand {n}", n=s["hand_size"]))
             if s["god"]:
-                god = esc(GODS[GOD_OF_SLUG[s["god"]]].name)
+                god = esc(god_of(s["god"]))
                 bits.append(tr("God {god}", god=god) + (" " + tr("(invoked)") if s["invoked"] else ""))
             if s["passed"]:
                 bits.append("[italic]" + tr("passed") + "[/italic]")
@@ -296,7 +315,7 @@ class RedNorthRenderer(Renderer):
         if me["god"]:
             g = GODS[GOD_OF_SLUG[me["god"]]]
             when = tr("already invoked") if me["invoked"] else tr("invoke once, during Ragnarok")
-            text += f"    [bold]{tr('Your God')}:[/bold] {esc(g.name)} ({when})"
+            text += f"    [bold]{tr('Your God')}:[/bold] {esc(god_name(g.index, get_lang()))} ({when})"
         return text
 
     # ------------------------------------------------------------------ full board
@@ -321,7 +340,7 @@ class RedNorthRenderer(Renderer):
         t.add_column(tr("Power"))
         for o in v["outposts"]:
             t.add_row(
-                f"{colour_markup(o['colour'])} {esc(o['name'])}",
+                f"{colour_markup(o['colour'])} {esc(outpost(o['colour']))}",
                 str(o["points"]),
                 self._holder(o, viewer),
                 esc(outpost_short(o["colour"])),
@@ -350,7 +369,7 @@ class RedNorthRenderer(Renderer):
             q = s["seat"]
             god = "—"
             if s["god"]:
-                god = esc(GODS[GOD_OF_SLUG[s["god"]]].name) + (" " + tr("(invoked)") if s["invoked"] else "")
+                god = esc(god_of(s["god"])) + (" " + tr("(invoked)") if s["invoked"] else "")
             name = self.who(q, viewer) + f"\n[dim]{esc(self.seats[q].kind)}[/dim]"
             if s["passed"]:
                 name += "\n[italic]" + tr("passed") + "[/italic]"
@@ -368,7 +387,7 @@ class RedNorthRenderer(Renderer):
         t.add_column(tr("Cards"))
         t.add_column(tr("Top card's power"))
         for g in v["muster"]:
-            t.add_row(self.group_top(g), counted(g["cards"]), esc(g["top"]["text"]))
+            t.add_row(self.group_top(g), counted(g["cards"]), top_text(g["top"]))
         return t
 
     def hand(self, state: State, viewer: int) -> list[RenderableType]:
@@ -387,7 +406,8 @@ class RedNorthRenderer(Renderer):
             when = tr("already invoked") if me["invoked"] else tr("invoke once, during Ragnarok")
             parts.append(
                 Text.from_markup(
-                    f"[italic]{tr('Your God {god} ({when}):', god=esc(g.name), when=when)}[/italic] {esc(g.text)}"
+                    f"[italic]{tr('Your God {god} ({when}):', god=esc(god_of(g.slug)), when=when)}[/italic] "
+                    f"{esc(god_text(g.index, get_lang()))}"
                 )
             )
         title = tr("Your hand — {seat} ({cards})", seat=esc(self.seat_name(viewer)), cards=cards(len(hand)))
@@ -446,7 +466,7 @@ class RedNorthRenderer(Renderer):
             if op == "withdraw":
                 return (
                     tr("[bold]Withdraw[/bold] slot {n} — {card} — to your hand", n=arg, card=slot(int(arg))),
-                    esc(ACTION_TEXT["withdraw"]),
+                    esc(action_text("withdraw", get_lang())),
                 )
             if op == "reinforce":
                 return (
@@ -455,21 +475,21 @@ class RedNorthRenderer(Renderer):
                         n=arg,
                         card=slot(int(arg)),
                     ),
-                    esc(ACTION_TEXT["reinforce"]),
+                    esc(action_text("reinforce", get_lang())),
                 )
             if op == "inspire":
                 return (
                     tr("[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}", n=arg, card=slot(int(arg))),
-                    esc(ACTION_TEXT["inspire"]),
+                    esc(action_text("inspire", get_lang())),
                 )
             if op == "promote":
                 return (
                     tr("[bold]Promote[/bold]: the Champion token on the Jarl in slot {n}", n=arg),
-                    esc(ACTION_TEXT["promote"]),
+                    esc(action_text("promote", get_lang())),
                 )
             if op == "invoke":
                 g = GODS[GOD_OF_SLUG[arg]]
-                return tr("[bold]Invoke {god}[/bold]", god=esc(g.name)), esc(g.text)
+                return tr("[bold]Invoke {god}[/bold]", god=esc(god_of(g.slug, "a"))), esc(god_text(g.index, get_lang()))
             if op == "pass":
                 if not arg:
                     return "[bold]" + tr("Pass") + "[/bold]", tr("You take no further actions this round.")
@@ -481,7 +501,7 @@ class RedNorthRenderer(Renderer):
                                 group=self.group_top(g),
                                 cards=counted(g["cards"]),
                             ),
-                            esc(g["top"]["text"]),
+                            top_text(g["top"]),
                         )
         if k in ("reinforce", "sax"):
             if o == "skip":
@@ -570,7 +590,7 @@ class RedNorthRenderer(Renderer):
         k = e.kind
         who = lambda key="player": self.who(d.get(key), viewer)  # noqa: E731
         if k == "setup":
-            outs = ", ".join(f"{esc(OUTPOST_NAME[c])} ({colour_markup(c)})" for c in d["outposts"])
+            outs = ", ".join(f"{esc(outpost(c))} ({colour_markup(c)})" for c in d["outposts"])
             return tr(
                 "Setup: Outposts in play: {outposts}. {who} is First Player.",
                 outposts=outs,
@@ -626,7 +646,7 @@ class RedNorthRenderer(Renderer):
         if k == "inspire":
             return tr("{who} inspires slot {n}: +1 Glory token", who=who(), n=d["slot"])
         if k == "invoke":
-            return tr("{who} invokes {god}", who=who(), god=esc(GODS[GOD_OF_SLUG[d["god"]]].name))
+            return tr("{who} invokes {god}", who=who(), god=esc(god_of(d["god"], "a")))
         if k == "odin":
             return tr("{who} gains {n} VP (Odin)", who=who(), n=d["vp"])
         if k == "withdraw":
@@ -697,7 +717,7 @@ class RedNorthRenderer(Renderer):
         if group in KIND_OF_SLUG:
             return kind_markup(group)
         if group in GOD_OF_SLUG:
-            return f"[bold]{esc(GODS[GOD_OF_SLUG[group]].name)}[/bold]"
+            return f"[bold]{esc(god_of(group))}[/bold]"
         return esc(group)
 
     def _resolution(self, d: dict, viewer: int | None) -> str:
@@ -717,7 +737,7 @@ class RedNorthRenderer(Renderer):
                 "  "
                 + tr(
                     "{outpost}: Raid Points {scores} → {who} ({how})",
-                    outpost=f"{colour_markup(colour)} {esc(OUTPOST_NAME[colour])}",
+                    outpost=f"{colour_markup(colour)} {esc(outpost(colour))}",
                     scores=scores,
                     who=ctrl,
                     how=esc(tr(OUTPOST_RESULT[how]) if how in OUTPOST_RESULT else how),
@@ -764,7 +784,8 @@ class RedNorthRenderer(Renderer):
         t.add_column(tr("Outpost"), no_wrap=True)
         t.add_column(tr("Power"))
         for o in OUTPOSTS:
-            t.add_row(f"{colour_markup(o.colour_name)} {esc(o.name)}", esc(o.text))
+            name = esc(outpost_name(o.colour, get_lang()))
+            t.add_row(f"{colour_markup(o.colour_name)} {name}", esc(outpost_text(o.colour, get_lang())))
         return [t]
 
     def _gods(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
@@ -774,7 +795,7 @@ class RedNorthRenderer(Renderer):
         t.add_column(tr("God"), no_wrap=True)
         t.add_column(tr("Power"))
         for g in GODS:
-            t.add_row(f"[bold]{esc(g.name)}[/bold]", esc(g.text))
+            t.add_row(f"[bold]{esc(god_name(g.index, get_lang()))}[/bold]", esc(god_text(g.index, get_lang())))
         return [t]
 
     # ------------------------------------------------------------------ end

@@ -1,8 +1,9 @@
 """Red Rising in the terminal: the board, your hand, decisions in words, the log, the scorepad.
 
-Everything is read from ``state.view(viewer)`` (and the viewer's events); card rules text
-comes from :func:`redtable.redrising.gallery.card_entry`, rendered from the engine's own
-encoding (in English; the screens' own words are translated, see :mod:`redtable.i18n`).
+Everything is read from ``state.view(viewer)`` (and the viewer's events); card names and
+rules text come from :func:`redtable.redrising.gallery.card_entry` in the chosen language,
+rendered from the engine's own encoding (the same source as the page's gallery); the
+screens' own words are translated through :mod:`redtable.i18n`.
 A card's colour (caste) is always written out, so the screens read the same without
 colour (``NO_COLOR``).
 """
@@ -17,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Decision, Event, State
-from ..i18n import get_lang, tr
+from ..i18n import get_lang, ntr, tr
 from ..redrising import abilities  # noqa: F401  (registers every card's abilities)
 from ..redrising.board import (
     DIE_TEXT,
@@ -32,6 +33,7 @@ from ..redrising.board import (
 )
 from ..redrising.cards import BY_SLUG, CARDS, COLOR_NAMES, card_index, close_names
 from ..redrising.gallery import card_entry
+from ..redrising.lang import card_name as lang_card_name
 from .common import Command, Part, Renderer, Seat, cards, esc, line, one_line
 
 CASTE_STYLE = {
@@ -119,12 +121,12 @@ LABEL = {
     "scout_location": "scout onto",
     "place_location": "place on",
     "banish_top": "banish the top of",
-    "banish_from_location": "banish",
+    "banish_from_location": "banishes",
     "move_location": "move to",
     "choose_one": "chooses",
-    "block": "block?",
-    "block_sovereign": "block?",
-    "loan_shark": "pay the Loan Shark?",
+    "block": "decides whether to block",
+    "block_sovereign": "decides whether to block",
+    "loan_shark": "decides whether to pay the Loan Shark",
     "die_face": "die bonus",
     "may": "may",
     "ceres_banish_hand": "banish from hand",
@@ -143,7 +145,7 @@ LABEL = {
     "bottom_order": "order under the deck",
     "deck_end": "top or bottom",
     "end_of_game_order": "end-of-game ability",
-    "reveal_from_hand": "reveal from hand",
+    "reveal_from_hand": "reveals from hand",
 }
 CHOICE_WORDS = {
     "yes": "Yes",
@@ -168,7 +170,8 @@ MSGIDS = (
     *DIE_TEXT.values(),
     *HOUSE_TEXT,
     *LOCATION_TITLES,
-    *HOUSE_TITLES,
+    *(f"{t} (house)" for t in HOUSE_TITLES),
+    *(f"{t} (house, of)" for t in HOUSE_TITLES),
     *COLOR_NAMES,
     "banish",
     "place",
@@ -176,10 +179,49 @@ MSGIDS = (
 
 
 @cache
-def card_text(slug: str) -> tuple[tuple[str, str], ...]:
-    """A card's rules, as (label, text) pairs (the text in English)."""
-    entry = card_entry(BY_SLUG[slug])
+def _card_text(slug: str, lang: str) -> tuple[tuple[str, str], ...]:
+    entry = card_entry(BY_SLUG[slug], lang)
     return tuple((label, entry[key]) for key, label in TEXT_KEYS if key in entry)
+
+
+def card_text(slug: str) -> tuple[tuple[str, str], ...]:
+    """A card's rules in the current language, as (label, text) pairs."""
+    return _card_text(slug, get_lang())
+
+
+def name_of(slug: str) -> str:
+    """A card's name (nominative) in the current language, as the gallery prints it."""
+    return lang_card_name(BY_SLUG[slug], get_lang())
+
+
+@cache
+def _names_lower(lang: str) -> dict[str, str]:
+    return {lang_card_name(i, lang).lower(): c.slug for i, c in enumerate(CARDS)}
+
+
+def find_card(arg: str) -> int:
+    """A card by its name in the current language, its English name or its slug; KeyError if none."""
+    slug = _names_lower(get_lang()).get(arg.strip().lower())
+    return BY_SLUG[slug] if slug is not None else card_index(arg)
+
+
+def near_names(arg: str) -> list[str]:
+    """Card names close to ``arg``, in the current language (and the English ones' translations)."""
+    import difflib
+
+    own = _names_lower(get_lang())
+    hits = difflib.get_close_matches(arg.strip().lower(), list(own), n=3, cutoff=0.5)
+    out = [name_of(own[h]) for h in hits]
+    out += [printed(n) for n in close_names(arg) if printed(n) not in out]
+    return out[:3]
+
+
+def printed(name: str) -> str:
+    """A card named by its English name or slug, in the current language (else as given)."""
+    try:
+        return lang_card_name(card_index(name), get_lang())
+    except KeyError:
+        return name
 
 
 def card_text_markup(slug: str) -> str:
@@ -197,7 +239,7 @@ def card_markup(slug: str | None, value: bool = True) -> str:
     c = CARDS[BY_SLUG[slug]]
     color = COLOR_NAMES[c.color]
     tail = f" ({tr(color)} {c.value})" if value else f" ({tr(color)})"
-    return f"[{CASTE_STYLE[color]}]{esc(c.name)}[/]{esc(tail)}"
+    return f"[{CASTE_STYLE[color]}]{esc(name_of(slug))}[/]{esc(tail)}"
 
 
 def card_name(slug: str | None) -> str:
@@ -205,7 +247,7 @@ def card_name(slug: str | None) -> str:
     if slug is None or slug not in BY_SLUG:
         return tr("a face-down card") if slug is None else esc(slug)
     c = CARDS[BY_SLUG[slug]]
-    return f"[{CASTE_STYLE[COLOR_NAMES[c.color]]}]{esc(c.name)}[/]"
+    return f"[{CASTE_STYLE[COLOR_NAMES[c.color]]}]{esc(name_of(slug))}[/]"
 
 
 def json_card_markup(card: dict, value: bool = True) -> str:
@@ -234,8 +276,15 @@ def mid_sentence(title: str) -> str:
     return "the " + title[4:] if get_lang() == "en" and title.startswith("The ") else title
 
 
-def house_title(name: str) -> str:
-    return tr(HOUSE_TITLES[HOUSE_NAMES.index(name)]) if name in HOUSE_NAMES else name.capitalize()
+def house_title(name: str, case: str = "n") -> str:
+    """A house's name, as the rulebooks print it (Polish "Jupiter", not the location's "Jowisz"),
+    in the nominative ("n") or after "house" ("of": «Дім Юпітера», «дому Церери»)."""
+    if name not in HOUSE_NAMES:
+        return name.capitalize()
+    title = HOUSE_TITLES[HOUSE_NAMES.index(name)]
+    if get_lang() == "en":
+        return title
+    return tr(f"{title} (house, of)") if case == "of" else tr(f"{title} (house)")
 
 
 class RedRisingRenderer(Renderer):
@@ -365,7 +414,7 @@ class RedRisingRenderer(Renderer):
     def _rules_line(self, v: dict, viewer: int | None) -> str:
         bits = [tr("First player: {who}", who=self.who(v["first_player"], viewer))]
         if v["neutral_influence"]:
-            bits.append(tr("neutral house: {n} Influence", n=v["neutral_influence"]))
+            bits.append(ntr("neutral house: {n} Influence", "neutral house: {n} Influence", v["neutral_influence"]))
         bits.append(tr("the end comes at {n}+ Helium, Influence and Fleet", n=THRESHOLD))
         return "[dim]" + " · ".join(bits) + "[/dim]"
 
@@ -460,7 +509,7 @@ class RedRisingRenderer(Renderer):
         if not me.get("hand"):
             t.add_row(tr("(no cards)"), "")
         house_line = Text.from_markup(
-            f"[italic]{tr('House {house}', house=esc(house_title(house)))}:[/italic] "
+            f"[italic]{tr('House {house}', house=esc(house_title(house, 'of')))}:[/italic] "
             f"{esc(tr(HOUSE_TEXT[HOUSE_NAMES.index(house)]))}"
         )
         title = tr(
@@ -704,6 +753,8 @@ class RedRisingRenderer(Renderer):
         slug = option[6:] if option.startswith("block:") else option
         if slug in BY_SLUG:
             out.append(CARDS[BY_SLUG[slug]].name.lower())
+            if get_lang() != "en":
+                out.append(name_of(slug).lower())
         if option in LOCATION_OF_NAME:
             out.append(loc_title(option).lower())
             out.append(LOCATION_TITLES[LOCATION_OF_NAME[option]].lower())
@@ -737,10 +788,11 @@ class RedRisingRenderer(Renderer):
             houses = ", ".join(self.who(p, viewer) for p in range(len(d["houses"])))
             text = tr("Setup: houses {houses}; {first} plays first.", houses=houses, first=self.who(d["first"], viewer))
             if d.get("neutral_house"):
-                text += " " + tr(
+                text += " " + ntr(
                     "Neutral house {house}: {n} Influence on the Institute.",
-                    house=esc(house_title(d["neutral_house"])),
-                    n=d["neutral_influence"],
+                    "Neutral house {house}: {n} Influence on the Institute.",
+                    d["neutral_influence"],
+                    house=esc(house_title(d["neutral_house"], "of")),
                 )
             return text
         if k == "hand":
@@ -774,19 +826,51 @@ class RedRisingRenderer(Renderer):
             return tr("{who} takes the bonus of {location}", who=who(), location=loc())
         if k == "fleet":
             if d["delta"] > 0:
-                return tr("{who} advances {d} on the Fleet Track (now {n})", who=who(), d=d["delta"], n=d["fleet"])
-            return tr("{who} moves back {d} on the Fleet Track (now {n})", who=who(), d=-d["delta"], n=d["fleet"])
+                return ntr(
+                    "{who} advances {n} step on the Fleet Track (now {now})",
+                    "{who} advances {n} steps on the Fleet Track (now {now})",
+                    d["delta"],
+                    who=who(),
+                    now=d["fleet"],
+                )
+            return ntr(
+                "{who} moves back {n} step on the Fleet Track (now {now})",
+                "{who} moves back {n} steps on the Fleet Track (now {now})",
+                -d["delta"],
+                who=who(),
+                now=d["fleet"],
+            )
         if k == "helium":
             if d["delta"] > 0:
-                return tr("{who} gains {d} Helium (now {n})", who=who(), d=d["delta"], n=d["helium"])
-            return tr("{who} loses {d} Helium (now {n})", who=who(), d=-d["delta"], n=d["helium"])
+                return ntr(
+                    "{who} gains {n} Helium (now {now})",
+                    "{who} gains {n} Helium (now {now})",
+                    d["delta"],
+                    who=who(),
+                    now=d["helium"],
+                )
+            return ntr(
+                "{who} loses {n} Helium (now {now})",
+                "{who} loses {n} Helium (now {now})",
+                -d["delta"],
+                who=who(),
+                now=d["helium"],
+            )
         if k == "influence":
             if d["delta"] > 0:
-                return tr(
-                    "{who} places {d} Influence on the Institute (now {n})", who=who(), d=d["delta"], n=d["influence"]
+                return ntr(
+                    "{who} places {n} Influence on the Institute (now {now})",
+                    "{who} places {n} Influence on the Institute (now {now})",
+                    d["delta"],
+                    who=who(),
+                    now=d["influence"],
                 )
-            return tr(
-                "{who} removes {d} Influence from the Institute (now {n})", who=who(), d=-d["delta"], n=d["influence"]
+            return ntr(
+                "{who} removes {n} Influence from the Institute (now {now})",
+                "{who} removes {n} Influence from the Institute (now {now})",
+                -d["delta"],
+                who=who(),
+                now=d["influence"],
             )
         if k == "reveal":
             src = d.get("source")
@@ -846,7 +930,7 @@ class RedRisingRenderer(Renderer):
                 return tr("{who} gains the Sovereign token from {other}", who=who(), other=who("taken_from"))
             return tr("{who} gains the Sovereign token", who=who())
         if k == "house_ability":
-            return "  " + tr("House {house} ability", house=esc(house_title(d["house"])))
+            return "  " + tr("House {house} ability", house=esc(house_title(d["house"], "of")))
         if k == "die":
             face = loc_title(d["face"]) if d["face"] in LOCATION_OF_NAME else tr(d["face"])
             return tr("{who} rolls the Rising die: {face}", who=who(), face=esc(face))
@@ -909,16 +993,29 @@ class RedRisingRenderer(Renderer):
         if k == "random_banished":
             return tr("{who} draws {card} at random from the banished pile", who=who(), card=card())
         if k == "points":
-            return tr("{who} scores {n} points ({card})", who=who(), n=d["points"], card=card())
+            return ntr(
+                "{who} scores {n} point ({card})",
+                "{who} scores {n} points ({card})",
+                d["points"],
+                who=who(),
+                card=card(),
+            )
         if k == "loan_shark":
             if d.get("out_of_order_turn"):
-                return tr(
+                return ntr(
                     "{who} pays {other} {n} Helium and takes a turn out of order",
+                    "{who} pays {other} {n} Helium and takes a turn out of order",
+                    d["paid"],
                     who=who(),
                     other=who("lender"),
-                    n=d["paid"],
                 )
-            return tr("{who} pays {other} {n} Helium", who=who(), other=who("lender"), n=d["paid"])
+            return ntr(
+                "{who} pays {other} {n} Helium",
+                "{who} pays {other} {n} Helium",
+                d["paid"],
+                who=who(),
+                other=who("lender"),
+            )
         if k == "to_deck":
             if d.get("end") == "top":
                 return tr("{who} puts {card} on the top of the deck", who=who(), card=card())
@@ -1040,9 +1137,9 @@ class RedRisingRenderer(Renderer):
 
     def _card(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:
         try:
-            idx = card_index(arg)
+            idx = find_card(arg)
         except KeyError:
-            near = close_names(arg) if arg.strip() else []
+            near = near_names(arg) if arg.strip() else []
             text = tr("No card named '{name}'.", name=arg)
             if near:
                 text += " " + tr("Did you mean: {names}?", names=", ".join(near))
@@ -1084,15 +1181,28 @@ class RedRisingRenderer(Renderer):
             ch = s.get("choices") or {}
             for name, color in (ch.get("as_color") or {}).items():
                 notes.append(
-                    tr("{who}: {card} counted as {color}", who=self.who(p), card=esc(name), color=color_markup(color))
+                    tr(
+                        "{who}: {card} counted as {color}",
+                        who=self.who(p),
+                        card=esc(printed(name)),
+                        color=color_markup(color),
+                    )
                 )
             for name, as_name in (ch.get("as_name") or {}).items():
                 notes.append(
-                    tr("{who}: {card} counted as {other}", who=self.who(p), card=esc(name), other=esc(as_name))
+                    tr(
+                        "{who}: {card} counted as {other}",
+                        who=self.who(p),
+                        card=esc(printed(name)),
+                        other=esc(printed(as_name)),
+                    )
                 )
         if len(winners) == 1:
-            win = tr(
-                "[bold]Winner: {who}[/bold] with {n} points", who=self.who(winners[0]), n=scores[winners[0]]["total"]
+            win = ntr(
+                "[bold]Winner: {who}[/bold] with {n} point",
+                "[bold]Winner: {who}[/bold] with {n} points",
+                scores[winners[0]]["total"],
+                who=self.who(winners[0]),
             )
         else:
             win = tr("[bold]Shared victory: {who}[/bold]", who=", ".join(self.who(w) for w in winners))

@@ -91,3 +91,39 @@ ACTION_TEXT = {
     "pass": "Take one of the remaining Muster Groups into your hand; you take no further actions this round.",
     "deploy": "Place this card face-down as the next card (left to right) of your Raiding Party.",
 }
+#: The same texts in Ukrainian and Polish, in the web UI's Red North terms (the rules page,
+#: the terminal and the page's hints all read them here).
+ACTION_TEXTS: dict[str, dict[str, str]] = {
+    "en": ACTION_TEXT,
+    "uk": {
+        "withdraw": "Поверніть карту, що лежить долілиць у вашому загоні набігу, собі на руку; прогалина закривається.",
+        "reinforce": "Переверніть горілиць одну карту вашого загону набігу, що лежить долілиць, потім "
+        "додайте одну карту з руки горілиць на будь-який край загону.",
+        "inspire": "Покладіть 1 фішку слави на рейдера чи героя вашого загону, що лежить горілиць (+1 очко "
+        "набігу для його кольору).",
+        "promote": "Покладіть фішку чемпіона на ярла вашого загону, що лежить горілиць: він додає +2 очки "
+        "набігу кожному сусідньому рейдеру чи герою.",
+        "invoke": "Застосуйте особливу властивість вашого бога (один раз за гру, лише в Рагнарок), потім скиньте його.",
+        "pass": "Візьміть собі на руку одну з груп збору, що залишилися; до кінця раунду ви більше не виконуєте дій.",
+        "deploy": "Покладіть цю карту долілиць наступною (зліва направо) у ваш загін набігу.",
+    },
+    "pl": {
+        "withdraw": "Weź zakrytą kartę ze swojej drużyny najazdu z powrotem na rękę; luka się zamyka.",
+        "reinforce": "Odkryj jedną zakrytą kartę swojej drużyny najazdu, a potem dołóż jedną kartę z ręki "
+        "odkrytą na dowolny koniec drużyny.",
+        "inspire": "Połóż 1 znacznik Chwały na odkrytym Najeźdźcy lub Bohaterze swojej drużyny (+1 punkt "
+        "najazdu dla jego koloru).",
+        "promote": "Połóż znacznik Czempiona na odkrytym Jarlu swojej drużyny: dodaje on +2 punkty najazdu "
+        "każdemu sąsiedniemu Najeźdźcy lub Bohaterowi.",
+        "invoke": "Użyj specjalnej zdolności swojego Boga (raz na grę, tylko w Ragnaroku), a potem go odrzuć.",
+        "pass": "Weź na rękę jedną z pozostałych grup werbunkowych; do końca rundy nie wykonujesz już akcji.",
+        "deploy": "Połóż tę kartę zakrytą jako następną (od lewej do prawej) w swojej drużynie najazdu.",
+    },
+}
+
+
+def action_text(action: str, lang: str = "en") -> str:
+    """An action's rules text in "en", "uk" or "pl" (``action``: withdraw, reinforce, ...)."""
+    if lang not in ACTION_TEXTS:
+        raise ValueError(f"unknown language {lang!r}; choose one of: en, uk, pl")
+    return ACTION_TEXTS[lang][action]

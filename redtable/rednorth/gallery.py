@@ -30,7 +30,15 @@ def gallery(lang: str = "en") -> dict:
             }
             for k in KINDS
         ],
-        "gods": [{"god": g.slug, "name": god_name(g.index, lang), "text": god_text(g.index, lang)} for g in GODS],
+        "gods": [
+            {
+                "god": g.slug,
+                "name": god_name(g.index, lang),
+                "name_acc": god_name(g.index, lang, "a"),
+                "text": god_text(g.index, lang),
+            }
+            for g in GODS
+        ],
         "outposts": [
             {"colour": COLOURS[i], "name": outpost_name(i, lang), "text": outpost_text(i, lang)}
             for i, o in enumerate(OUTPOSTS)

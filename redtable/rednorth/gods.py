@@ -64,8 +64,15 @@ GODS: tuple[God, ...] = (
 NGODS = len(GODS)
 GOD_OF_SLUG = {g.slug: g.index for g in GODS}
 _LANG_INDEX = {"en": 0, "uk": 1, "pl": 2}
+#: Each God's name in the accusative, in GODS' order, for a sentence whose verb takes it
+#: ("P1 закликає Тора", "P1 przywołuje Lokiego"); English names do not decline.
+ACCUSATIVE: dict[str, tuple[str, ...]] = {
+    "uk": ("Тора", "Локі", "Одіна", "Фрейю", "Норн", "Тюра", "Сагу", "Хель"),
+    "pl": ("Thora", "Lokiego", "Odyna", "Freję", "Norny", "Tyra", "Sagę", "Hel"),
+}
 
 assert all(g.index == i for i, g in enumerate(GODS)), "GODS must be in index order"
+assert all(len(forms) == len(GODS) for forms in ACCUSATIVE.values()), "an accusative per God"
 
 
 def _god_index(god: int | str) -> int:
@@ -78,9 +85,15 @@ def _lang(lang: str) -> int:
     return _LANG_INDEX[lang]
 
 
-def god_name(god: int | str, lang: str = "en") -> str:
-    """A God's name in "en", "uk" or "pl" (the God is its index or slug)."""
-    return GODS[_god_index(god)].names[_lang(lang)]
+def god_name(god: int | str, lang: str = "en", case: str = "n") -> str:
+    """A God's name in "en", "uk" or "pl" (the God is its index or slug), in the nominative
+    (``case`` "n") or the accusative ("a")."""
+    if case not in ("n", "a"):
+        raise ValueError(f"unknown case {case!r}; choose n (nominative) or a (accusative)")
+    i = _god_index(god)
+    if case == "a" and lang in ACCUSATIVE:
+        return ACCUSATIVE[lang][i]
+    return GODS[i].names[_lang(lang)]
 
 
 def god_text(god: int | str, lang: str = "en") -> str:

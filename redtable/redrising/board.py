@@ -13,15 +13,16 @@ APOLLO, CERES, DIANA, HOUSE_JUPITER, HOUSE_MARS, MINERVA = range(6)
 HOUSE_NAMES = ("apollo", "ceres", "diana", "jupiter", "mars", "minerva")
 HOUSE_TITLES = ("Apollo", "Ceres", "Diana", "Jupiter", "Mars", "Minerva")
 HOUSE_TEXT = (
-    "Take the first and the last turns. Whenever you gain the Sovereign token, reveal and "
-    "place (not deploy) the top card of the deck on any location.",
-    "Begin the game with +1 card. Whenever you gain the Sovereign token, banish any 1 card "
-    "from a location of your choice. At end of game (before scoring), banish 1 card from your hand.",
-    "Whenever you gain the Sovereign token, place 1 Influence on the Institute.",
-    "Whenever you gain the Sovereign token, advance once on the Fleet Track.",
-    "Whenever you gain the Sovereign token, gain 1 Helium.",
-    "Whenever you gain the Sovereign token, roll the Rising die and gain the bonus. If the "
-    "result is the Sovereign token, select any other bonus on the die.",
+    "Take the first and the last turns. Whenever you gain the Sovereign token (even if you already have "
+    "it), reveal and place (not deploy) the top card of the deck on any location.",
+    "Begin the game with +1 card. Whenever you gain the Sovereign token (even if you already have it), "
+    "banish any 1 card from a location of your choice. At end of game (before scoring), banish 1 card "
+    "from your hand.",
+    "Whenever you gain the Sovereign token (even if you already have it), place 1 Influence on the Institute.",
+    "Whenever you gain the Sovereign token (even if you already have it), advance once on the Fleet Track.",
+    "Whenever you gain the Sovereign token (even if you already have it), gain 1 Helium.",
+    "Whenever you gain the Sovereign token (even if you already have it), roll the Rising die and gain "
+    "the bonus. If the result is the Sovereign token, select any other bonus on the die.",
 )
 
 # The Rising die: four location bonuses and two board actions.

@@ -12,8 +12,8 @@ Conditions (true or false for one card of one player's final position)
     ``WithButNot(a, b)``, ``WithOneNotBoth(a, b)``, ``WithOnly(colours…)``,
     ``AllCards(value test, include_self)``, ``AllDifferent(COLORS | INITIALS)``,
     ``Have(SOVEREIGN | sel, …)``, ``HaveNone(…)``, ``Most(resource)``,
-    ``OpponentMore(resource)``, ``SameAsOpponent(resource)``, ``InRange(quantity, lo, hi)``,
-    ``EmptyOrFaceDownTop()``, and ``AllOf``, ``AnyOf``, ``Unless`` to combine them.
+    ``Least(resource)``, ``OpponentMore(resource)``, ``SameAsOpponent(resource)``,
+    ``InRange(quantity, lo, hi)``, ``EmptyOrFaceDownTop()``, and ``AllOf``, ``AnyOf``, ``Unless`` to combine them.
 Quantities (numbers read from the position)
     ``InHand(sel, including_self)``, ``OnLocations(sel)``, ``Banished(sel)``,
     ``DistinctColors()``, ``HandSize()``, ``FLEET``, ``HELIUM``, ``INFLUENCE``,
@@ -43,7 +43,13 @@ Rulings taken where the card text is open:
   (Uncle Narol, Priestess, Harmony, Alia Snowsparrow) reads the others and holds when
   there are none.
 - "the most … (or tied)" needs at least 1 (nobody has the most of nothing); Influence
-  comparisons include the 2-player neutral house. "An opponent has more" and Diplomat's
+  comparisons include the 2-player neutral house.
+- "the least … (or tied for the least)" (Administrator: the printed card, not "most")
+  compares with every house that has that resource in the game: every other player, and
+  for Influence the 2-player neutral house (its 3 tokens never leave the Institute, so a
+  neutral count of 0 means there is no neutral house: 3 or more players). 0 is an amount
+  like any other: a player with no tokens on the Institute has the least, or shares it
+  with every other house at 0. "An opponent has more" and Diplomat's
   "exact same amount" compare with the other players only (0 = 0 counts for Diplomat).
 - A Gray counted as another colour is both colours: "for each X and Y" counts a card
   once, Mustang's "different colors" counts both, "with only X…" accepts a card with
@@ -728,7 +734,7 @@ class _Token(Qty):
         raise NotImplementedError
 
     def rivals(self, b: Board) -> tuple[int, ...]:
-        """Whom "the most" compares with."""
+        """Whom "the most" and "the least" compare with."""
         return self.opponents(b)
 
     def value(self, h: Hand, i: int, b: Board) -> int:
@@ -754,6 +760,7 @@ class _Fleet(_Token):
         "amount": "your Fleet Track position is {}",
         "gain": "Gain points equal to your position on the Fleet Track (0-10)",
         "most": "you are the most advanced on the Fleet Track (or tied for the most)",
+        "least": "you are the least advanced on the Fleet Track (or tied for the least)",
         "more": "an opponent is more advanced on the Fleet Track",
         "same": "you and any opponent are at the exact same position on the Fleet Track",
     }
@@ -771,6 +778,7 @@ class _Helium(_Token):
         "each": "for each Helium",
         "amount": "you have {} Helium",
         "most": "you have the most Helium (or tied for the most)",
+        "least": "you have the least Helium (or tied for the least)",
         "more": "any opponent has more Helium than you",
         "same": "you and any opponent have the exact same amount of Helium",
     }
@@ -788,6 +796,7 @@ class _Influence(_Token):
         "each": "for each of your Influence tokens on the Institute",
         "amount": "you have {} Influence on the Institute",
         "most": "you have the most Influence on the Institute (or tied for the most)",
+        "least": "you have the least Influence on the Institute (or tied for the least)",
         "more": "an opponent has more Influence on the Institute than you",
         "same": "you and any opponent have the exact same amount of Influence on the Institute",
     }
@@ -1196,6 +1205,22 @@ class Most(Cond):
         return self.res.words["most"]
 
 
+class Least(Cond):
+    """You have the least (ties count) of a resource; 0 counts (see the rulings above)."""
+
+    __slots__ = ("res",)
+
+    def __init__(self, res: _Token) -> None:
+        self.res = res
+
+    def holds(self, h: Hand, i: int, b: Board) -> bool:
+        mine = self.res.mine(b)
+        return all(mine <= v for v in self.res.rivals(b))
+
+    def text(self, me: int) -> str:
+        return self.res.words["least"]
+
+
 class OpponentMore(Cond):
     """An opponent has more of a resource than you."""
 
@@ -1552,7 +1577,7 @@ ENCODING: dict[str, tuple[Clause, ...]] = {
     "Priestess": (Points(20, AllCards(at_least(20))),),
     "Seer": (Points(11, Have(SOVEREIGN)),),
     # Copper
-    "Administrator": (Points(15, Most(INFLUENCE)),),
+    "Administrator": (Points(15, Least(INFLUENCE)),),
     "Bondilus": (Points(5, Have(SOVEREIGN)), Points(5, With(Gold))),
     "Diplomat": (Points(19, SameAsOpponent(INFLUENCE)),),
     "Lawyer": (Points(12, With(White.but_not("Judge"))), Points(22, With("Judge"))),

@@ -1,7 +1,8 @@
 """Accounts and their sessions: argon2 passwords, a session cookie, CSRF, login rate limits.
 
 * An account is a username (3-24 letters, digits, ``_`` and ``-``; unique whatever its case;
-  never a word the table shows bots by) and a password (8-256 characters) kept as an
+  never a word the table shows bots by) and a password (8-256 characters, not a common one)
+  kept as an
   argon2id hash (argon2-cffi's defaults; a hash made with older parameters is replaced at
   the next log-in).
 * A session is a random token in an ``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` when
@@ -10,9 +11,13 @@
 * Every write authenticated by that cookie must carry ``X-CSRF-Token``: a value derived
   from the session token (sha256 of ``"csrf:" + token``) that ``GET /api/session`` tells
   the page. Another site can make a browser send the cookie, but cannot read the value.
-* Log-ins are rate-limited per client address and per username (token buckets of
-  ``limits.py``), and an unknown username costs the same argon2 verification as a known
-  one (against a dummy hash), so the time of an answer does not tell which names exist.
+* Log-ins and sign-ups are rate-limited per client network in storage, shared by a fleet
+  (``sharedlimits.py``); failed log-ins at one username meet growing friction, never a lock
+  (``loginguard.py``); every hash runs in a bounded pool of its own (``hashpool.py``). An
+  unknown username costs the same argon2 verification as a known one (against a dummy
+  hash), so the time of an answer does not tell which names exist.
+* A password is refused when it is one of the 10,000 most common (``common_passwords``), all
+  spaces, or one character repeated.
 
 Seat tokens are unchanged: a guest plays by the invite link as before. A seat joined while
 logged in is bound to the account (``seats.account_id``; ``live.py``), which is what the
@@ -22,6 +27,7 @@ profile and the ratings count.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import hashlib
 import hmac
 import logging
@@ -30,6 +36,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -73,43 +80,6 @@ sessions_table = Table(
     Column("expires_at", Float, nullable=False),
     Index("redtable_sessions_account", "account_id"),
 )
-
-# Failed log-ins per username, in storage: the token buckets are per process, so without this a
-# fleet of N processes would let N times as many guesses at one account through.
-login_failures_table = Table(
-    "redtable_login_failures",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("username_key", String(USERNAME_MAX), nullable=False),
-    Column("at", Float, nullable=False),
-    Index("redtable_login_failures_key", "username_key", "at"),
-)
-FAILURES_MAX = 10  # failed log-ins at one username ...
-FAILURES_WINDOW = 600.0  # ... within this many seconds, from any address and any process
-
-
-def login_wait(store: Any, key: str, now: float | None = None) -> float:
-    """Seconds until a log-in at ``key`` may be tried again (0: now), from the failures every process stored."""
-    now = time.time() if now is None else now
-    f = login_failures_table.c
-    with store.engine.connect() as conn:
-        times = (
-            conn.execute(select(f.at).where(f.username_key == key, f.at > now - FAILURES_WINDOW).order_by(f.at.desc()))
-            .scalars()
-            .all()
-        )
-    if len(times) < FAILURES_MAX:
-        return 0.0
-    return max(0.0, times[FAILURES_MAX - 1] + FAILURES_WINDOW - now)
-
-
-def record_login_failure(store: Any, key: str, now: float | None = None) -> None:
-    """One more failed log-in at ``key``; the username's failures older than the window go."""
-    now = time.time() if now is None else now
-    f = login_failures_table.c
-    with store.engine.begin() as conn:
-        conn.execute(delete(login_failures_table).where(f.username_key == key, f.at <= now - FAILURES_WINDOW))
-        conn.execute(insert(login_failures_table).values(username_key=key, at=now))
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,15 +129,38 @@ def check_username(username: Any) -> str:
 
 
 def check_password(password: Any) -> str:
+    """The password if a new account may have it; else a 422 whose ``reason`` names the rule."""
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise ApiError(
             422,
             "bad_password",
             f"a password is {PASSWORD_MIN}-{PASSWORD_MAX} characters long",
+            reason="length",
             min=PASSWORD_MIN,
             max=PASSWORD_MAX,
         )
+    if not password.strip() or len(set(password)) == 1:
+        raise ApiError(
+            422, "bad_password", "a password may not be all spaces or one character repeated", reason="repeated"
+        )
+    if password.lower() in common_passwords():
+        raise ApiError(
+            422,
+            "bad_password",
+            "that password is one of the 10,000 most common ones, the first any guesser tries: choose another",
+            reason="common",
+        )
     return password
+
+
+@cache
+def common_passwords() -> frozenset[str]:
+    """The 10,000 most common passwords (lower case), loaded at the first sign-up.
+
+    The list is the top of the ranked password list that zxcvbn ships (MIT; from Xato's corpus of
+    10 million leaked passwords), gzipped in ``data/``; ``data/README.md`` says how it was made."""
+    raw = resources.files("redtable.server").joinpath("data/common-passwords.txt.gz").read_bytes()
+    return frozenset(line.lower() for line in gzip.decompress(raw).decode().splitlines() if line)
 
 
 def token_hash(token: str) -> str:

@@ -1,9 +1,15 @@
 """The account endpoints: register, log in, who am I, log out (``accounts.py`` has the rules).
 
 * ``POST /api/accounts`` ``{"username", "password"}``: 201, and the new account is logged in;
-* ``POST /api/session`` ``{"username", "password"}``: logs in (sets the session cookie);
+* ``POST /api/session`` ``{"username", "password", "proof"?}``: logs in (sets the session cookie
+  and a device cookie); after failures at the username it may first answer 429 ``login_delay``
+  (wait) or 403 ``challenge_required`` (a proof of work to send as ``proof``; ``loginguard.py``);
 * ``GET /api/session``: who this browser is logged in as, and the session's CSRF token;
 * ``DELETE /api/session``: logs out (the session ends on the server, the cookie is cleared).
+
+Every request that hashes a password holds a place of the bounded hashing pool from its start
+(``hashpool.py``): when none is free the answer is at once 503 ``hashing_busy`` with
+``Retry-After``, before any storage call, and nothing was counted.
 
 Passwords and session tokens never reach a log: they travel only in request bodies and the
 cookie, and no error message repeats them.
@@ -11,6 +17,9 @@ cookie, and no error message repeats them.
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -18,7 +27,13 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from . import accounts as acc
+from . import loginguard as guard
+from . import sharedlimits
+from .devices import device_id, ensure_device
 from .errors import ApiError
+from .fairplay import note_request
+from .hashpool import HashPool, HashPoolFull, busy_error
+from .limits import Limits, rate_limited
 from .store import run_blocking
 
 router = APIRouter(tags=["accounts"])
@@ -29,6 +44,20 @@ class Credentials(BaseModel):
     # bounded loosely here so that the answer to a bad value is ours, naming the rule
     username: StrictStr = Field(..., max_length=4 * acc.USERNAME_MAX, description="3-24 of A-Z a-z 0-9 _ -")
     password: StrictStr = Field(..., max_length=4 * acc.PASSWORD_MAX, description="8-256 characters")
+
+
+class Proof(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    challenge: StrictStr = Field(
+        ..., pattern=guard.CHALLENGE_RE.pattern, description="the challenge of a challenge_required answer"
+    )
+    nonce: StrictStr = Field(
+        ..., pattern=guard.NONCE_RE.pattern, description="1-20 digits: sha256(challenge + ':' + nonce) has the bits"
+    )
+
+
+class LogIn(Credentials):
+    proof: Proof | None = Field(None, description="a solved challenge, when the last answer asked for one")
 
 
 class SessionInfo(BaseModel):
@@ -45,10 +74,46 @@ def _client(request: Request) -> str:
     return acc.client_address(request)
 
 
-def _take(request: Request, who: str, kind: str, what: str) -> None:
-    from .limits import rate_limited
+def hash_pool_for(limits: Limits) -> HashPool:
+    """The app's hashing pool, sized by ``limits`` (a cap smaller than one hash is refused at start)."""
+    return HashPool(
+        limits.hash_workers or os.cpu_count() or 1,
+        limits.hash_queue,
+        limits.hash_memory_mb << 20,
+        acc.HASHER.memory_cost * 1024,  # (argon2 counts KiB)
+    )
 
-    wait = request.app.state.hub.limiter.try_take(who, kind)
+
+def _pool(request: Request) -> HashPool:
+    pool = getattr(request.app.state, "hash_pool", None)
+    if pool is None:
+        pool = request.app.state.hash_pool = hash_pool_for(request.app.state.hub.limits)
+    return pool
+
+
+@contextlib.contextmanager
+def _place(request: Request) -> Iterator[None]:
+    """A place in the hashing pool for this whole request, or the 503 at once (``hashpool.py``)."""
+    try:
+        with _pool(request).place():
+            yield
+    except HashPoolFull as e:  # (only taking the place raises it)
+        raise busy_error(e) from None
+
+
+async def _hash(request: Request, fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` on a hashing thread (the request holds its :func:`_place`)."""
+    return await _pool(request).compute(fn, *args)
+
+
+async def _admit(request: Request, kind: str, what: str) -> None:
+    """Let a request that holds a hashing place in, cheapest refusal first: this process's bucket
+    ``kind`` of the client's network (429; memory only), then the fleet's bucket in storage (429)."""
+    hub = request.app.state.hub
+    client = _client(request)
+    wait = hub.limiter.try_take(client, kind)
+    if wait <= 0:
+        wait = await run_blocking(sharedlimits.take, request.app.state.store, client, kind, hub.limits.rates[kind])
     if wait > 0:
         raise rate_limited(kind, wait, what)
 
@@ -64,46 +129,95 @@ async def register(request: Request, body: Credentials) -> Response:
     """Make an account; the answer logs this browser in as it."""
     username = acc.check_username(body.username)
     password = acc.check_password(body.password)
-    _take(request, _client(request), "register", "new accounts")
-    store = request.app.state.store
-    digest = await run_blocking(acc.hash_password, password)
-    try:
-        account = await run_blocking(acc.create_account, store, username, digest)
-    except acc.UsernameTaken:
-        raise ApiError(409, "username_taken", "that username is taken (usernames ignore case)") from None
-    token = await run_blocking(acc.new_session, store, account.id)
-    return _logged_in(request, account, token, 201)
+    with _place(request):
+        await _admit(request, "register", "new accounts")
+        store = request.app.state.store
+        digest = await _hash(request, acc.hash_password, password)
+        try:
+            account = await run_blocking(acc.create_account, store, username, digest)
+        except acc.UsernameTaken:
+            raise ApiError(409, "username_taken", "that username is taken (usernames ignore case)") from None
+        return await _session_for(request, account, 201)
 
 
 @router.post("/api/session", response_model=SessionInfo)
-async def log_in(request: Request, body: Credentials) -> Response:
-    """Log in: the session cookie (HttpOnly) and the session's CSRF token."""
-    _take(request, _client(request), "login", "log-in attempts")
-    _take(
-        request,
-        "user:" + acc.username_key(body.username[: acc.USERNAME_MAX]),
-        "login_user",
-        "log-in attempts at this username",
-    )
+async def log_in(request: Request, body: LogIn) -> Response:
+    """Log in: the session cookie (HttpOnly) and the session's CSRF token.
+
+    Failures at the username make the next tries wait, then ask for a proof of work; a device
+    that logged in to the account before is spared both (``loginguard.py``)."""
+    with _place(request):
+        await _admit(request, "login", "log-in attempts")
+        return await _log_in(request, body)
+
+
+async def _log_in(request: Request, body: LogIn) -> Response:
     store = request.app.state.store
     key = acc.username_key(body.username[: acc.USERNAME_MAX])
-    wait = await run_blocking(acc.login_wait, store, key)
-    if wait > 0:
-        from .limits import rate_limited
-
-        raise rate_limited("login_user", wait, "failed log-ins at this username")
     found = (
         await run_blocking(acc.find_account, store, body.username) if len(body.username) <= acc.USERNAME_MAX else None
     )
-    ok, rehash = await run_blocking(acc.verify_password, found[1] if found else None, body.password)
+    device = device_id(request)
+    # (looked up for an unknown name too, as account -1: the same storage calls whatever the name)
+    known = await run_blocking(guard.device_known, store, device, found[0].id if found else -1)
+    if not known:
+        await _check_friction(request, key, body.proof)
+    await run_blocking(guard.record_failure, store, key)  # counted first: tries at once see each other
+    ok, rehash = await _hash(request, acc.verify_password, found[1] if found else None, body.password)
     if not ok or found is None:
-        await run_blocking(acc.record_login_failure, store, key)
         raise ApiError(401, "bad_login", "wrong username or password")
     account = found[0]
+    await run_blocking(guard.clear_failures, store, key)
     if rehash is not None:
         await run_blocking(acc.replace_hash, store, account.id, rehash)
+    return await _session_for(request, account, 200)
+
+
+async def _check_friction(request: Request, key: str, proof: Proof | None) -> None:
+    """Refuse a try at ``key`` that comes too soon after its failures (429 ``login_delay``), or that
+    needs a proof of work and has none that holds (403 ``challenge_required``, with a new challenge)."""
+    store = request.app.state.store
+    fr = await run_blocking(guard.friction, store, key)
+    if fr.wait > 0:
+        secs = max(1, int(fr.wait + 0.999))
+        raise ApiError(
+            429,
+            "login_delay",
+            f"{fr.failures} failed log-ins at this username in the last {int(guard.FAILURES_WINDOW // 60)} minutes: "
+            f"its next try waits {secs} s (a device that logged in to it before does not wait)",
+            retry_after=secs,
+            failures=fr.failures,
+            headers={"Retry-After": str(secs)},
+        )
+    if fr.bits == 0:
+        return
+    if proof is not None and await run_blocking(guard.redeem, store, key, proof.challenge, proof.nonce, fr.bits):
+        return
+    challenge = await run_blocking(guard.issue_challenge, store, key, fr.bits)
+    raise ApiError(
+        403,
+        "challenge_required",
+        f"{fr.failures} failed log-ins at this username lately: this try must carry a proof of work "
+        f'("proof": {{"challenge", "nonce"}} such that sha256(challenge + ":" + nonce) starts with {fr.bits} '
+        "zero bits; a device that logged in to it before needs none)",
+        challenge=challenge,
+        bits=fr.bits,
+        failures=fr.failures,
+        solved=proof is not None,
+    )
+
+
+async def _session_for(request: Request, account: acc.Account, status: int) -> Response:
+    """A new session for ``account``, and this browser remembered as one of its devices."""
+    store = request.app.state.store
     token = await run_blocking(acc.new_session, store, account.id)
-    return _logged_in(request, account, token, 200)
+    out = _logged_in(request, account, token, status)
+    # One device id serves both: a log-in from it skips the friction (loginguard.py) and two
+    # accounts seen on it are not rated against each other (fairplay.py).
+    device = ensure_device(request, out)
+    await run_blocking(guard.remember_device, store, device, account.id)
+    await note_request(request, account)
+    return out
 
 
 @router.get("/api/session", response_model=SessionInfo)

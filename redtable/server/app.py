@@ -1,7 +1,7 @@
 """The HTTP + WebSocket API (FastAPI). ``create_app(db=...)`` builds it; ``redtable serve`` runs it.
 
 See ``docs/server.md`` for the protocol and ``docs/security.md`` for the limits; the
-OpenAPI schema is served at ``/openapi.json`` (``/docs`` only with ``docs=True``).
+OpenAPI schema is served at ``/openapi.json``, the interactive docs at ``/docs`` (``apidocs.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..core import GAMES, game_class
 from .accounts import account_for_write
+from .accounts_api import hash_pool_for
 from .accounts_api import router as accounts_router
 from .botpool import PRESETS
 from .conn import Conn
@@ -33,7 +34,7 @@ from .errors import ApiError, bad_token, internal_error, missing_token, token_in
 from .limits import Limits, rate_limited
 from .live import MAX_SEED, Hub, LiveGame, _dumps
 from .players import router as players_router
-from .store import DEFAULT_DB, Store, run_blocking
+from .store import Store, run_blocking
 from .tokens import seat_token as _token
 from .tokens import sha
 from .validate import NAME_MAX, clip
@@ -146,6 +147,11 @@ class CreateGame(Strict):
         'back by the increment after each decision), {"kind": "turn", "per_decision_h": 1-168} or null: '
         "a seat whose time runs out is played by a bot (unrated) or forfeits (rated); the game starts when full",
     )
+    tutorial: StrictBool = Field(
+        False,
+        description="a lesson of the guided tutorial: one person against bots, private (not in GET /api/games "
+        "nor in my games), neither rated nor open",
+    )
 
 
 class JoinRequest(Strict):
@@ -216,6 +222,7 @@ class GameInfo(BaseModel):
     open: bool = Field(False, description="its free seats are listed in the lobby: anyone may sit (tables.py)")
     speed: str = Field("none", description="the clock's kind: realtime, turn or none")
     clock: dict[str, Any] | None = Field(None, description="the clock option (null: no clock)")
+    tutorial: bool = Field(False, description="a private lesson of the guided tutorial")
 
 
 class GameCreated(GameInfo):
@@ -258,7 +265,13 @@ class GameState(GameInfo):
     )
     forfeited: list[int] = Field(default_factory=list, description="rated seats whose time ran out")
     closed: dict[str, Any] | None = Field(
-        None, description="an abandoned table: reason (inactive or unfilled), idle_s, at"
+        None, description="an abandoned table: reason (inactive, unfilled or aborted), idle_s, at"
+    )
+    unrated: str | None = Field(
+        None, description="a rated table that will not be rated: same_network or same_device (fairplay.py)"
+    )
+    confirm: dict[str, Any] | None = Field(
+        None, description="a full rated open table asking each person to confirm: until, ready (seats), now"
     )
 
 
@@ -389,13 +402,13 @@ def rate_kind(method: str, path: str) -> str | None:
     if not path.startswith("/api/"):
         return None
     if method == "POST":
-        if path == "/api/games":
+        if path == "/api/games" or path == "/api/quickplay":  # quick play may make a table (quickplay.py)
             return "create"
-        if path.endswith("/decisions") or path.endswith("/undo"):
+        if path.endswith("/decisions") or path.endswith("/undo") or path.endswith("/ready"):
             return "decide"
         if path.endswith("/join") or path.endswith("/sign-out-others") or path.endswith("/invite"):
             return "join"
-        if path.endswith("/sit") or path.endswith("/fill-bots") or path == "/api/quickplay":  # (tableapi.py)
+        if path.endswith("/sit") or path.endswith("/fill-bots"):  # (tableapi.py)
             return "join"
         if path.startswith("/api/web/score/"):
             return "heavy"
@@ -407,7 +420,7 @@ def rate_kind(method: str, path: str) -> str | None:
 
 # ---------------------------------------------------------------------- the app
 def create_app(
-    db: str = DEFAULT_DB,
+    db: str | None = None,
     *,
     schema: str | None = None,
     sqlite_sync: str = "normal",
@@ -417,7 +430,7 @@ def create_app(
     gc_freeze: bool = False,
     limits: Limits | None = None,
     bot_pool: Any = None,
-    docs: bool = False,
+    docs: bool = True,
     allow_chosen_seeds: bool = False,
     window_median: float = 2.5,
     bus: str | None = None,
@@ -426,14 +439,17 @@ def create_app(
     clock_scale: float = 1.0,
     table_idle_seconds: dict[str, float] | None = None,
     table_sweep_seconds: float = 1.0,
+    metrics_token: str | None = None,
+    log_requests: bool = False,
+    retention: Any = None,
 ) -> FastAPI:
     """The app.
 
     ``gc_freeze``: the server process's garbage-collector policy (see ``Hub._gc_policy``).
     ``limits``: sizes, rates and counts per client (``docs/security.md``). ``bot_pool``: a
     :class:`~redtable.server.botpool.BotPool` (default: one sized to the machine).
-    ``docs``: serve the interactive API docs at ``/docs`` (they load their scripts from a
-    CDN, outside this server's Content-Security-Policy; off by default). ``allow_chosen_seeds``
+    ``docs``: serve the interactive API docs at ``/docs`` (``apidocs.py``: Swagger UI from
+    installed files, within this server's Content-Security-Policy). ``allow_chosen_seeds``
     (tests only): accept a seed for games of several people. ``window_median``: seconds, the
     median wait before the server declines a block window for a seat that cannot block,
     until people's own answers are known (tests shorten it).
@@ -449,6 +465,10 @@ def create_app(
     option, ``table_idle_seconds`` replaces the idle limits by speed (``realtime``, ``turn``,
     ``none``) after which a table closes, ``table_sweep_seconds`` is how often due deadlines
     are looked for in storage.
+
+    Operations (``metrics.py``, ``retention.py``): ``metrics_token`` serves ``/metrics`` on this
+    port to that bearer token only; ``log_requests`` logs one line per request; ``retention``
+    (a :class:`~redtable.server.retention.Retention`) purges old chat and failed log-ins hourly.
     """
     store = store or Store(db, schema=schema, sqlite_sync=sqlite_sync)
     limits = limits or Limits()
@@ -476,9 +496,16 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await hub.start()
+        purging = None
+        if retention is not None:
+            from .retention import keep_purging
+
+            purging = asyncio.create_task(keep_purging(store, retention))
         try:
             yield
         finally:
+            if purging is not None:
+                purging.cancel()
             await hub.stop()
 
     app = FastAPI(
@@ -487,15 +514,19 @@ def create_app(
         description=DESCRIPTION,
         lifespan=lifespan,
         default_response_class=JSON,
-        docs_url="/docs" if docs else None,
+        docs_url=None,  # FastAPI's page loads CDN scripts; apidocs.py serves its own below
         redoc_url=None,
     )
     app.state.hub = hub
     app.state.store = store
+    app.state.hash_pool = hash_pool_for(limits)  # (password hashes: a bounded pool of their own, accounts_api.py)
     app.add_middleware(
         RateGate, classify=rate_kind, client=lambda scope: scope_client(scope, limits), try_take=hub.limiter.try_take
     )
-    app.add_middleware(Edge, limit=limits.body_bytes)  # outermost: its headers go on the 429s too
+    app.add_middleware(Edge, limit=limits.body_bytes)  # its headers go on the 429s too
+    from . import metrics
+
+    app.add_middleware(metrics.Observe, log_requests=log_requests)  # outermost: counts and logs every answer
 
     def client(request: Request) -> str:
         return client_of(request, limits)
@@ -638,6 +669,7 @@ def create_app(
                     rated=body.rated,
                     account=await account_for_write(request),  # accounts.py: CSRF-checked
                     table={"open": body.open, "clock": body.clock},  # tables.py
+                    tutorial=body.tutorial,
                 )
             )
         )
@@ -657,6 +689,10 @@ def create_app(
         """Take the seat an invite is for: a new token for this device (each device its own)."""
         game = await hub.get(game_id)
         account = await account_for_write(request)  # a seat joined while logged in is bound to the account
+        if game.table.rated:
+            from .fairplay import note_request
+
+            await note_request(request, account)
         return JSON(await asyncio.shield(asyncio.ensure_future(hub.join(game, body.invite, body.name, account))))
 
     @app.post("/api/games/{game_id}/sign-out-others", tags=["seats"], response_model=NewInvite, responses=ERRORS)
@@ -827,6 +863,7 @@ def create_app(
             if conn is not None and game is not None:
                 hub.detach(game, conn)
 
+    metrics.install(app, hub, store, token=metrics_token)  # /healthz, /readyz, /metrics (with a token)
     # -------------------------------------------------------------- accounts, profiles, leaderboards
     app.include_router(accounts_router)
     app.include_router(players_router)
@@ -834,6 +871,11 @@ def create_app(
     from .tableapi import router as tables_router
 
     app.include_router(tables_router)
+
+    if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
+        from .apidocs import install as install_docs
+
+        install_docs(app)
 
     # -------------------------------------------------------------- web UI
     web = Path(web_dir) if web_dir else WEB_STATIC

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..core import RedtableError, State
+from . import metrics
 
 log = logging.getLogger("redtable.server.botpool")
 
@@ -628,6 +629,7 @@ class BotPool:
             w.timer.cancel()
             w.timer = None
         self.counts["think_us"] += int(seconds * 1e6)
+        metrics.bot_thought(w.lane, seconds)
         if status == "ok" and value in job.state.pending().options:
             self.counts["done"] += 1
             self._answer(job, value)

@@ -5,10 +5,19 @@ Two channels per table, so that no kibitzing reaches the players while they play
 * ``players``: the seats write; seats and spectators read.
 * ``spectators``: spectators write and read; a seat reads it only once the game is over
   (until then nothing of it is ever sent to a seat's socket or answered to a seat's token).
+  Spectators are anonymous, so a player who also opens a socket without a token reads it
+  like anyone else: this is the documented limit (``docs/security.md``), not a leak of the
+  game, since the spectators see only what every spectator sees.
+
+Each channel has its own cap of stored messages (:data:`GAME_MAX`) and its writers their own
+rate buckets (a seat's, or a spectator's address), so the spectators filling theirs never
+silences the players.
 
 A message is plain text: never markup (the page shows it with ``textContent``), cleaned
 here of control, format (bidi overrides, zero-width) and other invisible characters, its
-white space collapsed, and at most :data:`TEXT_MAX` characters once cleaned. Writing is
+white space collapsed, and at most :data:`TEXT_MAX` characters once cleaned; one that holds
+an invisible filler, a glyph drawn many letters wide or a pile of combining marks
+(``textrules.py``) is refused. Writing is
 rate-limited (``limits.py``, the ``chat`` bucket: per seat for the players, per address for
 spectators). A seat shows as its seat (the page names it); a spectator as its account's
 name when logged in (``accounts.py``), else as a guest with a random tag for this socket.
@@ -45,6 +54,7 @@ from .accounts import current_account
 from .errors import ApiError, clip, storage_error
 from .limits import rate_limited
 from .store import EXTRA_WRITES, metadata, run_blocking
+from .textrules import problem
 
 if TYPE_CHECKING:
     from .conn import Conn
@@ -56,7 +66,7 @@ TEXT_MAX = 300  # characters of a message, once cleaned
 RAW_MAX = 4 * TEXT_MAX  # characters sent: anything longer is refused before it is looked at
 HISTORY = 100  # messages sent on connect
 PAGE_MAX = 500  # messages one history request may ask for
-GAME_MAX = 5000  # messages a table keeps: a bound on what one game can store, whatever the rate limits allow
+GAME_MAX = 5000  # messages a table keeps per channel: a bound on what one game can store, whatever the rates allow
 CHANNELS = ("players", "spectators")
 SPECTATORS = "spectators"  # the mute target that silences every spectator
 
@@ -129,6 +139,9 @@ def clean_text(text: Any) -> str:
     clean = "".join(out)
     if not clean:
         raise ApiError(422, "empty_message", "the message is empty (once invisible characters and spaces are left out)")
+    bad = problem(clean.replace("\u200d", ""))  # (the joiners left are inside emoji sequences)
+    if bad is not None:
+        raise ApiError(422, "bad_text", f"a message may not hold {bad}")
     if len(clean) > TEXT_MAX:
         raise ApiError(
             422,
@@ -270,10 +283,16 @@ def read_mutes(store: Any, game_id: str) -> dict[int, set[str]]:
     return out
 
 
-def count_messages(store: Any, game_id: str) -> int:
+def count_messages(store: Any, game_id: str) -> dict[str, int]:
+    """The messages stored per channel (each channel has its own cap: the spectators filling
+    theirs never silences the players)."""
     c = chat_table.c
+    out = dict.fromkeys(CHANNELS, 0)
     with store.engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(chat_table).where(c.game_id == game_id)).scalar_one())
+        q = select(c.channel, func.count()).where(c.game_id == game_id).group_by(c.channel)
+        for channel, n in conn.execute(q):
+            out[channel] = int(n)
+    return out
 
 
 # ---------------------------------------------------------------------- one table's chat in memory
@@ -283,7 +302,8 @@ class Room:
     message heard twice on the bus is delivered once)."""
 
     mutes: dict[int, set[str]] = field(default_factory=dict)
-    count: int = 0  # messages stored (this process's count: the ones it wrote, read or heard of)
+    count: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CHANNELS, 0))  # stored, per channel
+    # (this process's count: the ones it wrote, read or heard of)
     seen: deque[int] = field(default_factory=lambda: deque(maxlen=512))
     pending: set[int] = field(default_factory=set)  # ids heard on the bus, to read and deliver
     reading: asyncio.Task | None = None
@@ -372,8 +392,13 @@ class Chat:
     ) -> dict:
         """Store one message, then deliver it here and tell the other processes."""
         room = await self.room(game)
-        if room.count >= GAME_MAX:
-            raise ApiError(409, "chat_full", f"this table's chat holds its {GAME_MAX} messages; no more can be added")
+        if room.count[channel] >= GAME_MAX:
+            raise ApiError(
+                409,
+                "chat_full",
+                f"this table's {channel} channel holds its {GAME_MAX} messages; no more can be added",
+                channel=channel,
+            )
         if seat is not None:
             author, guest = game.seats[seat].name, False
         else:
@@ -390,7 +415,7 @@ class Chat:
             "at": time.time(),
         }
         chat_id = await self._write(("chat", row), "storing a chat message")
-        room.count += 1
+        room.count[channel] += 1
         message = {"chat_id": chat_id, **{k: v for k, v in row.items() if k != "game_id"}}
         room.seen.append(chat_id)
         self.deliver(game, room, message, origin, req_id)
@@ -534,7 +559,7 @@ class Chat:
                 if message["chat_id"] in room.seen:
                     continue
                 room.seen.append(message["chat_id"])
-                room.count += 1
+                room.count[message["channel"]] = room.count.get(message["channel"], 0) + 1
                 self.deliver(game, room, message)
 
     async def _heard_mute(self, game: LiveGame, seat: int) -> None:

@@ -9,11 +9,12 @@ message on stderr that names the value and what is allowed.
 from __future__ import annotations
 
 import os
+from typing import NoReturn
 
 import typer
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
 
@@ -31,11 +32,13 @@ def _redact(url: str) -> str:
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
     port: int = typer.Option(8000, "--port", "-p", help="TCP port"),
-    db: str = typer.Option(
-        os.environ.get("REDTABLE_DB", "sqlite:///redtable.db"),
+    db: str | None = typer.Option(
+        None,
         "--db",
-        help="database URL: sqlite:///FILE (default ./redtable.db, created if missing) or "
-        "postgresql://user@host/dbname; env REDTABLE_DB",
+        envvar="REDTABLE_DB",
+        show_envvar=False,
+        help="database URL: sqlite:///FILE (created if missing) or postgresql://user@host/dbname; env REDTABLE_DB "
+        "[default: redtable.db in the user's data directory, ~/.local/share/redtable/ on Linux]",
     ),
     db_schema: str | None = typer.Option(
         None, "--db-schema", help="PostgreSQL schema for the tables (created if missing)"
@@ -55,7 +58,38 @@ def serve_command(
         False, "--ws-deflate/--no-ws-deflate", help="WebSocket per-message compression (saves bandwidth, costs CPU)"
     ),
     log_level: str = typer.Option("info", "--log-level", help="critical, error, warning, info or debug"),
-    access_log: bool = typer.Option(False, "--access-log/--no-access-log", help="log every HTTP request"),
+    access_log: bool | None = typer.Option(
+        None,
+        "--access-log/--no-access-log",
+        help="log one line per HTTP request: id, route template, status, latency [default: on with --log-format json]",
+    ),
+    log_format: str = typer.Option(
+        os.environ.get("REDTABLE_LOG_FORMAT") or "text",
+        "--log-format",
+        help="text (for people) or json (one object per line, for a log collector); env REDTABLE_LOG_FORMAT",
+    ),
+    metrics_port: int | None = typer.Option(
+        None,
+        "--metrics-port",
+        help="serve Prometheus metrics at /metrics on this separate port (with --workers N: worker i on PORT+i)",
+    ),
+    metrics_host: str = typer.Option(
+        "127.0.0.1", "--metrics-host", help="address of the metrics port (keep it private: loopback or a VPN)"
+    ),
+    metrics_token: str | None = typer.Option(
+        None,
+        "--metrics-token",
+        envvar="REDTABLE_METRICS_TOKEN",
+        show_envvar=False,
+        help="serve /metrics on the main port to 'Authorization: Bearer TOKEN' only (16-200 characters); "
+        "prefer the env REDTABLE_METRICS_TOKEN (a command line is visible to other users)",
+    ),
+    chat_days: float = typer.Option(
+        90.0, "--chat-days", help="delete a finished game's chat this many days after it ended (0: keep it)"
+    ),
+    login_failure_days: float = typer.Option(
+        30.0, "--login-failure-days", help="delete failed log-in rows after this many days (0: keep them)"
+    ),
     rate_scale: float = typer.Option(
         1.0, "--rate-scale", help="multiply every per-client rate and count limit (docs/security.md)"
     ),
@@ -68,7 +102,7 @@ def serve_command(
         None, "--bot-workers", help="processes for searching bots (default: cores - 1)"
     ),
     docs: bool = typer.Option(
-        False, "--docs/--no-docs", help="serve the interactive API docs at /docs (their scripts come from a CDN)"
+        True, "--docs/--no-docs", help="serve the interactive API docs at /docs (Swagger UI, installed with redtable)"
     ),
     workers: int = typer.Option(
         1, "--workers", "-w", help="server processes on this machine sharing the port (PostgreSQL only; docs/deploy.md)"
@@ -98,7 +132,7 @@ def serve_command(
         None, "--table-idle-seconds", hidden=True, help="tests: seconds without a person acting before any table closes"
     ),
 ) -> None:
-    """Run the game server: HTTP + WebSocket API (OpenAPI at /docs) and, when present, the web UI at /."""
+    """Run the game server: HTTP + WebSocket API (interactive docs at /docs) and the web UI at /."""
     if not 0 < port < 65536:
         _fail(f"--port must be 1-65535, got {port}")
     if sqlite_sync not in ("normal", "full"):
@@ -122,6 +156,19 @@ def serve_command(
             f"--clock-scale must be in (0, 1] and --table-sweep-seconds 0.01-60, "
             f"got {clock_scale} and {table_sweep_seconds}"
         )
+    if log_format not in ("text", "json"):
+        _fail(f"--log-format must be text or json, got {log_format!r}")
+    if metrics_port is not None and not (0 < metrics_port and metrics_port + workers - 1 < 65536):
+        _fail(f"--metrics-port must be 1-{65536 - workers} (with --workers {workers}), got {metrics_port}")
+    if metrics_port is not None and metrics_port <= port < metrics_port + workers:
+        _fail(f"--metrics-port must differ from --port (metrics ports: {metrics_port}-{metrics_port + workers - 1})")
+    if metrics_token is not None and not (16 <= len(metrics_token) <= 200 and metrics_token.isprintable()):
+        _fail("--metrics-token must be 16-200 printable characters (e.g. from: openssl rand -hex 24)")
+    for name, days in (("--chat-days", chat_days), ("--login-failure-days", login_failure_days)):
+        if not 0 <= days <= 36500:
+            _fail(f"{name} must be 0 (keep forever) to 36500, got {days}")
+    if access_log is None:
+        access_log = log_format == "json"
     if bus is not None and not (
         bus in ("postgres", "postgresql") or bus.startswith(("redis://", "rediss://", "unix://"))
     ):
@@ -133,6 +180,13 @@ def serve_command(
         from .store import Store
     except ImportError as e:  # pragma: no cover - the server's dependencies are missing
         _fail(f"the server needs its dependencies ({e.name}): pip install 'redtable[server]'")
+    if not db:
+        from .store import default_db
+
+        try:
+            db = default_db()
+        except OSError as e:
+            _fail(f"cannot create the data directory for the default database ({e}); name one with --db")
     shown = _redact(db)
     try:
         store = Store(db, schema=db_schema, sqlite_sync=sqlite_sync, writers=db_writers)
@@ -153,8 +207,12 @@ def serve_command(
             import redis  # noqa: F401
         except ImportError:
             _fail("--bus redis:// needs the Redis client: pip install 'redtable[redis]'")
+    from .schema import SchemaError
+
     try:
-        store.create_tables()
+        store.create_tables(where=(f" --db {shown}" if db else "") + (f" --db-schema {db_schema}" if db_schema else ""))
+    except SchemaError as e:
+        _fail(f"cannot serve the database {shown!r}: {e}")
     except Exception as e:  # noqa: BLE001
         _fail(f"cannot open the database {shown!r}: {str(e).splitlines()[0]}")
     if workers > 1:
@@ -165,6 +223,7 @@ def serve_command(
             port,
             db,
             bus,
+            metrics_token,
             [
                 "--host",
                 host,
@@ -177,6 +236,13 @@ def serve_command(
                 "--ws-deflate" if ws_deflate else "--no-ws-deflate",
                 "--log-level",
                 log_level,
+                "--log-format",
+                log_format,
+                "--chat-days",
+                repr(chat_days),
+                "--login-failure-days",
+                repr(login_failure_days),
+                *(["--metrics-port", str(metrics_port), "--metrics-host", metrics_host] if metrics_port else []),
                 "--access-log" if access_log else "--no-access-log",
                 "--rate-scale",
                 repr(rate_scale),
@@ -192,6 +258,7 @@ def serve_command(
         return
     from .botpool import BotPool
     from .limits import Limits
+    from .retention import Retention
 
     limits = Limits(trust_proxy=trust_proxy)
     if rate_scale != 1.0:
@@ -210,27 +277,63 @@ def serve_command(
         table_idle_seconds=dict.fromkeys(("realtime", "turn", "none"), table_idle_seconds)
         if table_idle_seconds
         else None,
+        metrics_token=metrics_token,
+        log_requests=access_log,
+        retention=Retention(chat_days=chat_days, failure_days=login_failure_days),
     )
     if not reuse_port:
-        typer.echo(f"redtable server on http://{host}:{port} (API docs at /docs), database {store.dialect}", err=True)
-    run(app, host, port, log_level=log_level, access_log=access_log, ws_deflate=ws_deflate, reuse_port=reuse_port)
+        _announce(host, port, docs, db)
+    if metrics_port is not None:
+        from .metrics import serve_port, worker_port
+
+        mport = worker_port(metrics_port) if reuse_port else metrics_port
+        try:
+            serve_port(metrics_host, mport)
+        except OSError as e:
+            _fail(f"cannot serve the metrics on {metrics_host}:{mport}: {e.strerror}")
+        if not reuse_port:
+            typer.echo(f"metrics at http://{metrics_host}:{mport}/metrics", err=True)
+    run(
+        app,
+        host,
+        port,
+        log_level=log_level,
+        log_format=log_format,
+        ws_deflate=ws_deflate,
+        reuse_port=reuse_port,
+    )
 
 
-def _supervise(workers: int, host: str, port: int, db: str, bus: str | None, options: list[str]) -> None:
+def _supervise(
+    workers: int, host: str, port: int, db: str, bus: str | None, metrics_token: str | None, options: list[str]
+) -> None:
     """Run ``workers`` copies of this server on one port (``workers.py``) until a signal stops them."""
     from .workers import Supervisor, port_free, worker_argv, worker_env
 
     busy = port_free(host, port)
     if busy is not None:
         _fail(f"cannot listen on {host}:{port}: {busy}")
+    _announce(host, port, "--docs" in options, db)
     typer.echo(
-        f"redtable server on http://{host}:{port} (API docs at /docs), database postgresql, "
         f"{workers} worker processes, bus {'redis' if bus and not bus.startswith('postgres') else 'postgres'}",
         err=True,
     )
-    code = Supervisor(worker_argv(options), workers, worker_env(db, bus), echo=lambda m: typer.echo(m, err=True)).run()
+    env = worker_env(db, bus)
+    if metrics_token:  # to the workers in their environment, never on a command line
+        env["REDTABLE_METRICS_TOKEN"] = metrics_token
+    code = Supervisor(worker_argv(options), workers, env, echo=lambda m: typer.echo(m, err=True)).run()
     if code:
         raise typer.Exit(code)
+
+
+def _announce(host: str, port: int, docs: bool, db: str) -> None:
+    """The start-up lines: where to point a browser, whether the API docs are there, where games are stored."""
+    from .store import describe_db
+
+    base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+    typer.echo(f"redtable server on {base}", err=True)
+    typer.echo(f"API docs at {base}/docs" if docs else "API docs off (--docs serves them at /docs)", err=True)
+    typer.echo(f"database: {describe_db(db)}", err=True)
 
 
 def run(
@@ -239,11 +342,12 @@ def run(
     port: int,
     *,
     log_level: str = "info",
-    access_log: bool = False,
+    log_format: str = "text",
     ws_deflate: bool = False,
     reuse_port: bool = False,
 ) -> None:
-    """Serve ``app`` with uvicorn on uvloop and httptools when they are installed."""
+    """Serve ``app`` with uvicorn on uvloop and httptools when they are installed; the request log
+    is the app's (``metrics.Observe``), not uvicorn's, which would show query strings."""
     import asyncio
     import gc
     import resource
@@ -252,6 +356,7 @@ def run(
 
     from .. import bots  # noqa: F401  (imported now, so frozen below with the rest)
     from ..core import GAMES, game_class
+    from .jsonlog import log_config
 
     for name in GAMES:
         game_class(name)
@@ -283,7 +388,8 @@ def run(
         host=host,
         port=port,
         log_level=log_level,
-        access_log=access_log,
+        log_config=log_config(log_format, log_level),
+        access_log=False,
         ws="websockets-sansio",
         ws_per_message_deflate=ws_deflate,
         ws_max_size=ws_max,

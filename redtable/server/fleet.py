@@ -388,6 +388,7 @@ class Fleet:
         self.held: dict[str, float] = {}  # game -> until when (monotonic) this process may act for the server
         self.tasks: list[asyncio.Task] = []
         self.counts = {"catch_ups": 0, "rebuilds": 0, "claimed": 0, "lost": 0, "conflicts": 0, "notes": 0}
+        self.bus_lag: Any = None  # metrics.BusLag, set by metrics.install
         g, a = store.qualified("redtable_games"), store.qualified("redtable_actions")
         s, t = store.qualified("redtable_seats"), store.qualified("redtable_tokens")
         self._games, self._actions = g, a
@@ -454,6 +455,8 @@ class Fleet:
 
     def _heard(self, payload: str) -> None:
         self.counts["notes"] += 1
+        if self.bus_lag is not None:
+            self.bus_lag.heard(payload)
         self.on_note(payload)
 
     async def _every(self, seconds: float, fn: Callable[[], Awaitable[Any]]) -> None:
@@ -469,6 +472,8 @@ class Fleet:
     # -------------------------------------------------------------- telling the others
     def after_commit(self, game_id: str, version: int) -> None:
         """A decision or undo of ours committed: tell the others (in this process's commit order)."""
+        if self.bus_lag is not None:
+            self.bus_lag.sent(f"{game_id}:{version}")
         self.bus.publish(f"{game_id}:{version}")
 
     def after_meta(self, game_id: str) -> None:

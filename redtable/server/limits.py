@@ -2,18 +2,24 @@
 
 A *client* is the address a request comes from (``request.client.host``; behind a trusted
 reverse proxy, the last address it appends to ``X-Forwarded-For``, see
-:attr:`Limits.trust_proxy`). Rates are token buckets: a bucket holds up to ``burst``
-tokens and refills at ``per_second``; each request takes one, and a request that finds the
-bucket empty is refused with 429 and a ``Retry-After`` telling when a token will be there.
+:attr:`Limits.trust_proxy`). Buckets are keyed on the address's network (:func:`network_key`):
+an IPv4 address is its own (/32), an IPv6 address counts with its /64, the block one
+subscriber is handed, so that the 2^64 addresses of one line are one client. Rates are token
+buckets: a bucket holds up to ``burst`` tokens and refills at ``per_second``; each request
+takes one, and a request that finds the bucket empty is refused with 429 and a
+``Retry-After`` telling when a token will be there.
 ``docs/security.md`` explains each number.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
+from . import metrics
 from .errors import ApiError
 
 
@@ -34,6 +40,9 @@ class Limits:
     live_games_per_client: int = 20  # unfinished games created by one address
     presence_seconds: float = 0.5  # presence notices are merged over this window
     trust_proxy: bool = False  # take the client address from X-Forwarded-For
+    hash_workers: int = 0  # password hashes computed at once (0: one per core; hashpool.py)
+    hash_queue: int = 8  # password hashes waiting for a worker; past that a 503 with Retry-After
+    hash_memory_mb: int = 256  # memory the running hashes may hold: workers x argon2's memory_cost fits in it
     rates: dict[str, Rate] = field(
         default_factory=lambda: {
             "create": Rate(10, 10 / 60),  # new games
@@ -46,7 +55,6 @@ class Limits:
             "chat": Rate(6, 0.5),  # chat messages: per seat, or per address for spectators (chat.py)
             "mute": Rate(10, 0.5),  # a seat muting or unmuting in the chat
             "login": Rate(10, 10 / 60),  # log-in attempts from one address (accounts.py)
-            "login_user": Rate(10, 10 / 600),  # log-in attempts at one username, from anywhere
             "register": Rate(5, 5 / 600),  # accounts created from one address
         }
     )
@@ -62,9 +70,25 @@ class Limits:
         )
 
 
+@lru_cache(maxsize=4096)
+def network_key(client: str) -> str:
+    """The key a client's buckets are kept under: an IPv4 address as it is (/32), an IPv6 one as its
+    /64 (an IPv4-mapped IPv6 address as the IPv4 one); anything that is no address unchanged."""
+    try:
+        ip = ipaddress.ip_address(client)
+    except ValueError:
+        return client
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 def rate_limited(kind: str, wait: float, what: str | None = None) -> ApiError:
     """The 429 of bucket ``kind``: come back in ``wait`` seconds (rounded up, at least 1)."""
     secs = max(1, math.ceil(wait))
+    metrics.rate_refused(kind)
     what = what or f"{kind.replace('_', ' ')} requests"
     return ApiError(
         429,
@@ -95,7 +119,7 @@ class RateLimiter:
         """0 if a token was taken, else the seconds until one is there."""
         rate = self.limits.rates[kind]
         now = time.monotonic() if now is None else now
-        key = (client, kind)
+        key = (network_key(client), kind)
         b = self.buckets.get(key)
         if b is None:
             if len(self.buckets) >= self.max_entries:

@@ -101,8 +101,8 @@ class LiveGame:
         self.salt: str | None = row.settings.get("salt")
         self.commitment: str | None = row.settings.get("seed_commitment")
         self.seed_chosen = bool(row.settings.get("seed_chosen_by_creator", False))
+        self.tutorial = bool(row.settings.get("tutorial", False))  # a private lesson (learn.js)
         self.creator_hash: str | None = row.settings.get("creator_hash")
-        self.creator_client: str | None = None  # in memory only: counts against that address's live games
         self.created_at = row.created_at
         self.finished_at = row.finished_at
         from .botpool import legacy_preset
@@ -293,6 +293,7 @@ class LiveGame:
             "seed_chosen_by_creator": self.seed_chosen,
             "seed_commitment": self.commitment,
             "rated": bool(self.settings.get("rated", False)),
+            "tutorial": self.tutorial,
             **self.table.info(),  # open, speed, clock (tables.py)
         }
 
@@ -653,9 +654,10 @@ class Hub:
         account: Any = None,
         table: dict | None = None,
         gid: str | None = None,
+        tutorial: bool = False,
     ) -> dict:
         """``table``: the table's options (``open``, ``clock``; quick play's ``quickplay``: tables.py);
-        ``gid``: the id a quick-play match chose."""
+        ``gid``: the id a quick-play match chose; ``tutorial``: a private lesson (one person, bots)."""
         from .botpool import check_preset
 
         if game not in GAMES:
@@ -669,6 +671,8 @@ class Hub:
         names = []
         for i, s in enumerate(seats):
             names.append(check_name(s.get("name"), f"seats[{i}].name"))
+            if rated and s["type"] == "human":  # a rated seat shows its account's name (Hub.join), not one given
+                names[-1] = None
             if s["type"] == "bot":
                 try:
                     s["bot"] = check_preset(s["bot"] or "random")
@@ -676,10 +680,17 @@ class Hub:
                     raise ApiError(422, "invalid_bot", f"seat {i}: {e}", seat=i) from None
             elif s.get("bot") is not None:
                 raise ApiError(422, "malformed", f"seat {i} is a person's: it takes no 'bot'", seat=i)
+        if tutorial and (humans != 1 or rated or (table or {}).get("open")):
+            raise ApiError(
+                422,
+                "bad_tutorial",
+                f"a tutorial game is one person against bots, neither rated nor open (this one has {humans} "
+                f"human seats, rated={bool(rated)}, open={bool((table or {}).get('open'))})",
+            )
         if rated:  # every seat a logged-in account's (Hub.join) or a rated bot's; no seed, no undo
             from .ratings import check_ratable
 
-            check_ratable(game, seats, seed, undo, account)
+            check_ratable(game, seats, seed, undo, account, (table or {}).get("clock"))
         opts = self._check_options(game, len(seats), options, humans)
         table_settings = self.tables.settings_for(table, seats)  # open, clock (checked: tables.py, clocks.py)
         try:
@@ -699,7 +710,7 @@ class Hub:
                 humans=humans,
             )
         if client and self.limits.live_games_per_client:
-            unfinished = sum(1 for x in self.games.values() if x.creator_client == client and not x.finished)
+            unfinished = await self.tables.live_games(client)  # (in storage: the whole fleet's)
             if unfinished >= self.limits.live_games_per_client:
                 raise ApiError(
                     429,
@@ -744,6 +755,8 @@ class Hub:
             "rated": bool(rated),
             **table_settings,
         }
+        if tutorial:
+            settings["tutorial"] = True
         game_row = {
             "id": gid,
             "game": game,
@@ -771,8 +784,7 @@ class Hub:
             [],
         )
         live = LiveGame(row, self.limits)
-        live.creator_client = client or None
-        table_row = self.tables.created(live)  # (submitted first: one batch with the game's write)
+        table_row = self.tables.created(live, client)  # (submitted first: one batch with the game's write)
         if self.fleet is None:
             await self._write(("game", game_row, seat_rows), "creating a game")
         else:  # the version decisions are checked against; the lease if the server moves first
@@ -828,6 +840,8 @@ class Hub:
         name = check_name(name)
         s = game.seats[seat]
         if name is None and account is not None and s.name is None and not game.started:
+            name = account.username
+        if account is not None and game.settings.get("rated"):  # a rated seat shows its account's name
             name = account.username
         if name is not None and name != s.name and game.started:
             raise ApiError(

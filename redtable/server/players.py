@@ -1,14 +1,20 @@
 """Profiles and leaderboards: ``GET /api/players/{username}``, ``GET /api/leaderboard/{title}``.
 
 A profile counts the finished games whose seats the account joined while logged in (per
-title and player count: played, won), its rating in each title with its history (one point
-per rated game), and its recent games with links to their replays. A leaderboard lists a
-title's ratings by ordinal (mu - 3 sigma), people and bot presets together, the bots
-marked as such (their ratings are fixed: ``ratings.py``).
+title and player count: played, won), its rating against people in each title with its
+history (one point per rated game), its rating against bot presets (``bot_ratings``, with
+its own history) beside the presets' fixed ratings (``presets``), and its recent games with
+links to their replays. A leaderboard lists a title's ratings against people by ordinal
+(mu - 3 sigma), the bot presets among them and marked as such (their ratings are fixed:
+``ratings.py``); a person is listed from :data:`~redtable.server.ratings.BOARD_MIN_GAMES`
+rated games against people, while one was played in the last
+:data:`~redtable.server.ratings.BOARD_RECENT_DAYS` days. Every rating says whether it is
+``provisional``.
 """
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -21,7 +27,17 @@ from sqlalchemy import func, select
 from ..core import GAMES
 from .accounts import account_by_name, accounts_table
 from .errors import ApiError, clip
-from .ratings import history_table, ordinal, rating_json, ratings_table, sync_bot_rows
+from .ratings import (
+    BOARD_MIN_GAMES,
+    BOARD_RECENT_DAYS,
+    bot_data,
+    history_table,
+    ordinal,
+    player_key,
+    rating_json,
+    ratings_table,
+    sync_bot_rows,
+)
 from .store import Store, games_table, run_blocking, seats_table
 
 router = APIRouter(tags=["players"])
@@ -39,6 +55,32 @@ def _won(result: str | None, seat: int) -> bool:
         return seat in (orjson.loads(result).get("winners") or [])
     except (orjson.JSONDecodeError, AttributeError):
         return False
+
+
+def _history(conn: Any, player: str, title: str) -> list[dict[str, Any]]:
+    """One rating's points, oldest first (the newest :data:`HISTORY`)."""
+    h = history_table.c
+    rows = conn.execute(
+        select(h.game_id, h.players, h.place, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after, h.at)
+        .where(h.player == player, h.title == title)
+        .order_by(h.at.desc(), h.id.desc())
+        .limit(HISTORY)
+    ).all()
+    return [
+        {
+            "game_id": x.game_id,
+            "at": x.at,
+            "players": x.players,
+            "place": x.place,
+            "mu": round(x.mu_after, 6),
+            "sigma": round(x.sigma_after, 6),
+            "ordinal": round(ordinal(x.mu_after, x.sigma_after), 6),
+            "mu_before": round(x.mu_before, 6),
+            "sigma_before": round(x.sigma_before, 6),
+            "ordinal_before": round(ordinal(x.mu_before, x.sigma_before), 6),
+        }
+        for x in reversed(rows)
+    ]
 
 
 def profile(store: Store, username: str) -> dict[str, Any] | None:
@@ -66,34 +108,18 @@ def profile(store: Store, username: str) -> dict[str, Any] | None:
             .limit(RECENT)
         ).all()
         r = ratings_table.c
-        ratings = {
-            x.title: rating_json(x.mu, x.sigma, x.games)
-            for x in conn.execute(select(r.title, r.mu, r.sigma, r.games).where(r.account_id == account.id))
-        }
-        h = history_table.c
-        history: dict[str, list[dict[str, Any]]] = {}
-        for title in ratings:
-            rows = conn.execute(
-                select(h.game_id, h.players, h.place, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after, h.at)
-                .where(h.account_id == account.id, h.title == title)
-                .order_by(h.at.desc(), h.id.desc())
-                .limit(HISTORY)
-            ).all()
-            history[title] = [
-                {
-                    "game_id": x.game_id,
-                    "at": x.at,
-                    "players": x.players,
-                    "place": x.place,
-                    "mu": round(x.mu_after, 6),
-                    "sigma": round(x.sigma_after, 6),
-                    "ordinal": round(ordinal(x.mu_after, x.sigma_after), 6),
-                    "mu_before": round(x.mu_before, 6),
-                    "sigma_before": round(x.sigma_before, 6),
-                    "ordinal_before": round(ordinal(x.mu_before, x.sigma_before), 6),
-                }
-                for x in reversed(rows)
-            ]
+        ratings: dict[str, Any] = {}
+        bot_ratings: dict[str, Any] = {}
+        for rt in conn.execute(select(r.player, r.title, r.mu, r.sigma, r.games).where(r.account_id == account.id)):
+            mine = bot_ratings if rt.player == player_key(account.id, True) else ratings
+            mine[rt.title] = rating_json(rt.mu, rt.sigma, rt.games)
+        history = {t: _history(conn, player_key(account.id, False), t) for t in ratings}
+        bot_history = {t: _history(conn, player_key(account.id, True), t) for t in bot_ratings}
+    presets = {
+        title: {p: rating_json(float(v["mu"]), float(v["sigma"]), int(v.get("games", 0))) for p, v in got.items()}
+        for title, got in bot_data().get("ratings", {}).items()
+        if title in bot_ratings
+    }
     games = []
     for x in recent:
         settings = orjson.loads(x.settings) if x.settings else {}
@@ -121,20 +147,29 @@ def profile(store: Store, username: str) -> dict[str, Any] | None:
         ],
         "ratings": ratings,
         "history": history,
+        "bot_ratings": bot_ratings,
+        "bot_history": bot_history,
+        "presets": presets,
         "recent": games,
     }
 
 
 def leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, Any]:
-    """A title's ratings by ordinal, best first: people (with their usernames) and bot presets."""
+    """A title's ratings by ordinal, best first: people (with their usernames; rated against people,
+    enough games, one of them lately) and bot presets."""
     sync_bot_rows(store)
     r, a = ratings_table.c, accounts_table.c
+    since = time.time() - BOARD_RECENT_DAYS * 86400
+    listed = (r.title == title) & (
+        r.bot.isnot(None)
+        | (r.player.like("a:%") & (r.games >= BOARD_MIN_GAMES) & (r.updated_at >= since))  # people, against people
+    )
     with store.engine.connect() as conn:
-        total = conn.execute(select(func.count()).select_from(ratings_table).where(r.title == title)).scalar_one()
+        total = conn.execute(select(func.count()).select_from(ratings_table).where(listed)).scalar_one()
         rows = conn.execute(
             select(r.player, r.bot, r.mu, r.sigma, r.games, a.username)
             .select_from(ratings_table.outerjoin(accounts_table, a.id == r.account_id))
-            .where(r.title == title)
+            .where(listed)
             .order_by(r.ordinal.desc(), r.player)
             .limit(limit)
             .offset(offset)

@@ -21,9 +21,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..core import GAMES, game_class
-from . import tabledb
+from . import clientdb, tabledb
 from .clocks import SPEEDS
 from .errors import ApiError, clip
+from .store import run_blocking
 from .validate import check_name
 
 if TYPE_CHECKING:
@@ -65,21 +66,44 @@ class QuickPlay:
             raise ApiError(422, "invalid_speed", f"speed must be one of {', '.join(SPEEDS)}, got {clip(speed, 20)}")
         if rated and account is None:
             raise ApiError(401, "login_required", "rated quick play is for logged-in accounts: log in first")
+        if rated and CLOCKS[speed] is None:  # (ratings.check_ratable: leaving a rated game loses on time)
+            raise ApiError(
+                422, "invalid_speed", "rated quick play has a clock: speed must be realtime or turn", speed=speed
+            )
         return tabledb.Bucket(game, players, speed, bool(rated))
 
-    async def join(self, game: Any, players: Any, speed: Any, rated: bool, name: Any, account: Any) -> dict[str, Any]:
+    async def join(
+        self, game: Any, players: Any, speed: Any, rated: bool, name: Any, account: Any, client: str = ""
+    ) -> dict[str, Any]:
+        """Queue a person. ``client`` (the address) pays as if it made a game: the route spends
+        its ``create`` token (``app.rate_kind``), and its waiting tickets and the tables made
+        for them count against ``live_games_per_client`` (``clientdb.py``: in storage, so across
+        a fleet), so one address cannot fill tables alone and leave them to the bots."""
         from .tokens import new_secret, sha
 
         bucket = self.bucket(game, players, speed, rated, account)
         name = check_name(name)
-        if name is None and account is not None:
+        if account is not None and (name is None or bucket.rated):  # rated: a seat shows its account's name
             name = account.username
         ticket = new_secret()
         now = time.time()
         op = tabledb.queue_join(
             bucket, sha(ticket), name, account.id if account is not None else None, now, now - STALE_SECONDS
         )
-        match = await self.hub._write(self.tables.op(op), "joining the queue")
+        cap = self.hub.limits.live_games_per_client
+        if client:  # (the cap is checked in the join's own transaction: no round trip more)
+            op = clientdb.queued(sha(ticket), clientdb.client_key(client), cap, now, op)
+        got = await self.hub._write(self.tables.op(op), "joining the queue")
+        live, match = got if client else (None, got)
+        if live is not None:
+            raise ApiError(
+                429,
+                "too_many_games",
+                f"your address already has {live} unfinished games or waiting tickets here "
+                f"(at most {cap}); finish or leave some first",
+                headers={"Retry-After": "60"},
+                retry_after=60,
+            )
         if match is not None:
             await self.make(match)
         return {"ticket": ticket, **(await self.poll(ticket))}
@@ -179,6 +203,9 @@ class QuickPlay:
                 **extra,
             )
             game = await self.hub.get(match.game_id)
+            now = time.time()
+            keys = await run_blocking(clientdb.queue_clients, self.hub.store, [th for th, _, _ in match.seats])
+            await self.hub._write(self.tables.op(clientdb.made(match.game_id, keys, now)), "counting a table")
             for seat, (th, name, account_id) in enumerate(match.seats):
                 bind = (account_id, True) if account_id is not None else None
                 await self.tables.seat_person(game, seat, th, name, bind)
@@ -193,3 +220,4 @@ class QuickPlay:
         await self.hub._write(
             self.tables.op(tabledb.queue_expire(now - EXPIRE_SECONDS)), "forgetting old queue tickets"
         )
+        await self.hub._write(self.tables.op(clientdb.forget_queued(now - EXPIRE_SECONDS)), "forgetting old tickets")

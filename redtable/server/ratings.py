@@ -11,11 +11,21 @@ Bot presets have ratings too, so that a player can read "I play like ismcts:0.2s
 number; they are FIXED, fitted from tournaments among the presets (``bench/rate_bots.py``
 writes ``bot_ratings.json`` beside this file). A game against people never moves them.
 
+A rated game with a bot preset at the table moves the accounts' *rating against bots*
+(player ``v:<account id>``), never their rating against people (``a:<account id>``): a
+preset always plays at the same strength, so a hundred wins against ``random`` would only
+shrink sigma and climb the people's leaderboard without ever meeting a person. The
+leaderboard (``players.py``) lists people with at least :data:`BOARD_MIN_GAMES` rated games
+against people, one of them in the last :data:`BOARD_RECENT_DAYS` days; a rating whose
+sigma is above :data:`PROVISIONAL_SIGMA` is *provisional*, and says so wherever it is shown.
+A game ``fairplay.py`` marked unrated (two of its accounts share a network or a device) is
+never rated, nor one aborted before every person moved (status ``abandoned``).
+
 Tables (on the store's metadata, created with the others):
 
-* ``ratings``: one row per (player, title): ``player`` is ``a:<account id>`` or
-  ``b:<preset>``, with mu, sigma, the ordinal (mu - 3 sigma: the leaderboard's order) and
-  the number of rated games;
+* ``ratings``: one row per (player, title): ``player`` is ``a:<account id>`` (against
+  people), ``v:<account id>`` (against bots) or ``b:<preset>``, with mu, sigma, the
+  ordinal (mu - 3 sigma: the leaderboard's order) and the number of rated games;
 * ``rating_history``: one row per account per rated game: before, after, its place, when.
 """
 
@@ -44,6 +54,7 @@ from sqlalchemy import (
     update,
 )
 
+from . import fairplay  # noqa: F401  (its tables on the metadata: a store made after this import creates them)
 from .store import Store, games_table, metadata, seats_table
 
 log = logging.getLogger("redtable.server.ratings")
@@ -53,6 +64,11 @@ MODEL = PlackettLuce()
 #: The ordinal's multiple of sigma: a rating is shown and ranked as mu - Z * sigma.
 Z = 3.0
 BOT_FILE = Path(__file__).with_name("bot_ratings.json")
+#: A rating this uncertain is provisional (the prior is 25/3; about 15 games against equals reach 6).
+PROVISIONAL_SIGMA = 6.0
+#: The people's leaderboard: this many rated games against people, one within this many days.
+BOARD_MIN_GAMES = 10
+BOARD_RECENT_DAYS = 90
 
 ratings_table = Table(
     "redtable_ratings",
@@ -95,8 +111,19 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - Z * sigma
 
 
-def rating_json(mu: float, sigma: float, games: int) -> dict[str, float | int]:
-    return {"mu": round(mu, 6), "sigma": round(sigma, 6), "ordinal": round(ordinal(mu, sigma), 6), "games": games}
+def rating_json(mu: float, sigma: float, games: int) -> dict[str, float | int | bool]:
+    return {
+        "mu": round(mu, 6),
+        "sigma": round(sigma, 6),
+        "ordinal": round(ordinal(mu, sigma), 6),
+        "games": games,
+        "provisional": sigma > PROVISIONAL_SIGMA,
+    }
+
+
+def player_key(account_id: int, against_bots: bool) -> str:
+    """The ratings row of an account: against people (``a:``) or against bot presets (``v:``)."""
+    return f"{'v' if against_bots else 'a'}:{account_id}"
 
 
 # ---------------------------------------------------------------------- places
@@ -230,6 +257,12 @@ def apply_result(store: Store, game_id: str) -> dict[str, Any] | None:
         )
         if got.rowcount != 1:
             return None  # rated already
+        from .fairplay import unrated_reason_in
+
+        why = unrated_reason_in(conn, game_id)
+        if why is not None:
+            log.info("game %s is not rated: %s", game_id, why)
+            return None
         return _rate_locked(conn, game_id, row.game, row.players, orjson.loads(row.result), now)
 
 
@@ -249,6 +282,7 @@ def _rate_locked(
         log.warning("rated game %s: %s; left unrated", game_id, e)
         return None
     accounts = sorted({x.account_id for x in seats if x.kind != "bot"})
+    vs_bots = any(x.kind == "bot" for x in seats)  # a preset at the table: the rating against bots moves
     # one account's ratings move one game at a time (two of its games ending together on
     # PostgreSQL): lock its row, in id order so that two games never wait for each other
     conn.execute(
@@ -261,7 +295,9 @@ def _rate_locked(
     have = {
         x.player: (x.mu, x.sigma, x.games)
         for x in conn.execute(
-            select(r.player, r.mu, r.sigma, r.games).where(r.title == title, r.player.in_([f"a:{a}" for a in accounts]))
+            select(r.player, r.mu, r.sigma, r.games).where(
+                r.title == title, r.player.in_([player_key(a, vs_bots) for a in accounts])
+            )
         )
     }
     before: list[tuple[float, float]] = []
@@ -269,14 +305,14 @@ def _rate_locked(
         if x.kind == "bot":
             before.append(bot_rating(title, x.bot or "random"))
         else:
-            mu, sigma, _ = have.get(f"a:{x.account_id}", (MODEL.mu, MODEL.sigma, 0))
+            mu, sigma, _ = have.get(player_key(x.account_id, vs_bots), (MODEL.mu, MODEL.sigma, 0))
             before.append((mu, sigma))
     after = rate(before, places)
     changes = []
     for x, (mu0, s0), (mu1, s1), place in zip(seats, before, after, places, strict=True):
         if x.kind == "bot":
             continue  # fixed: people never move a preset's rating
-        key = f"a:{x.account_id}"
+        key = player_key(x.account_id, vs_bots)
         games = have.get(key, (0.0, 0.0, 0))[2] + 1
         values = {"mu": mu1, "sigma": s1, "ordinal": ordinal(mu1, s1), "games": games, "updated_at": now}
         if key in have:
@@ -303,7 +339,7 @@ def _rate_locked(
         changes.append(
             {"seat": x.seat, "account_id": x.account_id, "place": place, "before": (mu0, s0), "after": (mu1, s1)}
         )
-    return {"game_id": game_id, "title": title, "places": places, "changes": changes}
+    return {"game_id": game_id, "title": title, "places": places, "changes": changes, "against_bots": vs_bots}
 
 
 def pending_games(store: Store, limit: int = 500) -> list[str]:
@@ -341,12 +377,16 @@ async def rate_pending(store: Store) -> int:
 
 
 # ---------------------------------------------------------------------- which games may be rated
-def check_ratable(title: str, seats: list[dict[str, Any]], seed: int | None, undo: bool, account: Any) -> None:
+def check_ratable(
+    title: str, seats: list[dict[str, Any]], seed: int | None, undo: bool, account: Any, clock: Any = None
+) -> None:
     """Refuse (422 ``not_ratable``) a rated game that breaks a condition, naming each one broken.
 
     A rated game: its creator is logged in; every seat is a person's (whose seat only a
     logged-in account may take, one per account: ``Hub.join``) or a bot preset with a rating;
-    at least one person; no seed chosen by the creator (who could know the deal); no undo.
+    at least one person; no seed chosen by the creator (who could know the deal); no undo;
+    a clock (``clock``: the table's clock option), so that leaving a game is a loss on time
+    and never a game left open (an abandoned table is not rated).
     """
     from .errors import ApiError
 
@@ -357,6 +397,8 @@ def check_ratable(title: str, seats: list[dict[str, Any]], seed: int | None, und
         problems["seed"] = "a rated game has no seed chosen by its creator"
     if undo:
         problems["undo"] = "a rated game allows no undo"
+    if not isinstance(clock, dict) or clock.get("kind") not in ("realtime", "turn"):
+        problems["clock"] = "a rated game has a clock (realtime or turn): leaving it loses on time"
     if not any(s["type"] == "human" for s in seats):
         problems["no_person"] = "a rated game needs at least one person's seat"
     known = rated_bots(title)

@@ -64,6 +64,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 
+from . import metrics
+
 log = logging.getLogger("redtable.server.store")
 
 metadata = MetaData()
@@ -149,7 +151,29 @@ actions_table = Table(
 # committer like the rest: kind -> fn(connection, op) -> what the write answers.
 EXTRA_WRITES: dict[str, Callable[[Any, tuple], Any]] = {}
 
-DEFAULT_DB = "sqlite:///redtable.db"
+
+def default_db() -> str:
+    """The database when none is named: ``redtable.db`` in the user's data directory, created here.
+
+    Not the working directory: a newcomer starts the server in the checkout, which would fill
+    with the database and its ``-wal``/``-shm`` files (platformdirs: ``~/.local/share/redtable``
+    on Linux, ``$XDG_DATA_HOME/redtable`` when that is set).
+    """
+    from platformdirs import user_data_path
+
+    return f"sqlite:///{user_data_path('redtable', appauthor=False, ensure_exists=True) / 'redtable.db'}"
+
+
+def describe_db(url: str) -> str:
+    """What a person reads at start-up: an SQLite database's file, another's URL without its password."""
+    u = make_url(normalize_url(url))
+    if u.get_backend_name() == "sqlite":
+        if u.database in (None, "", ":memory:"):
+            return "SQLite in memory"
+        return f"SQLite file {Path(u.database).resolve()}"
+    return f"{u.get_backend_name()} {u.render_as_string(hide_password=True)}"
+
+
 # SQLite: a write-ahead log larger than this after a checkpoint is truncated to it, and one
 # found larger than WAL_TRUNCATE_BYTES is checkpointed with TRUNCATE (waiting for readers).
 WAL_LIMIT_BYTES = 16 * 1024 * 1024
@@ -218,9 +242,9 @@ class Store:
     """Synchronous storage calls; the server runs them off the event loop (writer thread, executor)."""
 
     def __init__(
-        self, url: str = DEFAULT_DB, schema: str | None = None, sqlite_sync: str = "normal", writers: int = 2
+        self, url: str | None = None, schema: str | None = None, sqlite_sync: str = "normal", writers: int = 2
     ) -> None:
-        self.url = normalize_url(url)
+        self.url = normalize_url(url or default_db())
         u = make_url(self.url)
         self.dialect = u.get_backend_name()
         self.schema = schema
@@ -291,22 +315,17 @@ class Store:
         return f'"{self.schema}".{table}' if self.schema else table
 
     # ------------------------------------------------------------------ schema
-    def create_tables(self) -> None:
-        """Create the tables (and schema) if missing, and add the fleet columns to older tables.
-
-        The tables are those on ``metadata`` when it runs: the hub imports ``accounts`` and
-        ``ratings`` first, so theirs are made too.
+    def create_tables(self, where: str = "") -> int:
+        """Make the database ready to serve at this redtable's schema version (``schema.py``):
+        tables created if missing, an older SQLite file migrated, anything else that does not
+        match refused with a ``SchemaError`` saying what to do. Answers the version.
 
         On PostgreSQL the whole of it holds an advisory lock: servers starting together on
         one database (``--workers``, several machines) do it one after the other.
         """
-        with self.engine.begin() as conn:
-            if self.dialect == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('redtable.schema'))"))
-            if self.schema:
-                conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
-            metadata.create_all(conn)
-            self._migrate(conn)
+        from .schema import prepare
+
+        return prepare(self, where=where)
 
     def _migrate(self, conn) -> None:
         """Tables made before the fleet columns existed get them; on PostgreSQL each game's
@@ -713,6 +732,7 @@ class Store:
             q = select(g.id, g.game, g.players, g.status, g.created_at, g.finished_at, g.settings)
             if status:
                 q = q.where(g.status == status)
+            q = q.where(g.settings.notlike('%"tutorial":true%'))  # a lesson is private (compact JSON: _dumps)
             rows = conn.execute(q.order_by(g.created_at.desc(), g.id).limit(limit).offset(offset)).all()
             ids = [r[0] for r in rows]
             seats: dict[str, list] = {i: [] for i in ids}
@@ -942,6 +962,7 @@ class GroupCommitter:
                                 pass
                             conn = None
                     self.write_seconds += time.perf_counter() - t0
+                    metrics.committed(time.perf_counter() - t0, results)
                     self.batches += 1
                     self.writes += len(batch)
                     _resolve(batch, results)
@@ -969,6 +990,7 @@ class GroupCommitter:
         except Exception as e:  # noqa: BLE001
             results = [e] * len(batch)
         self.write_seconds += time.perf_counter() - t0
+        metrics.committed(time.perf_counter() - t0, results)
         self.batches += 1
         self.writes += len(batch)
         _resolve(batch, results)
@@ -1009,6 +1031,7 @@ class GroupCommitter:
                 except Exception as e:  # noqa: BLE001
                     results = [e] * len(batch)
                 self.write_seconds += time.perf_counter() - t0
+                metrics.committed(time.perf_counter() - t0, results)
                 self.batches += 1
                 self.writes += len(batch)
                 try:

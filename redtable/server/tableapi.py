@@ -71,6 +71,13 @@ async def _account(request: Request, write: bool = False) -> Any:
     return await accounts.current_account(request)
 
 
+def _client(request: Request) -> str:
+    """The address the request comes from (behind a trusted proxy, its header; the app's rule)."""
+    from .accounts import client_address
+
+    return client_address(request)
+
+
 def _tables(request: Request) -> Any:
     return request.app.state.hub.tables
 
@@ -95,7 +102,21 @@ async def sit(request: Request, game_id: str, body: SitRequest) -> Response:
     account = await _account(request, write=True)
     held = seat_token(request)
     game = await tables.hub.get(game_id)
-    return _json(await _shielded(tables.sit(game, body.name, account, held)))
+    if game.table.rated:  # where the account plays from (fairplay.py: one person's accounts are not rated)
+        from .fairplay import note_request
+
+        await note_request(request, account)
+    return _json(await _shielded(tables.sit(game, body.name, account, held, _client(request))))
+
+
+@router.post("/api/games/{game_id}/ready", tags=["tables"])
+async def ready(request: Request, game_id: str) -> Response:
+    """At a rated open table that just filled up: this seat's person (``Authorization: Bearer
+    <seat token>``) is ready. Who has not confirmed when the limit passes loses the seat; the
+    table starts when everyone has (``readycheck.py``)."""
+    tables = _tables(request)
+    game = await tables.hub.get(game_id)
+    return _json(await _shielded(tables.confirm_ready(game, seat_token(request))))
 
 
 @router.post("/api/games/{game_id}/fill-bots", tags=["tables"])
@@ -112,7 +133,12 @@ async def quickplay_join(request: Request, body: QuickPlayRequest) -> Response:
     token once a table is made (``status``: waiting, starting or matched)."""
     tables = _tables(request)
     account = await _account(request, write=True)
-    out = await _shielded(tables.quick.join(body.game, body.players, body.speed, body.rated, body.name, account))
+    if body.rated:
+        from .fairplay import note_request
+
+        await note_request(request, account)
+    who = _client(request)
+    out = await _shielded(tables.quick.join(body.game, body.players, body.speed, body.rated, body.name, account, who))
     return _json(out, 201)
 
 

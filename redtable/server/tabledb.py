@@ -453,6 +453,29 @@ def open_tables(store: Store, limit: int = 100) -> list[dict[str, Any]]:
     return out
 
 
+def held_seats(store: Store, pairs: list[tuple[str, str]]) -> tuple[dict[tuple[str, str], int], set[str]]:
+    """Which of ``pairs`` (game id, token hash) are a live token of a seat, with the seat, and
+    which of their games exist: two indexed lookups, so ``POST /api/my/games`` loads a game
+    only for a token that is its seat's (never replays a stranger's list of games)."""
+    from .store import tokens_table
+
+    if not pairs:
+        return {}, set()
+    hashes = sorted({h for _, h in pairs})
+    ids = sorted({g for g, _ in pairs})
+    t, s, g = tokens_table.c, seats_table.c, games_table.c
+    found: dict[tuple[str, str], int] = {}
+    with store.engine.connect() as conn:
+        for gid, th, seat in conn.execute(
+            select(t.game_id, t.token_hash, t.seat).where(t.token_hash.in_(hashes), t.revoked_at.is_(None))
+        ):
+            found[(gid, th)] = seat
+        for gid, th, seat in conn.execute(select(s.game_id, s.token_hash, s.seat).where(s.token_hash.in_(hashes))):
+            found[(gid, th)] = seat
+        games = {r[0] for r in conn.execute(select(g.id).where(g.id.in_(ids)))}
+    return {p: found[p] for p in pairs if p in found}, games
+
+
 def account_games(store: Store, account_id: int, limit: int = 50) -> list[tuple[str, int]]:
     """(game, seat) of the active games whose seat the account holds (``seats.account_id``, accounts.py)."""
     s, g = seats_table.c, games_table.c

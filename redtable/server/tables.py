@@ -16,7 +16,16 @@ adds to a game lives here, in memory as the game's :class:`TableState` and in st
   at. Unrated: a bot (:data:`TIMEOUT_BOT`) takes the seat, whose kind becomes a bot. Rated:
   the seat forfeits; with two players the game ends there and the other wins; with more, a
   bot plays the seat on (a "zombie": the seat stays the account's, so the ratings rank it
-  last, and the others' places stand by the final result).
+  last, and the others' places stand by the final result). A rated seat whose time runs
+  out before every person made a first move *aborts* the game instead: it closes
+  (``abandoned``, reason ``aborted``) and nobody is rated (``fairplay.py``). A rated game
+  always has a clock (``ratings.check_ratable``), so leaving one is a loss on time.
+* **Ready**: a rated open table whose last seat is taken asks every person to confirm
+  (``readycheck.py``); whoever does not within its limit loses the seat, and the table
+  waits again. It starts when everyone confirmed.
+* **Unrated rated tables**: when a person sits at a rated table, the seated accounts are
+  compared (``fairplay.py``: same network or device); a game marked so says ``unrated``
+  (the reason) in every snapshot, before it starts, and is never rated.
 * **Abandoned tables** close (status ``abandoned``, leaving the lobby, the reason in every
   snapshot) when no person acted for ``idle`` seconds (real-time and clockless tables 10
   minutes, turn-based 3 days) while the table waited on a person or for its seats to
@@ -35,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from . import tabledb
+from . import clientdb, fairplay, readycheck, tabledb
 from .clocks import Clock, ClockSpec, parse_clock, speed_of
 from .errors import ApiError
 from .store import run_blocking
@@ -66,7 +75,19 @@ def _dumps(obj: Any) -> str:
 class TableState:
     """What a table adds to one live game: open seats, the start gate, the clock, forfeits, closure."""
 
-    __slots__ = ("open", "gated", "rated", "speed", "clock", "forfeits", "closed", "ended")
+    __slots__ = (
+        "open",
+        "gated",
+        "rated",
+        "speed",
+        "clock",
+        "forfeits",
+        "closed",
+        "ended",
+        "unrated",
+        "moved",
+        "confirm",
+    )
 
     def __init__(self, settings: dict[str, Any], players: int) -> None:
         spec = ClockSpec.from_json(settings.get("clock"))
@@ -80,11 +101,16 @@ class TableState:
         self.forfeits: list[int] = []
         self.closed: dict[str, Any] | None = None  # why an abandoned table was closed
         self.ended: dict[str, Any] | None = None  # the result of a game that ended by a forfeit
+        self.unrated: str | None = None  # why a rated table is not rated after all (fairplay.py)
+        self.moved: set[int] = set()  # seats whose first move this process stored (fairplay.first_move)
+        self.confirm: dict[str, Any] | None = None  # a rated open table's "ready" round (readycheck.py)
 
     @classmethod
     def load(cls, game: LiveGame, status: str, result: dict[str, Any] | None, extra: dict[str, Any]) -> TableState:
         """The table of a game loaded from storage (its row in ``extra["table"]``, if any)."""
         tbl = cls(game.settings, game.players)
+        tbl.unrated = extra.get("unrated")
+        tbl.confirm = extra.get("ready_check")
         row = extra.get("table")
         if status == "abandoned":
             tbl.closed = (result or {}).get("closed") or {"reason": "inactive"}
@@ -119,8 +145,18 @@ class TableState:
         return self.closed is not None or self.ended is not None
 
     def ready(self, game: LiveGame) -> bool:
-        """Whether the game may be played: a table that starts when full has every seat taken."""
-        return not self.gated or all(s.kind == "bot" or s.joined_at is not None for s in game.seats)
+        """Whether the game may be played: a table that starts when full has every seat taken
+        (and, at a rated open table, every person confirmed: readycheck.py)."""
+        if not self.gated:
+            return True
+        return self.full(game) and (not self.needs_confirm or (self.confirm is not None and self.confirm["done"]))
+
+    def full(self, game: LiveGame) -> bool:
+        return all(s.kind == "bot" or s.joined_at is not None for s in game.seats)
+
+    @property
+    def needs_confirm(self) -> bool:
+        return self.rated and self.open
 
     def seated(self, game: LiveGame) -> int:
         return sum(1 for s in game.seats if s.kind == "bot" or s.joined_at is not None)
@@ -167,7 +203,15 @@ class TableState:
             "clock": self.clock.public(time.time()) if self.clock is not None else None,
             "forfeited": sorted(self.forfeits),
             "closed": self.closed,
+            "unrated": self.unrated if self.rated else None,
+            "confirm": self.confirm_public(),
         }
+
+    def confirm_public(self) -> dict[str, Any] | None:
+        c = self.confirm
+        if c is None or c["done"] or c["until"] is None or self.over:
+            return None
+        return {"until": c["until"], "ready": c["ready"], "now": time.time()}
 
     def info(self) -> dict[str, Any]:
         """The table's options (the public game info): open seats, speed, the clock option."""
@@ -188,6 +232,7 @@ class TableService:
         self.clock_scale = 1.0
         self.idle_seconds = dict(IDLE_SECONDS)
         self.sweep_seconds = 1.0
+        self.ready_seconds = readycheck.READY_SECONDS
         self.claim_seconds = CLAIM_SECONDS
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.task: asyncio.Task | None = None
@@ -223,7 +268,14 @@ class TableService:
     async def start(self) -> None:
         if tabledb.load_table not in self.hub.store.load_hooks:
             self.hub.store.load_hooks.append(tabledb.load_table)
+        if fairplay.load_unrated not in self.hub.store.load_hooks:
+            self.hub.store.load_hooks.append(fairplay.load_unrated)
+        if readycheck.load_check not in self.hub.store.load_hooks:
+            self.hub.store.load_hooks.append(readycheck.load_check)
+        await run_blocking(fairplay.ensure, self.hub.store)
+        await run_blocking(readycheck.ensure, self.hub.store)
         await run_blocking(tabledb.ensure_tables, self.hub.store, self.idle_seconds["none"], time.time())
+        await run_blocking(clientdb.ensure, self.hub.store)
         self.task = asyncio.create_task(self._sweep())
         if self.hub.fleet is None:  # (a fleet's leases bring them back)
             self._spawn(self._resume_zombies())
@@ -264,14 +316,21 @@ class TableService:
             out["quickplay"] = True
         return out
 
-    def created(self, game: LiveGame) -> asyncio.Future:
-        """The new game's table row, submitted now (it joins the game's own write in one batch)."""
+    def created(self, game: LiveGame, client: str = "") -> asyncio.Future:
+        """The new game's table row, submitted now (it joins the game's own write in one batch),
+        and the row that counts it against its creator's live games (``clientdb.py``)."""
         now = time.time()
         tbl = game.table
         row = tabledb.new_row(game.id, tbl.open, tbl.speed, tbl.rated, now + self.idle_limit(tbl), now)
+        if client:
+            self._bg(self.op(clientdb.made(game.id, [clientdb.client_key(client)], now)), f"the creator of {game.id}")
         fut = self.hub.writer.submit(self.op(tabledb.insert_table(row)))
         fut.add_done_callback(lambda f: None if f.cancelled() else f.exception())  # (read: never "unretrieved")
         return fut
+
+    async def live_games(self, client: str) -> int:
+        """The client's unfinished games and waiting quick-play tickets, in storage (any process's)."""
+        return await run_blocking(clientdb.live_games, self.hub.store, clientdb.client_key(client))
 
     async def stored(self, fut: asyncio.Future) -> None:
         """Wait for a write :meth:`created` submitted; a failure is a 503 with a request id (details logged)."""
@@ -346,6 +405,9 @@ class TableService:
         process that made the change does) and set this process's timer."""
         tbl = game.table
         clk = tbl.clock
+        if tbl.rated and by_person and not remote and decided_by is not None and decided_by not in tbl.moved:
+            tbl.moved.add(decided_by)  # (an abort before every person moved is unrated: fairplay.py)
+            self._bg(self.op(fairplay.first_move(game.id, decided_by, time.time())), f"a first move in {game.id}")
         if clk is None or tbl.over:
             return
         now = time.time()
@@ -413,6 +475,9 @@ class TableService:
         got = await run_blocking(tabledb.read_table, self.hub.store, game.id)
         if got is None:
             return
+        unrated = None
+        if game.table.rated and game.table.unrated is None:  # (a seat taken through another process)
+            unrated = await run_blocking(fairplay.unrated_reason, self.hub.store, game.id)
         notices: list[tuple[str, str, dict[str, Any]]] = []
         async with game.lock:
             if game.evicted:
@@ -430,6 +495,13 @@ class TableService:
                     notices.append(("timeout_forfeit", f"seat {seat}'s time ran out: it forfeits", {"seat": seat}))
             tbl.forfeits = list(got["forfeits"])
             tbl.zombify(game)
+            if tbl.needs_confirm:  # (read under the lock: an older refresh never undoes a newer one's start)
+                tbl.confirm = await run_blocking(readycheck.read, self.hub.store, game.id)
+                if self.hub.fleet is not None:  # (seats freed there: their tokens revoked)
+                    await self.hub._reload_seats_locked(game)
+            if unrated is not None and tbl.unrated is None:
+                tbl.unrated = unrated
+                notices.append(("unrated", f"this game will not be rated: {unrated}", {"reason": unrated}))
             clk = tbl.clock
             if clk is not None and got["banks"] and got["version"] >= clk.version:
                 clk.banks = [float(b) for b in got["banks"]]
@@ -469,9 +541,82 @@ class TableService:
         self.arm(game)
 
     async def seat_taken(self, game: LiveGame) -> None:
-        """A person took a seat through an invite (under the game's lock): the table starts if it was the last."""
-        if game.table.gated and game.table.ready(game):
+        """A person took a seat (under the game's lock): a rated table compares its accounts
+        (``fairplay.py``: said before it starts), and the table starts if it was the last."""
+        tbl = game.table
+        if tbl.rated and tbl.unrated is None:
+            why = await self.hub._write(self.op(fairplay.check_seated(game.id, time.time())), "comparing the seats")
+            if why is not None:
+                tbl.unrated = why
+                self.notice(game, "unrated", f"this game will not be rated: {why}", reason=why)
+                self._publish(game)
+        if tbl.gated and tbl.needs_confirm and tbl.full(game) and not tbl.ready(game):
+            await self._ask_ready_locked(game)
+        if tbl.gated and tbl.ready(game):
             await self._start_locked(game)
+
+    # -------------------------------------------------------------- "ready" at a rated open table (readycheck.py)
+    async def _ask_ready_locked(self, game: LiveGame) -> None:
+        until = time.time() + self.ready_seconds
+        got = await self.hub._write(self.op(readycheck.begin(game.id, until)), "asking the table to confirm")
+        if got is None:  # (everyone confirmed once already)
+            got = await run_blocking(readycheck.read, self.hub.store, game.id)
+        game.table.confirm = got
+        self.notice(game, "ready_check", "the table is full: confirm you are ready", until=until)
+        self._publish(game)
+
+    async def confirm_ready(self, game: LiveGame, token: str | None) -> dict[str, Any]:
+        """``POST /api/games/{id}/ready``: this seat's person is ready; the last one starts the table."""
+        seat = await self.hub.seat_of(game, token)
+        if seat is None:
+            raise ApiError(401, "missing_token", "send your seat token: 'Authorization: Bearer <token>'")
+        tbl = game.table
+        async with game.lock:
+            c = tbl.confirm
+            if c is None or c["done"] or c["until"] is None or not tbl.needs_confirm:
+                raise ApiError(409, "no_ready_check", "this table is not waiting for its players to confirm")
+            people = [s.index for s in game.seats if s.kind == "human"]
+            state, started = await self.hub._write(
+                self.op(readycheck.confirm(game.id, seat, people)), "confirming a seat"
+            )
+            if state is not None:
+                tbl.confirm = state
+            if started:
+                await self._start_locked(game)
+            else:
+                for conn in game.conns:
+                    conn.want_state()
+                self._publish(game)
+        self.hub._after_change(game)
+        return {"game_id": game.id, "seat": seat, "ready": (tbl.confirm or {}).get("ready", []), "started": started}
+
+    async def on_ready_due(self, gid: str, round_: int) -> None:
+        """A confirmation's limit passed: free the seats of those who did not confirm (once)."""
+        game = await self.hub.get(gid)
+        async with game.lock:
+            freed = await self.hub._write(self.op(readycheck.expire(gid, round_, time.time())), "freeing seats")
+            if not freed:
+                return
+            for i in freed:
+                s = game.seats[i]
+                s.joined_at, s.name = None, None
+            game.by_token = {h: x for h, x in game.by_token.items() if x not in freed}
+            game.table.confirm = None
+            for conn in list(game.conns):
+                if conn.seat in freed:
+                    conn.end(
+                        _dumps({"type": "error", "error": "not_ready", "message": "you did not confirm in time"}),
+                        4010,
+                        "not ready",
+                    )
+                else:
+                    conn.want_state()
+            self.notice(game, "ready_timeout", "not everyone confirmed: the table waits again", seats=freed)
+            if self.hub.fleet is not None:
+                self.hub.fleet.after_meta(gid)
+            game.announce_presence()
+            self._publish(game)
+        self.hub._after_change(game)
 
     async def seat_person(
         self,
@@ -514,13 +659,18 @@ class TableService:
             if self.hub.fleet is not None:
                 self.hub.fleet.after_meta(game.id)
             game.announce_presence()
-            if game.table.ready(game):
-                await self._start_locked(game)
+            await self.seat_taken(game)  # (the last seat: the table starts)
         self.hub._after_change(game)
         return True
 
-    async def sit(self, game: LiveGame, name: Any, account: Any, held_token: str | None) -> dict[str, Any]:
-        """``POST /api/games/{id}/sit``: a free seat of an open table for this person, in one click."""
+    async def sit(
+        self, game: LiveGame, name: Any, account: Any, held_token: str | None, client: str = ""
+    ) -> dict[str, Any]:
+        """``POST /api/games/{id}/sit``: a free seat of an open table for this person, in one click.
+
+        One seat a person: an account holds one seat of a table (``accounts.py``), and a guest
+        one per address (``client``; ``clientdb.py``, in storage, so across a fleet), so nobody
+        fills a stranger's table alone. A rated table's seat shows its account's name."""
         from .tokens import new_secret, sha
 
         tbl = game.table
@@ -538,26 +688,59 @@ class TableService:
             if seat is not None:
                 raise ApiError(409, "already_seated", f"you already hold seat {seat} of this table", seat=seat)
         name = check_name(name)
-        if name is None and account is not None:
+        if account is not None and (name is None or tbl.rated):
             name = account.username
         if self.hub.fleet is not None:
             await self.hub.reload_seats(game)  # seats taken through another process a moment ago
+        guest = clientdb.client_key(client) if client and account is None else None
+        if guest is not None:
+            await self._claim_guest_seat(game, guest)
         token = new_secret()
-        for s in list(game.seats):
-            if s.kind != "human" or s.joined_at is not None:
-                continue
-            bind = (account.id, True) if account is not None else None
-            if await self.seat_person(game, s.index, sha(token), name, bind):
-                return {
-                    "game_id": game.id,
-                    "seat": s.index,
-                    "token": token,
-                    "name": name,
-                    "ready": tbl.ready(game),
-                    "url": f"/api/games/{game.id}",
-                    "ws_url": f"/api/games/{game.id}/ws",
-                }
-        raise ApiError(409, "table_full", f"every seat of this table is taken ({game.players} of {game.players})")
+        got: int | None = None
+        try:
+            for s in list(game.seats):
+                if s.kind != "human" or s.joined_at is not None:
+                    continue
+                bind = (account.id, True) if account is not None else None
+                if await self.seat_person(game, s.index, sha(token), name, bind):
+                    got = s.index
+                    break
+        finally:
+            if guest is not None:
+                await self.hub._write(self.op(clientdb.set_guest_seat(game.id, guest, got)), "taking a seat")
+        if got is None:
+            raise ApiError(409, "table_full", f"every seat of this table is taken ({game.players} of {game.players})")
+        return {
+            "game_id": game.id,
+            "seat": got,
+            "token": token,
+            "name": name,
+            "ready": tbl.ready(game),
+            "url": f"/api/games/{game.id}",
+            "ws_url": f"/api/games/{game.id}/ws",
+        }
+
+    async def _claim_guest_seat(self, game: LiveGame, key: str) -> None:
+        """This address's one guest seat at the table, or 409 ``already_seated`` naming the one it holds."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            await self.hub.writer.submit(self.op(clientdb.claim_guest_seat(game.id, key, time.time())))
+        except IntegrityError:
+            seat = await run_blocking(clientdb.guest_seat, self.hub.store, game.id, key)
+            raise ApiError(
+                409,
+                "already_seated",
+                f"your address already holds seat {seat} of this table as a guest; a guest takes one seat "
+                "a table (log in to take a seat as an account)",
+                seat=seat,
+            ) from None
+        except Exception as e:  # noqa: BLE001
+            from .errors import storage_error
+
+            rid = secrets.token_hex(6)
+            log.error("claiming a guest seat of %s failed (request %s): %s", game.id, rid, e)
+            raise storage_error(rid) from None
 
     async def fill_bots(self, game: LiveGame, creator_key: str | None, bot: Any, seats: list[int] | None) -> dict:
         """``POST /api/games/{id}/fill-bots``: the creator puts bot presets in seats nobody took."""
@@ -606,8 +789,7 @@ class TableService:
                 game.announce_presence()
                 for c in game.conns:
                     c.want_state()
-                if game.table.ready(game) and game.table.gated:
-                    await self._start_locked(game)
+                await self.seat_taken(game)  # (full: a rated open table asks its people first, others start)
         self.hub._after_change(game)
         return {"game_id": game.id, "seats": done, "bot": preset, "ready": game.table.ready(game)}
 
@@ -641,6 +823,9 @@ class TableService:
 
     async def _time_out_locked(self, game: LiveGame, seat: int, now: float) -> None:
         tbl = game.table
+        if tbl.rated and await run_blocking(fairplay.not_moved, self.hub.store, game.id):
+            await self._abort_locked(game, seat, now)
+            return
         if tbl.rated:
             forfeits = sorted({*tbl.forfeits, seat})
             rest = [s for s in range(game.players) if s not in forfeits]
@@ -687,6 +872,24 @@ class TableService:
             tbl.clock.expire(seat)
         code, what = ("timeout_forfeit", "it forfeits") if tbl.rated else ("timeout_bot", "a bot plays it now")
         self.notice(game, code, f"seat {seat}'s time ran out: {what}", seat=seat)
+        self._publish(game)
+
+    async def _abort_locked(self, game: LiveGame, seat: int, now: float) -> None:
+        """A rated seat's time ran out before every person moved: the game closes, rated for nobody."""
+        tbl = game.table
+        closed = {"reason": "aborted", "seat": seat, "at": now}
+        done = await self.hub._write(
+            self.op(tabledb.end_game(game.id, "abandoned", {"closed": closed}, now)), "an abort"
+        )
+        if not done:
+            return
+        self.counts["timeouts"] += 1
+        self.counts["aborted"] = self.counts.get("aborted", 0) + 1
+        tbl.closed = closed
+        game.finished_at = now
+        if tbl.clock is not None:
+            tbl.clock.expire(seat)
+        self.notice(game, "game_aborted", f"seat {seat}'s time ran out before everyone moved: not rated", seat=seat)
         self._publish(game)
 
     # -------------------------------------------------------------- abandoned tables
@@ -748,6 +951,8 @@ class TableService:
                     await self._guard(self.on_clock_due(gid, version), gid)
                 for gid in idle:
                     await self._guard(self.on_idle_due(gid), gid)
+                for gid, round_ in await run_blocking(readycheck.due, self.hub.store, now):
+                    await self._guard(self.on_ready_due(gid, round_), gid)
                 if now - last_queue > 30:
                     last_queue = now
                     await self.quick.expire(now)
@@ -793,6 +998,21 @@ class TableService:
             "result": game.result(),
         }
 
+    async def _held(self, held: list[tuple[str, str]]) -> list[tuple[str, int | None, str | None]]:
+        """The held (game, token) pairs as (game, seat, None) when the token is its seat's, else
+        (game, None, why): checked by hash in storage before any game is loaded."""
+        from .tokens import sha
+        from .validate import valid_game_id
+
+        hashed = [(gid, sha(tok)) for gid, tok in held if valid_game_id(gid)]
+        seats, games = await run_blocking(tabledb.held_seats, self.hub.store, hashed)
+        out: list[tuple[str, int | None, str | None]] = []
+        for gid, tok in held:
+            seat = seats.get((gid, sha(tok))) if valid_game_id(gid) else None
+            why = None if seat is not None else "bad_token" if gid in games else "unknown_game"
+            out.append((gid, seat, why))
+        return out
+
     async def my_games(self, account: Any, held: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """The account's active games and those of the seat tokens a browser holds (``held``)."""
         out: list[dict[str, Any]] = []
@@ -801,19 +1021,22 @@ class TableService:
         if account is not None:
             for gid, seat in await run_blocking(tabledb.account_games, self.hub.store, account.id):
                 pairs.append((gid, seat, None))
-        pairs += [(gid, None, tok) for gid, tok in held]
-        for gid, seat, token in pairs:
+        pairs += await self._held(held)
+        for gid, seat, why in pairs:
             if gid in seen:
+                continue
+            if why is not None:
+                out.append({"game_id": gid, "gone": True, "error": why})
                 continue
             try:
                 game = await self.hub.get(gid)
-                if token is not None:
-                    seat = await self.hub.seat_of(game, token)
             except ApiError as e:
                 if e.status >= 500:
                     raise
                 out.append({"game_id": gid, "gone": True, "error": e.code})
                 continue
             seen.add(gid)
+            if game.tutorial:  # a lesson is private: neither listed nor counted
+                continue
             out.append(self.summary(game, seat))
         return out

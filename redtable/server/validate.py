@@ -3,7 +3,8 @@
 Everything a client sends is bounded and typed before it reaches a game or the storage:
 an id that cannot be one of ours is refused before any database query (a NUL byte in an
 id once made PostgreSQL fail), a display name is short printable text that cannot pose as
-a bot or reorder the text around it, and no error message echoes more than
+a bot (not even through look-alike letters or separators: ``textrules.py``), hide, overflow
+the table or reorder the text around it, and no error message echoes more than
 :data:`ECHO_LIMIT` characters of what the client sent.
 """
 
@@ -14,6 +15,7 @@ import unicodedata
 from typing import Any
 
 from .errors import ECHO_LIMIT, ApiError, clip  # noqa: F401 - clip, ECHO_LIMIT re-exported
+from .textrules import problem, words
 
 NAME_MAX = 24
 GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -49,12 +51,14 @@ def check_name(name: Any, field: str = "name") -> str | None:
                 f"{field} may hold only printable characters and plain spaces (found U+{ord(ch):04X})",
                 field=field,
             )
-    words = {w for w in re.split(r"[^\w]+", name.casefold()) if w}
-    if words & BOT_WORDS:
+    bad = problem(name)
+    if bad is not None:
+        raise ApiError(422, "bad_name", f"{field} may not hold {bad}", field=field, reason="characters")
+    if words(name) & BOT_WORDS:
         raise ApiError(
             422,
             "bad_name",
-            f"{field} may not contain a word the table uses for bots ({', '.join(sorted(BOT_WORDS))})",
+            f"{field} may not contain or look like a word the table uses for bots ({', '.join(sorted(BOT_WORDS))})",
             field=field,
         )
     return name

@@ -67,7 +67,8 @@ class Supervisor:
         self.stopping = False
 
     def spawn(self, i: int) -> None:
-        self.procs[i] = subprocess.Popen(self.argv, env=self.env, process_group=0)  # Ctrl-C reaches only us
+        env = {**self.env, "REDTABLE_WORKER": str(i)}  # its --metrics-port is the given one + i (metrics.py)
+        self.procs[i] = subprocess.Popen(self.argv, env=env, process_group=0)  # Ctrl-C reaches only us
         self.started[i] = time.monotonic()
 
     def _stop(self, signum, frame) -> None:  # noqa: ANN001

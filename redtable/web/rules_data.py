@@ -6,9 +6,9 @@ rule by hand: the numbers are the constants the engines and the scorer run on
 rendered from the same encodings as the card inspector (``gallery(lang)``), and the
 short English texts the engines hold (house abilities, location bonuses, die faces) reach
 Ukrainian and Polish through the terminal's catalogs (``redtable.i18n.uk`` / ``.pl``),
-which translate exactly those engine strings. Red North's action texts have no
-translation elsewhere: the tables at the end of this module translate the engine's
-``ACTION_TEXT`` in the web UI's Red North terms.
+which translate exactly those engine strings. Red North's action texts are the engine's
+own in each language (``rednorth.actions.action_text``); the table at the end of this module
+names its phases and actions in the web UI's Red North terms.
 
 The prose of a rules summary (turn structure, end of game, scoring) is the page's own,
 in ``static/i18n/learn/{lang}.json``; it quotes these numbers through placeholders so that
@@ -119,7 +119,7 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
             "excess_card_vp": EXCESS_CARD_VP,
         },
         "houses": [
-            {"house": h, "name": engine_text(n, lang), "text": engine_text(x, lang)}
+            {"house": h, "name": n if lang == "en" else engine_text(f"{n} (house)", lang), "text": engine_text(x, lang)}
             for h, n, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)
         ],
         # a location's bonus is the die face of the same name (the rulebook draws them alike)
@@ -142,7 +142,7 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------- Red North
 @lru_cache(maxsize=3)
 def red_north_rules(lang: str) -> dict[str, Any]:
-    from ..rednorth.actions import ACTION_TEXT
+    from ..rednorth.actions import action_text
     from ..rednorth.cards import (
         CHAMPION_BONUS,
         COLOURS,
@@ -192,7 +192,7 @@ def red_north_rules(lang: str) -> dict[str, Any]:
         {
             "action": a,
             "name": word(f"action.{a}", a.capitalize()),
-            "text": word(f"text.{a}", ACTION_TEXT[a]),
+            "text": action_text(a, lang),
             "when": {"promote": "blue_outpost", "invoke": "ragnarok"}.get(a),
         }
         for a in ("withdraw", "reinforce", "inspire", "promote", "invoke", "pass")
@@ -226,7 +226,7 @@ def red_north_rules(lang: str) -> dict[str, Any]:
                 "phase": "deploy",
                 "name": word("phase.deploy", "Deployment"),
                 "party_size": PARTY_SIZE,
-                "text": word("text.deploy", ACTION_TEXT["deploy"]),
+                "text": action_text("deploy", lang),
             },
             {"phase": "actions", "name": word("phase.actions", "Player Actions"), "actions": actions},
             {
@@ -242,8 +242,8 @@ def red_north_rules(lang: str) -> dict[str, Any]:
     }
 
 
-# Red North's phase and action names and the engine's action texts (``ACTION_TEXT``) in
-# Ukrainian and Polish; the terms are the web UI's (docs/web.md, "Languages").
+# Red North's phase and action names in Ukrainian and Polish (the actions' texts are the
+# engine's, :func:`redtable.rednorth.actions.action_text`); the terms are the web UI's (docs/web.md, "Languages").
 _RN_WORDS: dict[str, dict[str, str]] = {
     "uk": {
         "phase.deploy": "Розгортання",
@@ -255,19 +255,6 @@ _RN_WORDS: dict[str, dict[str, str]] = {
         "action.promote": "Підвищити",
         "action.invoke": "Закликати",
         "action.pass": "Пас",
-        "text.withdraw": "Поверніть карту, що лежить долілиць у вашому загоні набігу, собі на руку; прогалина "
-        "закривається.",
-        "text.reinforce": "Переверніть горілиць одну карту вашого загону набігу, що лежить долілиць, потім "
-        "додайте одну карту з руки горілиць на будь-який край загону.",
-        "text.inspire": "Покладіть 1 фішку слави на рейдера чи героя вашого загону, що лежить горілиць (+1 очко "
-        "набігу для його кольору).",
-        "text.promote": "Покладіть фішку чемпіона на ярла вашого загону, що лежить горілиць: він додає +2 очки "
-        "набігу кожному сусідньому рейдеру чи герою.",
-        "text.invoke": "Застосуйте особливу властивість вашого бога (один раз за гру, лише в Рагнарок), потім "
-        "скиньте його.",
-        "text.pass": "Візьміть собі на руку одну з груп збору, що залишилися; до кінця раунду ви більше не "
-        "виконуєте дій.",
-        "text.deploy": "Покладіть цю карту долілиць наступною (зліва направо) у ваш загін набігу.",
     },
     "pl": {
         "phase.deploy": "Rozstawienie",
@@ -279,16 +266,6 @@ _RN_WORDS: dict[str, dict[str, str]] = {
         "action.promote": "Awansuj",
         "action.invoke": "Przywołaj",
         "action.pass": "Pas",
-        "text.withdraw": "Weź zakrytą kartę ze swojej drużyny najazdu z powrotem na rękę; luka się zamyka.",
-        "text.reinforce": "Odkryj jedną zakrytą kartę swojej drużyny najazdu, a potem dołóż jedną kartę z ręki "
-        "odkrytą na dowolny koniec drużyny.",
-        "text.inspire": "Połóż 1 znacznik Chwały na odkrytym Najeźdźcy lub Bohaterze swojej drużyny (+1 punkt "
-        "najazdu dla jego koloru).",
-        "text.promote": "Połóż znacznik Czempiona na odkrytym Jarlu swojej drużyny: dodaje on +2 punkty najazdu "
-        "każdemu sąsiedniemu Najeźdźcy lub Bohaterowi.",
-        "text.invoke": "Użyj specjalnej zdolności swojego Boga (raz na grę, tylko w Ragnarok), a potem go odrzuć.",
-        "text.pass": "Weź na rękę jedną z pozostałych grup werbunkowych; do końca rundy nie wykonujesz już akcji.",
-        "text.deploy": "Połóż tę kartę zakrytą jako następną (od lewej do prawej) w swojej drużynie najazdu.",
     },
 }
 

@@ -154,6 +154,24 @@ def test_the_model_values_positions():
     assert model.utilities(ahead)[1] > u[1]
 
 
+def test_evaluations_read_administrator_as_printed():
+    """The heuristic evaluation and the learned model's card_points feature score
+    Administrator for the least Influence on the Institute, the neutral house included."""
+    from redtable.bots.eval_redrising import RREval
+    from redtable.bots.learned_value import RRFeatures
+    from redtable.redrising.testing import scenario
+
+    def card_points(influence: list[int]) -> tuple[int, float]:
+        st = scenario(2, hands={0: ["Administrator"], 1: ["Politician"]}, influence=influence)
+        feature = RRFeatures()(st)[0][0][FEATURES["red-rising"].index("card_points")]
+        return RREval().card_points(st, 0, {}), feature
+
+    assert card_points([2, 5]) == (30, 30.0)  # below Bob and the neutral house's 3
+    assert card_points([3, 5]) == (30, 30.0)  # tied with the neutral house
+    assert card_points([4, 5]) == (15, 15.0)  # the neutral house has less
+    assert card_points([5, 1]) == (15, 15.0)
+
+
 def test_a_model_file_of_other_features_is_refused():
     data = json.loads(model_path("red-rising").read_text())
     data["features"] = data["features"][:-1]

@@ -29,7 +29,7 @@ def test_english_gallery_is_what_the_api_served():
             }
             for k in KINDS
         ],
-        "gods": [{"god": x.slug, "name": x.name, "text": x.text} for x in GODS],
+        "gods": [{"god": x.slug, "name": x.name, "name_acc": x.name, "text": x.text} for x in GODS],
         "outposts": [{"colour": COLOURS[i], "name": o.name, "text": o.text} for i, o in enumerate(OUTPOSTS)],
     }
 

@@ -282,8 +282,17 @@ CASES = [
     ("Seer", (), {"sovereign": True}, 11),
     ("Seer", (), {}, 0),
     # --- Copper
-    ("Administrator", (), {"influence": 5, "opp": [{"influence": 2}]}, 15),
-    ("Administrator", (), {"influence": 1, "opp": [{"influence": 2}]}, 0),
+    # Administrator: the printed card rewards the *least* Influence (Politician the most)
+    ("Administrator", (), {"influence": 1, "opp": [{"influence": 2}, {"influence": 4}]}, 15),  # the least
+    ("Administrator", (), {"influence": 2, "opp": [{"influence": 2}, {"influence": 5}]}, 15),  # tied for it
+    ("Administrator", (), {"influence": 5, "opp": [{"influence": 2}]}, 0),  # not the least
+    ("Administrator", (), {"influence": 3, "opp": [{"influence": 3}, {"influence": 1}]}, 0),  # tied, not least
+    ("Administrator", (), {"influence": 0, "opp": [{"influence": 4}]}, 15),  # 0 tokens: the least
+    ("Administrator", (), {"influence": 0, "opp": [{"influence": 0}, {"influence": 3}]}, 15),  # tied at 0
+    ("Administrator", (), {"influence": 1, "opp": [{"influence": 0}]}, 0),  # an opponent at 0 has less
+    ("Administrator", (), {"influence": 2, "opp": [{"influence": 4}], "neutral": 3}, 15),  # 2p: below the neutral
+    ("Administrator", (), {"influence": 3, "opp": [{"influence": 5}], "neutral": 3}, 15),  # tied with the neutral
+    ("Administrator", (), {"influence": 4, "opp": [{"influence": 5}], "neutral": 3}, 0),  # the neutral has less
     ("Bondilus", (), {"sovereign": True}, 5),
     ("Bondilus", ("Aja",), {}, 5),
     ("Bondilus", ("Aja",), {"sovereign": True}, 10),
@@ -437,6 +446,8 @@ def test_encoding_covers_102_cards_with_primitives_only():
         ),
         ("Developer", "Gain the core value of the top card of any location."),
         ("Lorn", "15 VP if with no other Golds."),
+        ("Administrator", "15 VP if you have the least Influence on the Institute (or tied for the least)."),
+        ("Politician", "15 VP if you have the most Influence on the Institute (or tied for the most)."),
         ("Stained", "15 VP if this is your only Obsidian."),
         ("Antonia", "15 VP if with The Jackal or 2 other Golds. -10 VP if with Victra or Sevro."),
         ("Razor Designer", "13 VP if with a Gold and no Obsidians."),
@@ -471,6 +482,55 @@ def test_every_bonus_renders_one_sentence_per_clause():
         sentences = B.bonus_clauses_text(c.index)
         assert len(sentences) == len(BONUSES[c.index])
         assert all(s.endswith(".") and "{" not in s for s in sentences)
+
+
+def test_least_compares_with_every_house_and_counts_zero():
+    """Least(resource) by itself: every rival house (the neutral one for Influence, when it
+    is in the game), ties and 0 included; compiled and plain evaluations agree."""
+    hand = B.Hand.plain([ci("Administrator")])
+    cases = [
+        (B.Board(influence=0, opp_influence=(0,)), True),  # everyone at 0
+        (B.Board(influence=1, opp_influence=(2, 1, 3)), True),
+        (B.Board(influence=2, opp_influence=(1,)), False),
+        (B.Board(influence=2, opp_influence=(4,), neutral_influence=3), True),
+        (B.Board(influence=4, opp_influence=(4,), neutral_influence=3), False),  # the neutral house has less
+        (B.Board(influence=4, opp_influence=(5,), neutral_influence=0), True),  # no neutral house
+        (B.Board(helium=0, opp_helium=(0, 1)), None),
+    ]
+    for board, want in cases:
+        for cond in (B.Least(B.INFLUENCE), B.Least(B.HELIUM), B.Least(B.FLEET)):
+            got = cond.holds(hand, 0, board)
+            assert cond.compile()(hand, 0, board) == got
+            assert B.Points(15, cond).compile()(hand, 0, board) == B.Points(15, cond).value(hand, 0, board)
+        if want is not None:
+            assert B.Least(B.INFLUENCE).holds(hand, 0, board) is want, board
+    assert B.Least(B.HELIUM).holds(hand, 0, B.Board(helium=0, opp_helium=(0, 1)))
+    assert not B.Least(B.FLEET).holds(hand, 0, B.Board(fleet=3, opp_fleet=(2,)))
+    assert B.Points(5, B.Least(B.HELIUM)).text(-1) == "5 VP if you have the least Helium (or tied for the least)."
+    assert B.Points(5, B.Least(B.FLEET)).text(-1) == (
+        "5 VP if you are the least advanced on the Fleet Track (or tied for the least)."
+    )
+    assert B.Points(-5, B.Unless(B.Least(B.INFLUENCE))).text(-1) == (
+        "-5 VP unless you have the least Influence on the Institute (or tied for the least)."
+    )
+
+
+def test_administrator_and_politician_in_one_game():
+    """The two Influence Coppers of the printed game are opposites: in one final position
+    the player with the least scores Administrator's 15, the one with the most Politician's."""
+    low, high = ci("Administrator"), ci("Politician")
+    pos = FinalPosition(
+        players=[
+            FinalPlayer(hand=[low, high], name="low", influence=1),
+            FinalPlayer(hand=[low, high], name="high", influence=6),
+        ],
+        locations=([], [], [], []),
+        banished=[],
+        neutral_influence=3,
+    )
+    a, b = score_position(pos)
+    assert a.card_points[NAME[low]] - VALUE[low] == 15 and a.card_points[NAME[high]] - VALUE[high] == 0
+    assert b.card_points[NAME[low]] - VALUE[low] == 0 and b.card_points[NAME[high]] - VALUE[high] == 15
 
 
 def test_refs_report_what_a_bonus_looks_for():

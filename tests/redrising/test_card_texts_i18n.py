@@ -14,21 +14,24 @@ import re
 import pytest
 
 from redtable.redrising import abilities  # noqa: F401  (registers every ability)
+from redtable.redrising import bonuses as B
 from redtable.redrising.bonuses import bonus_text
 from redtable.redrising.cards import BY_SLUG, CARDS, NUM_CARDS
 from redtable.redrising.effects import COND_TEXT, TEXT, render
 from redtable.redrising.engine import DEPLOY
 from redtable.redrising.gallery import TEXT_FIELDS, card_entry, card_name, card_texts, gallery
 from redtable.redrising.lang import names as name_tables
+from redtable.redrising.lang.bonuses_text import clause_text
 from redtable.redrising.lang.effects_text import COND, RENDER
 from redtable.redrising.lang.grammar import Count, euphony, plural_form
 from redtable.redrising.lang.tables import lang as get_lang
 
 LANGS = ("uk", "pl")
 # sha256 of json.dumps(gallery(), ensure_ascii=False, sort_keys=True): the English gallery
-# changes only on purpose. It was the one before any language existed until "If you do"
-# came to govern every sentence after it (Alfrun, Jopho, Mickey the Carver: "..., then ...").
-EN_SNAPSHOT = "d8bc50efd89eb73e1d201daa86551793566dd24c20acf9e4d660b638e7905e71"
+# changes only on purpose, never by a translation. It was the one before any language existed
+# until "If you do" came to govern every sentence after it (Alfrun, Jopho, Mickey the Carver:
+# "..., then ...") and Administrator's bonus became "the least Influence" as printed (was "most").
+EN_SNAPSHOT = "7fd1dd6c449f7a63e9fcc219951ed882e4759eeedfa22d5cb97ed8b8a0c2f386"
 
 WORD = re.compile(r"[^\W\d_]+")
 # Polish words that are spelled like an English word of the rules text.
@@ -214,6 +217,31 @@ def test_rulebook_models():
     assert card_texts("garden-trained-rose", "uk")["end_game_bonus"] == "14 очок, якщо зі срібним."
     assert card_texts("janitor", "pl")["end_game_bonus"] == "5 punktów za każdego Zielonego, Żółtego i Niebieskiego."
     assert card_texts("garden-trained-rose", "pl")["end_game_bonus"] == "14 punktów, jeśli ze Srebrnym."
+
+
+def test_administrator_least_and_politician_most_in_every_language():
+    """The two Influence Coppers are opposites: "the least (or tied for the least)" is not
+    "the most" in any language, and reads the rulebooks' terms."""
+    assert card_texts("administrator", "uk")["end_game_bonus"] == (
+        "15 очок, якщо ви маєте найменше фішок впливу в Інституті (або поділяєте останнє місце)."
+    )
+    assert card_texts("administrator", "pl")["end_game_bonus"] == (
+        "15 punktów, jeśli masz najmniej znaczników Wpływu na Instytucie (lub remisujesz o ostatnie miejsce)."
+    )
+    for lang in ("en", *LANGS):
+        admin = card_texts("administrator", lang)["end_game_bonus"]
+        politician = card_texts("politician", lang)["end_game_bonus"]
+        assert admin != politician, lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_least_renders_for_every_resource(lang):
+    """Least is a composable clause: every resource it may take has its words."""
+    L = get_lang(lang)
+    texts = {clause_text(B.Points(10, B.Least(res)), -1, L) for res in (B.FLEET, B.HELIUM, B.INFLUENCE)}
+    most = {clause_text(B.Points(10, B.Most(res)), -1, L) for res in (B.FLEET, B.HELIUM, B.INFLUENCE)}
+    assert len(texts) == 3 and not texts & most
+    assert all("{" not in t and "(" in t for t in texts)
 
 
 def test_agreement_with_the_bound_card_and_names():

@@ -635,6 +635,28 @@ def test_three_player_file_has_no_neutral_house_by_default(tmp_path):
     assert [p["influence"] for p in players] == [8, 2, 0]
 
 
+def test_administrator_scores_the_least_influence_the_neutral_house_included(tmp_path):
+    """Administrator: 15 VP for the least Influence (or tied); Politician: for the most. In a
+    2-player game the neutral house's 3 tokens are one of the houses compared."""
+    f = tmp_path / "two.txt"
+
+    def cards(text: str) -> list[int]:
+        f.write_text(text)
+        r = run(f, "--json")
+        assert r.exit_code == 0, r.stderr
+        return [p["cards"] for p in json.loads(r.stdout)["players"]]
+
+    # Ann 2 is the least (neutral 3, Bob 5): Administrator 15+15; Bob's Politician 15+15
+    assert cards("Ann: Administrator | influence 2\nBob: Politician | influence 5\n") == [30, 30]
+    # Ann 3 ties the neutral house for the least
+    assert cards("Ann: Administrator | influence 3\nBob: Politician | influence 5\n") == [30, 30]
+    # Ann 4: the neutral house has less; Ann 0: the least
+    assert cards("Ann: Administrator | influence 4\nBob: Politician | influence 5\n") == [15, 30]
+    assert cards("Ann: Administrator\nBob: Politician | influence 5\n") == [30, 30]
+    # no neutral house: Ann 4 is below Bob 5 again
+    assert cards("Ann: Administrator | influence 4\nBob: Politician | influence 5\nneutral 0\n") == [30, 30]
+
+
 # ------------------------------------------------------------------- the short text form
 
 TEXT = """# a finished game

@@ -3,9 +3,11 @@ time is short, accounts, polling until something happens."""
 
 from __future__ import annotations
 
+import itertools
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -18,10 +20,23 @@ IDLE = {"none": 1.0, "realtime": 1.0, "turn": 2.0}
 
 
 def table_server(backend: Backend, **kw: Any):
+    """A test server whose time is short and whose clients may name their address in
+    ``X-Forwarded-For`` (as behind a trusted proxy), so that one test plays several people at
+    once (:func:`address`) and each :class:`Account` comes from its own network (``fairplay.py``
+    rates only those)."""
+
+    from redtable.server.limits import Limits
+
+    kw.setdefault("limits", replace(Limits().relaxed(), trust_proxy=True))
     kw.setdefault("clock_scale", SCALE)
     kw.setdefault("table_idle_seconds", IDLE)
     kw.setdefault("table_sweep_seconds", 0.05)
     return start_server(backend, **kw)
+
+
+def address() -> dict[str, str]:
+    """Headers that make a request come from an address no other request of the tests used."""
+    return {"X-Forwarded-For": new_address()}
 
 
 def until(fn: Callable[[], Any], timeout: float = 30.0, every: float = 0.05, what: str = "the condition") -> Any:
@@ -70,12 +85,24 @@ def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-class Account:
-    """A logged-in account (accounts.py): its own HTTP client with the session cookie and CSRF header."""
+_ADDRESSES = itertools.count(1)
 
-    def __init__(self, base: str, name: str | None = None) -> None:
+
+def new_address() -> str:
+    """An address of its own (a documentation range): a person on a network nobody else uses."""
+    n = next(_ADDRESSES)
+    return f"198.{18 + n // 65536 % 2}.{n // 256 % 256}.{n % 256}"
+
+
+class Account:
+    """A logged-in account (accounts.py): its own HTTP client with the session cookie and CSRF
+    header, its own device (cookie jar) and, on a server that trusts X-Forwarded-For, its own
+    network (``address``: pass another account's to share it)."""
+
+    def __init__(self, base: str, name: str | None = None, address: str | None = None) -> None:
         self.name = name or f"u{uuid.uuid4().hex[:10]}"
-        self.http = httpx.Client(base_url=base, timeout=20)
+        self.address = address or new_address()
+        self.http = httpx.Client(base_url=base, timeout=20, headers={"X-Forwarded-For": self.address})
         r = self.http.post("/api/accounts", json={"username": self.name, "password": "correct horse 42"})
         assert r.status_code == 201, r.text  # (registering logs in)
         self.http.headers["X-CSRF-Token"] = r.json()["csrf"]

@@ -136,6 +136,33 @@ def test_clean_text_keeps_what_is_typed_and_drops_what_is_invisible():
     assert e.value.details == {"max": 300, "length": 301}
 
 
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("\u3164", "U+3164"),  # Hangul filler: a message that shows as nothing
+        ("\u115f\u1160", "U+115F"),  # Hangul choseong and jungseong fillers
+        ("hello\u2800\u2800\u2800", "U+2800"),  # braille blank: a blank block of lines
+        ("\uffa0", "U+FFA0"),
+        ("ok \U000e0100", "U+E0100"),  # a variation selector on nothing it can select
+        ("\ufdfd", "U+FDFD"),  # the bismillah ligature: one glyph as wide as a line
+        ("peace \ufdfa", "U+FDFA"),
+        ("\u2e3b\u2e3b", "U+2E3B"),  # three-em dashes
+        ("\U00012219", "U+12219"),  # a Cuneiform sign several ems wide
+        ("\ua9c5", "U+A9C5"),
+        ("z\u0336\u0334\u0335\u0337", "more than 3 combining marks"),  # zalgo
+    ],
+)
+def test_invisible_and_oversized_messages_are_refused(text, says):
+    with pytest.raises(ApiError) as e:
+        clean_text(text)
+    assert e.value.code == "bad_text" and says in e.value.message, e.value.message
+
+
+def test_what_looks_ordinary_stays():
+    for fine in ("❤\ufe0f", "Tiếng Việt", "שָׁלוֹם", "नमस्ते", "z\u0336\u0334\u0335", "👍🏽", "你好"):
+        assert clean_text(fine), fine
+
+
 # ---------------------------------------------------------------------- refusals over the socket
 def test_every_refusal_has_its_code(table):
     srv, api, gid, tokens, socks = table
@@ -144,6 +171,10 @@ def test_every_refusal_has_its_code(table):
         (s0, {"type": "chat", "channel": "players", "text": "x" * 301}, "message_too_long"),
         (s0, {"type": "chat", "channel": "players", "text": ""}, "empty_message"),
         (s0, {"type": "chat", "channel": "players", "text": " \u200b "}, "empty_message"),
+        (s0, {"type": "chat", "channel": "players", "text": "\u3164"}, "bad_text"),  # a Hangul filler alone
+        (w1, {"type": "chat", "channel": "spectators", "text": "hi \u2800\u2800"}, "bad_text"),  # braille blanks
+        (s0, {"type": "chat", "channel": "players", "text": "\ufdfd"}, "bad_text"),  # a whole phrase as one glyph
+        (w1, {"type": "chat", "channel": "spectators", "text": "z" + "\u0336\u0334\u0335\u0337"}, "bad_text"),
         (s0, {"type": "chat", "channel": "players"}, "malformed"),
         (s0, {"type": "chat", "channel": "players", "text": {"a": 1}}, "malformed"),
         (s0, {"type": "chat", "channel": "spectators", "text": "hi"}, "spectators_only"),
@@ -196,18 +227,34 @@ def test_rate_limit_per_seat(table):
         srv.call(hub.limiter.buckets.clear)
 
 
-def test_a_table_keeps_at_most_game_max_messages(table, monkeypatch):
-    """However the rate limits are set, one table's stored chat is bounded."""
+def test_a_table_keeps_at_most_game_max_messages_per_channel(table, monkeypatch):
+    """However the rate limits are set, one table's stored chat is bounded; each channel has its
+    own cap, so the spectators filling theirs never silences the players."""
     from redtable.server import chat as chat_module
 
     srv, api, gid, tokens, socks = table
-    monkeypatch.setattr(chat_module, "GAME_MAX", 3)
-    assert chat(socks["s0"], "a", "players", "one")["type"] == "chat"
-    assert chat(socks["s1"], "b", "players", "two")["type"] == "chat"
-    assert chat(socks["w1"], "c", "spectators", "three")["type"] == "chat"
-    full = chat(socks["s1"], "d", "players", "four")
-    assert full["type"] == "error" and full["error"] == "chat_full" and "3 messages" in full["message"]
+    monkeypatch.setattr(chat_module, "GAME_MAX", 2)
+    assert chat(socks["w1"], "a", "spectators", "one")["type"] == "chat"
+    assert chat(socks["w1"], "b", "spectators", "two")["type"] == "chat"
+    full = chat(socks["w1"], "c", "spectators", "three")
+    assert full["type"] == "error" and full["error"] == "chat_full" and "2 messages" in full["message"]
+    assert full["channel"] == "spectators" and "spectators channel" in full["message"]
+    assert chat(socks["s0"], "d", "players", "still heard")["type"] == "chat"  # the players are not silenced
+    assert chat(socks["s1"], "e", "players", "me too")["type"] == "chat"
+    full = chat(socks["s1"], "f", "players", "and again")
+    assert full["type"] == "error" and full["error"] == "chat_full" and full["channel"] == "players"
     assert len(history(api, gid, tokens[0]).json()["messages"]) == 2  # (the seat does not read the spectators')
+
+
+def test_the_cap_counts_per_channel_from_storage(table):
+    """A process that loads a table's chat counts each channel's stored messages apart."""
+    from redtable.server.chat import count_messages
+
+    srv, api, gid, tokens, socks = table
+    assert chat(socks["w1"], "a", "spectators", "one")["type"] == "chat"
+    assert chat(socks["s0"], "b", "players", "two")["type"] == "chat"
+    assert chat(socks["s1"], "c", "players", "three")["type"] == "chat"
+    assert count_messages(srv.hub.store, gid) == {"players": 2, "spectators": 1}
 
 
 # ---------------------------------------------------------------------- what reaches whom

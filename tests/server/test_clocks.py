@@ -7,6 +7,8 @@ the server has acted.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from srvkit import Api, Backend, Client, require_backend
 from tablekit import (
@@ -226,30 +228,91 @@ def rated_game(srv, api, n: int, bank_s: int) -> tuple[str, list[Account], list[
     return gid, people, tokens
 
 
-def test_time_out_rated_two_players_the_seat_forfeits_and_the_other_wins(rated_ok):
+def first_moves(api: Api, gid: str, tokens: list[str | None]) -> None:
+    """Play at random until every person has made a first move (the abort window is over)."""
+    import random
+
+    rnd, moved = random.Random(5), set()
+    while len(moved) < sum(t is not None for t in tokens):
+        st = api.state(gid)
+        d = st["decision"]
+        assert st["status"] == "active", st["status"]
+        if d is None or d.get("auto") or tokens[d["player"]] is None:
+            continue
+        mine = api.state(gid, tokens[d["player"]])
+        dd = mine["decision"]
+        if dd is None or dd.get("auto") or dd["player"] != d["player"]:
+            continue
+        if api.decide(gid, tokens[d["player"]], rnd.choice(dd["options"]), mine["version"]).status_code == 200:
+            moved.add(d["player"])
+
+
+def rating_of(api: Api, p: Account) -> dict | None:
+    got = api.http.get(f"/api/players/{p.name}")
+    return got.json().get("ratings", {}).get("red-north") if got.status_code == 200 else None
+
+
+def test_time_out_rated_before_everyone_moved_aborts_the_game_unrated(rated_ok):
+    """The creator (or a stranger who sat) never plays: the game closes, rated for nobody."""
     srv, api = rated_ok
-    gid, people, tokens = rated_game(srv, api, 2, 30)
-    st = api.state(gid)
-    assert st["rated"] is True
-    waited = st["decision"]["player"]
-    st = until(lambda: (s := api.state(gid)) and s["status"] == "finished" and s, what="the forfeit")
+    for moves in (False, True):  # nobody moved; the first seat moved, the second never did
+        gid, people, tokens = rated_game(srv, api, 2, 3000)
+        st = api.state(gid)
+        ws = Client(srv, gid, tokens[0])
+        first = st["decision"]["player"]
+        while moves and (mine := api.state(gid, tokens[first]))["decision"]["player"] == first:
+            r = api.decide(gid, tokens[first], mine["decision"]["options"][0], mine["version"])
+            assert r.status_code == 200, r.text
+        waited = api.state(gid)["decision"]["player"]
+        srv.call(lambda gid=gid: _expire_now(srv, gid))
+        st = until(lambda gid=gid: (s := api.state(gid)) and s["status"] == "abandoned" and s, what="the abort")
+        assert st["closed"]["reason"] == "aborted" and st["closed"]["seat"] == waited and st["result"] is None
+        notice = wait_message(ws, lambda m: m.get("code") == "game_aborted")
+        assert notice["seat"] == waited
+        time.sleep(0.3)  # (a rating would have been written by now)
+        assert [rating_of(api, p) for p in people] == [None, None]
+        ws.close()
+        for p in people:
+            p.close()
+
+
+def test_time_out_rated_after_everyone_moved_the_leaver_loses_rated(rated_ok):
+    srv, api = rated_ok
+    gid, people, tokens = rated_game(srv, api, 2, 3000)
+    assert api.state(gid)["rated"] is True
+    first_moves(api, gid, tokens)
+    waited = until(lambda: (d := api.state(gid)["decision"]) and not d.get("auto") and d)["player"]
+    srv.call(lambda: _expire_now(srv, gid))
+    st = until(lambda: (s := api.state(gid)) and s["status"] != "active" and s, what="the forfeit")
+    assert st["status"] == "finished", (st["status"], st["closed"])
     assert st["result"]["forfeited"] == [waited] and st["result"]["winners"] == [1 - waited]
     assert st["result"]["reason"] == "timeout" and st["seats"][waited]["type"] == "human"  # (the account's seat)
     r = api.decide(gid, tokens[1 - waited], "jarl", st["version"])
     assert r.status_code == 409 and r.json()["error"] == "game_over"
     rec = api.http.get(f"/api/games/{gid}/record")  # over: the seed is published, as for any finished game
     assert rec.status_code == 200 and rec.json()["seed_commitment"] == st["seed_commitment"]
-
-    def rated(p: Account) -> dict | None:
-        got = api.http.get(f"/api/players/{p.name}")
-        return got.json().get("ratings", {}).get("red-north") if got.status_code == 200 else None
-
     loser, winner = until(
-        lambda: all(rated(p) for p in people) and [rated(p) for p in (people[waited], people[1 - waited])]
+        lambda: (
+            all(rating_of(api, p) for p in people) and [rating_of(api, p) for p in (people[waited], people[1 - waited])]
+        )
     )
-    assert winner["mu"] > loser["mu"]
+    assert winner["mu"] > loser["mu"] and winner["provisional"] and loser["provisional"]
     for p in people:
         p.close()
+
+
+def test_a_rated_game_needs_a_clock(rated_ok):
+    srv, api = rated_ok
+    p = Account(srv.base)
+    body = {"game": "red-north", "seats": [{"type": "human"}] * 2, "rated": True}
+    for clock in (None, {"kind": "none"}):
+        r = p.http.post("/api/games", json={**body, "clock": clock})
+        assert r.status_code == 422 and r.json()["error"] == "not_ratable" and r.json()["reasons"] == ["clock"]
+    r = p.http.post("/api/quickplay", json={"game": "red-north", "players": 2, "rated": True})
+    assert r.status_code == 422 and r.json()["error"] == "invalid_speed"
+    r = p.http.post("/api/games", json={**body, "clock": {"kind": "turn"}})
+    assert r.status_code == 201 and r.json()["rated"] is True
+    p.close()
 
 
 def test_time_out_rated_three_players_a_bot_plays_the_forfeited_seat_ranked_last(rated_ok):
@@ -257,7 +320,8 @@ def test_time_out_rated_three_players_a_bot_plays_the_forfeited_seat_ranked_last
 
     srv, api = rated_ok
     gid, people, tokens = rated_game(srv, api, 3, 3000)  # 30 s: long enough to play the others' turns
-    waited = api.state(gid)["decision"]["player"]
+    first_moves(api, gid, tokens)
+    waited = until(lambda: (d := api.state(gid)["decision"]) and not d.get("auto") and d)["player"]
     srv.call(lambda: _expire_now(srv, gid))
     st = until(lambda: (s := api.state(gid)) and s["forfeited"] == [waited] and s, what="the forfeit")
     assert st["status"] == "active" and st["seats"][waited]["type"] == "bot"

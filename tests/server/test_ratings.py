@@ -4,7 +4,9 @@ A rated game's result moves each account's rating exactly as OpenSkill's Placket
 computes it here (ties share a place); a second call, or two calls at once, change nothing
 more; a bot preset's rating is the shipped fixed one and never moves; the profile and the
 leaderboard answer what the tables hold; a rated game played through the API is rated when
-it ends; and on a fleet of two processes a rated game is rated exactly once.
+it ends; and on a fleet of two processes a rated game is rated exactly once. A game with a preset at
+the table moves a separate rating against bots; the people's leaderboard lists accounts with
+ten rated games against people, one lately; a game ``fairplay.py`` marked is never rated.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import orjson
 import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select
-from srvkit import Backend, require_backend
+from srvkit import BACKENDS, Backend, require_backend, start_server
 
 from redtable.server import accounts as acc
 from redtable.server.ratings import (
@@ -31,6 +33,7 @@ from redtable.server.ratings import (
     history_table,
     pending_games,
     places_of,
+    player_key,
     ratings_table,
 )
 from redtable.server.store import games_table
@@ -82,11 +85,12 @@ def finished_game(st, seats: list, result: dict, rated: bool = True, title: str 
     return gid
 
 
-def stored(st, account_id: int, title: str = "red-north") -> tuple[float, float, int] | None:
+def stored(st, account_id: int, title: str = "red-north", bots: bool = False) -> tuple[float, float, int] | None:
+    """An account's rating against people (or ``bots``) in ``title``: (mu, sigma, games)."""
     r = ratings_table.c
     with st.engine.connect() as conn:
         row = conn.execute(
-            select(r.mu, r.sigma, r.games).where(r.player == f"a:{account_id}", r.title == title)
+            select(r.mu, r.sigma, r.games).where(r.player == player_key(account_id, bots), r.title == title)
         ).first()
     return (row.mu, row.sigma, row.games) if row else None
 
@@ -166,18 +170,20 @@ def test_ties_share_a_place(backend):
 
 
 def test_bots_play_at_their_fixed_rating_and_never_move(backend):
+    """A game against a preset moves the account's rating against bots, never the one against people."""
     st = backend.store()
     (a,) = make_accounts(st, 1)
     title = "red-rising"
     bot_mu, bot_sigma = bot_rating(title, "heuristic")
     for n in range(2):
         gid = finished_game(st, ["heuristic", a], {"scores": [100.0, 120.0], "winners": [1]}, title=title)
-        before = stored(st, a, title)
-        apply_result(st, gid)
+        before = stored(st, a, title, bots=True)
+        assert apply_result(st, gid)["against_bots"] is True
         start = before[:2] if before else (25.0, 25 / 3)
         want = expected([(bot_mu, bot_sigma), start], [2, 1])
-        assert stored(st, a, title)[:2] == pytest.approx(want[1], abs=1e-9)
-        assert stored(st, a, title)[2] == n + 1
+        assert stored(st, a, title, bots=True)[:2] == pytest.approx(want[1], abs=1e-9)
+        assert stored(st, a, title, bots=True)[2] == n + 1
+        assert stored(st, a, title) is None  # the rating against people: untouched
         assert bot_rating(title, "heuristic") == (bot_mu, bot_sigma)
         assert history_rows(st, gid) == 1  # the person's only
     r = ratings_table.c
@@ -227,6 +233,73 @@ def test_two_concurrent_calls_rate_once(backend):
     st2.dispose()
 
 
+def test_farming_a_bot_never_reaches_the_peoples_leaderboard(backend):
+    """100 wins against ``random`` (the farm the issue measured): a rating against bots that
+    the profile shows beside the presets', and no row on the people's leaderboard."""
+    from redtable.server.players import leaderboard, profile
+
+    st = backend.store()
+    (a,) = make_accounts(st, 1)
+    for _ in range(100):
+        apply_result(st, finished_game(st, ["random", a], {"scores": [1.0, 9.0], "winners": [1]}))
+    mu, sigma, games = stored(st, a, bots=True)
+    assert games == 100 and mu - 3 * sigma > 20  # (it would have topped the board: above every bot)
+    assert stored(st, a) is None
+    board = leaderboard(st, "red-north", 100, 0)
+    assert all(x["is_bot"] for x in board["players"]) and board["total"] == len(bot_data()["ratings"]["red-north"])
+    name = board_name(st, a)
+    prof = profile(st, name)
+    assert prof["ratings"] == {} and prof["bot_ratings"]["red-north"]["games"] == 100
+    assert set(prof["presets"]["red-north"]) == set(bot_data()["ratings"]["red-north"])
+    assert len(prof["bot_history"]["red-north"]) == 100 and prof["history"] == {}
+    st.dispose()
+
+
+def board_name(st, account_id: int) -> str:
+    with st.engine.connect() as conn:
+        return conn.execute(select(acc.accounts_table.c.username).where(acc.accounts_table.c.id == account_id)).scalar()
+
+
+def test_the_peoples_leaderboard_lists_ten_rated_games_against_people_one_lately(backend):
+    from redtable.server.players import leaderboard
+
+    st = backend.store()
+    a, b = make_accounts(st, 2)
+
+    def listed() -> dict[str, dict]:
+        return {x["username"]: x for x in leaderboard(st, "red-north", 100, 0)["players"] if not x["is_bot"]}
+
+    for n in range(10):
+        assert listed() == {}, n  # fewer than ten games against people
+        apply_result(st, finished_game(st, [a, b], {"scores": [2.0, 1.0], "winners": [n % 3 == 0]}))
+    got = listed()
+    assert set(got) == {board_name(st, a), board_name(st, b)} and all(x["games"] == 10 for x in got.values())
+    for x in got.values():
+        assert x["provisional"] is (x["sigma"] > 6.0)
+    assert any(x["provisional"] for x in got.values())  # (ten games leave sigma above 6: not vacuous)
+    with st.engine.begin() as conn:  # no rated game in 90 days: off the board
+        conn.execute(
+            ratings_table.update()
+            .where(ratings_table.c.player == player_key(a, False))
+            .values(updated_at=time.time() - 91 * 86400)
+        )
+    assert set(listed()) == {board_name(st, b)}
+    st.dispose()
+
+
+def test_a_game_fairplay_marked_unrated_is_never_rated(backend):
+    from redtable.server.fairplay import unrated_table
+
+    st = backend.store()
+    a, b = make_accounts(st, 2)
+    gid = finished_game(st, [a, b], {"scores": [2.0, 1.0], "winners": [0]})
+    with st.engine.begin() as conn:
+        conn.execute(unrated_table.insert().values(game_id=gid, reason="same_network", at=time.time()))
+    assert apply_result(st, gid) is None and stored(st, a) is None and stored(st, b) is None
+    assert pending_games(st) == []  # (looked at once: not again at every start)
+    st.dispose()
+
+
 # ---------------------------------------------------------------------- through the API
 def register(c: httpx.Client, name: str) -> dict[str, str]:
     r = c.post("/api/accounts", json={"username": name, "password": "correct horse"})
@@ -259,25 +332,50 @@ def play_out(http: httpx.Client, gid: str, tokens: list[str | None], seed: int =
     raise AssertionError("the game did not end")
 
 
-def wait_rated(http: httpx.Client, name: str, title: str, games: int) -> dict:
+def wait_rated(http: httpx.Client, name: str, title: str, games: int, which: str = "ratings") -> dict:
     deadline = time.time() + 20
     while time.time() < deadline:
         prof = http.get(f"/api/players/{name}").json()
-        if prof["ratings"].get(title, {}).get("games") == games:
+        if prof[which].get(title, {}).get("games") == games:
             return prof
         time.sleep(0.05)
     raise AssertionError(f"{name} was not rated")
 
 
-def test_a_rated_game_through_the_api_profile_and_leaderboard(served):
-    srv, _ = served
+@pytest.fixture(scope="module", params=BACKENDS)
+def trusted(request, tmp_path_factory):
+    """A server that takes the client address from X-Forwarded-For: two people on two networks."""
+    from dataclasses import replace
+
+    from redtable.server.limits import Limits
+
+    require_backend(request.param)
+    b = Backend(request.param, tmp_path_factory.mktemp("srv"))
+    srv = start_server(b, limits=replace(Limits().relaxed(), trust_proxy=True))
+    yield srv
+    srv.stop()
+    b.cleanup()
+
+
+def client(base: str, address: str) -> httpx.Client:
+    return httpx.Client(base_url=base, timeout=20, headers={"X-Forwarded-For": address})
+
+
+CLOCK = {"kind": "realtime", "bank_s": 3600, "increment_s": 0}
+
+
+def test_a_rated_game_through_the_api_profile_and_leaderboard(trusted):
+    """A rated game with a preset at the table: each account's rating against bots moves (the
+    profile shows it beside the presets'), nothing reaches the people's leaderboard."""
+    srv = trusted
     names = [f"Api{uuid.uuid4().hex[:8]}", f"Bpi{uuid.uuid4().hex[:8]}"]
-    with httpx.Client(base_url=srv.base, timeout=20) as a, httpx.Client(base_url=srv.base, timeout=20) as b:
+    with client(srv.base, "192.0.2.10") as a, client(srv.base, "192.0.2.11") as b:
         ha, hb = register(a, names[0]), register(b, names[1])
         body = {
             "game": "red-north",
             "seats": [{"type": "human"}, {"type": "bot", "bot": "heuristic"}, {"type": "human"}],
             "rated": True,
+            "clock": CLOCK,
         }
         g = a.post("/api/games", json=body, headers=ha).json()
         gid = g["game_id"]
@@ -289,12 +387,17 @@ def test_a_rated_game_through_the_api_profile_and_leaderboard(served):
         places = places_of(final["result"], 3)
         want = expected([(25.0, 25 / 3), bot_rating("red-north", "heuristic"), (25.0, 25 / 3)], places)
         for name, seat in ((names[0], 0), (names[1], 2)):
-            prof = wait_rated(a, name, "red-north", 1)
-            r = prof["ratings"]["red-north"]
+            prof = wait_rated(a, name, "red-north", 1, "bot_ratings")
+            assert prof["ratings"] == {} and prof["history"] == {}
+            assert prof["presets"]["red-north"]["heuristic"]["mu"] == pytest.approx(
+                bot_rating("red-north", "heuristic")[0]
+            )
+            r = prof["bot_ratings"]["red-north"]
+            assert r["provisional"] is True
             assert r["mu"] == pytest.approx(want[seat][0], abs=1e-5)
             assert r["sigma"] == pytest.approx(want[seat][1], abs=1e-5)
             assert r["ordinal"] == pytest.approx(want[seat][0] - 3 * want[seat][1], abs=1e-5)
-            (point,) = prof["history"]["red-north"]
+            (point,) = prof["bot_history"]["red-north"]
             assert point["game_id"] == gid and point["place"] == places[seat] and point["mu_before"] == 25.0
             assert prof["stats"] == [
                 {"game": "red-north", "players": 3, "played": 1, "won": int(seat in final["result"]["winners"])}
@@ -311,8 +414,8 @@ def test_a_rated_game_through_the_api_profile_and_leaderboard(served):
         assert set(bots) == set(bot_data()["ratings"]["red-north"])
         assert bots["heuristic"]["mu"] == pytest.approx(bot_rating("red-north", "heuristic")[0], abs=1e-6)
         assert all(x["username"] is None for x in bots.values())
-        people = {x["username"]: x for x in rows if not x["is_bot"]}
-        assert people[names[0]]["games"] == 1 and people[names[1]]["games"] == 1
+        people = {x["username"] for x in rows if not x["is_bot"]}
+        assert not people & set(names)  # (a rating against bots: never on the people's board)
         page = a.get("/api/leaderboard/red-north", params={"limit": 2, "offset": 1}).json()
         assert [x["rank"] for x in page["players"]] == [2, 3] and page["total"] == board["total"]
 
@@ -341,14 +444,16 @@ def schema():
 def test_a_rated_game_finished_on_one_of_two_processes_is_rated_once(schema, tmp_path):
     from fleetkit import Proc, Seat, Table
 
-    procs = [Proc(schema, tmp_path / f"server{i}.log").start() for i in range(2)]
+    procs = [Proc(schema, tmp_path / f"server{i}.log", extra=["--trust-proxy"]).start() for i in range(2)]
     try:
-        a_http = httpx.Client(base_url=procs[0].base, timeout=20)
-        b_http = httpx.Client(base_url=procs[1].base, timeout=20)
+        a_http = client(procs[0].base, "192.0.2.20")
+        b_http = client(procs[1].base, "192.0.2.21")
         names = [f"Fa{uuid.uuid4().hex[:8]}", f"Fb{uuid.uuid4().hex[:8]}"]
         ha, hb = register(a_http, names[0]), register(b_http, names[1])
         g = a_http.post(
-            "/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2, "rated": True}, headers=ha
+            "/api/games",
+            json={"game": "red-north", "seats": [{"type": "human"}] * 2, "rated": True, "clock": CLOCK},
+            headers=ha,
         ).json()
         gid = g["game_id"]
         t0 = a_http.post(f"/api/games/{gid}/join", json={"invite": g["seats"][0]["invite"]}, headers=ha).json()

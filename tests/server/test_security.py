@@ -102,7 +102,7 @@ def test_security_headers_everywhere(strict):
         assert h["x-content-type-options"] == "nosniff" and h["x-frame-options"] == "DENY"
         assert h["referrer-policy"] == "no-referrer" and h["x-request-id"]
     assert api.http.get("/api/titles").headers["cache-control"] == "no-store"
-    assert api.http.get("/docs").status_code == 404  # the CDN-loaded docs are off by default
+    assert "script-src 'self'" in api.http.get("/docs").headers["content-security-policy"]  # test_first_start.py
 
 
 def test_bodies_are_bounded(strict):
@@ -194,6 +194,34 @@ def test_titles_advertise_the_presets(strict):
         "evil-bot",
         "Ann\nBo",
         "A\tB",
+        # look-alikes of the bots' words: separators, digits, other scripts, math and full-width letters
+        "B_o_t",
+        "ßot",
+        "Вот",
+        "ВОТ",
+        "b0t",
+        "R.o.b.o.t",
+        "r o b o t",
+        "Ran-dom",
+        "𝐁𝐨𝐭",
+        "ＥＸＰＥＲＴ",
+        "ʙᴏᴛ",
+        "Bót",
+        "1SMCTS",
+        # invisible: Hangul fillers, braille blank, a variation selector on nothing
+        "\u3164",
+        "\u115f",
+        "\u1160\u1160",
+        "Ann\u3164",
+        "\u2800",
+        "\uffa0",
+        "\ufe0f",
+        # oversized: phrase ligatures, long dashes, cuneiform, a pile of combining marks
+        "\ufdfd",
+        "Ann \ufdfa",
+        "\u2e3b",
+        "\U00012219",
+        "Z\u0336\u0334\u0335\u0337",
     ],
 )
 def test_bad_names_are_refused(strict, name):
@@ -207,7 +235,24 @@ def test_bad_names_are_refused(strict, name):
     assert "INSERT" not in r.text and "hash" not in r.text
 
 
-@pytest.mark.parametrize("name", ["Ann", "Зоряна", "Łucja Ż", "李雷", "O'Brien-Smith", "A" * 24, "Robotnik"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ann",
+        "Зоряна",
+        "Łucja Ż",
+        "李雷",
+        "O'Brien-Smith",
+        "A" * 24,
+        "Robotnik",
+        "Abbot",
+        "Nguyễn Văn",
+        "Zoë",
+        "Ann ❤\ufe0f",
+        "Bo T",
+        "Dmitriy Bot\u0430nik",
+    ],
+)
 def test_good_names_are_kept(strict, name):
     srv, api = strict
     info = api.create("red-north", ("human", "human"))
@@ -234,6 +279,35 @@ def test_check_name_unit():
     assert check_name("  Ann  ") == "Ann" and check_name(None) is None
     with pytest.raises(ApiError):
         check_name(7)
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("\u3164", "invisible character (U+3164)"),
+        ("A\u2800", "invisible character (U+2800)"),
+        ("\ufdfd", "many letters wide (U+FDFD)"),
+        ("x\u0301\u0302\u0303\u0304", "more than 3 combining marks"),
+        ("B_o_t", "look like a word the table uses for bots"),
+        ("Вот", "look like a word the table uses for bots"),
+    ],
+)
+def test_a_refused_name_says_what_is_wrong_and_what_is_allowed(name, says):
+    with pytest.raises(ApiError) as e:
+        check_name(name)
+    assert e.value.code == "bad_name" and says in e.value.message, e.value.message
+    assert e.value.details["reason"] in ("characters", "bot_word")  # (the page translates by reason)
+
+
+def test_the_look_alike_rule_is_not_vacuous():
+    """Every bot word is caught as typed, and each disguise really changes the code points."""
+    from redtable.server.textrules import words
+    from redtable.server.validate import BOT_WORDS
+
+    for w in BOT_WORDS:
+        assert w in words(w.upper()) and w in words("_".join(w)) and w in words(" ".join(w))
+    for disguise in ("ßot", "Вот", "b0t", "𝐁𝐨𝐭", "ʙᴏᴛ"):
+        assert disguise.casefold() != "bot" and "bot" in words(disguise)
 
 
 def test_storage_failures_never_reach_the_client(strict, monkeypatch):
@@ -393,12 +467,14 @@ def tight(tmp_path_factory):
 def fresh(srv) -> None:
     """Forget what earlier tests on this server spent: rate buckets, the count of live games."""
 
-    def reset():
-        srv.hub.limiter.buckets.clear()
-        for g in srv.hub.games.values():
-            g.creator_client = None
+    from sqlalchemy import delete
 
-    srv.call(reset)
+    from redtable.server import clientdb
+
+    srv.call(srv.hub.limiter.buckets.clear)
+    with srv.hub.store.engine.begin() as conn:  # the live games are counted in storage (clientdb.py)
+        for t in clientdb.TABLES:
+            conn.execute(delete(t))
 
 
 def test_rate_limits_answer_429_with_retry_after(tight):

@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 from srvkit import Api, Backend, Client, require_backend
-from tablekit import Account, accounts_available, bearer, create, table_server, until, wait_message
+from tablekit import Account, accounts_available, address, bearer, create, table_server, until, wait_message
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -30,8 +30,11 @@ def open_table(api: Api, seats=("human", "human", "human"), **body) -> tuple[dic
     return info, api.join(info["game_id"], info["seats"][0]["invite"], "Ann")
 
 
-def sit(api: Api, gid: str, name: str | None = None, token: str | None = None) -> httpx.Response:
-    return api.http.post(f"/api/games/{gid}/sit", json={"name": name}, headers=bearer(token))
+def sit(
+    api: Api, gid: str, name: str | None = None, token: str | None = None, frm: dict | None = None
+) -> httpx.Response:
+    """Sit as a guest; from a new address unless ``frm`` (headers of :func:`address`) says which."""
+    return api.http.post(f"/api/games/{gid}/sit", json={"name": name}, headers={**bearer(token), **(frm or address())})
 
 
 def listed(api: Api) -> dict[str, dict]:
@@ -124,7 +127,13 @@ def test_rated_open_table_seats_are_for_accounts(tables):
     try:
         r = ann.http.post(
             "/api/games",
-            json={"game": "red-north", "seats": [{"type": "human"}, {"type": "human"}], "rated": True, "open": True},
+            json={
+                "game": "red-north",
+                "seats": [{"type": "human"}, {"type": "human"}],
+                "rated": True,
+                "open": True,
+                "clock": {"kind": "turn"},
+            },
         )
         assert r.status_code == 201, r.text
         info = r.json()
@@ -139,9 +148,111 @@ def test_rated_open_table_seats_are_for_accounts(tables):
         assert r.status_code == 403 and r.json()["error"] == "csrf_failed"
         r = bo.http.post(f"/api/games/{gid}/sit", json={})
         assert r.status_code == 200, r.text
-        assert r.json()["name"] == bo.name and r.json()["ready"] is True
+        assert r.json()["name"] == bo.name and r.json()["ready"] is False  # (each confirms first: readycheck.py)
+        assert api.state(gid)["unrated"] is None  # (two networks, two devices: rated)
         mine = bo.http.get("/api/my/games").json()
         assert [g["game_id"] for g in mine] == [gid] and mine[0]["seat"] == 1 and mine[0]["rated"] is True
+    finally:
+        ann.close()
+        bo.close()
+
+
+def rated_open(api: Api, creator: Account) -> tuple[str, str]:
+    r = creator.http.post(
+        "/api/games",
+        json={
+            "game": "red-north",
+            "seats": [{"type": "human"}] * 2,
+            "rated": True,
+            "open": True,
+            "clock": {"kind": "turn"},
+        },
+    )
+    assert r.status_code == 201, r.text
+    info = r.json()
+    j = creator.http.post(f"/api/games/{info['game_id']}/join", json={"invite": info["seats"][0]["invite"]})
+    assert j.status_code == 200, j.text
+    return info["game_id"], j.json()["token"]
+
+
+def ready(api: Api, gid: str, token: str | None) -> httpx.Response:
+    return api.http.post(f"/api/games/{gid}/ready", headers=bearer(token))
+
+
+def test_a_rated_open_table_starts_when_everyone_confirmed(tables):
+    srv, api = tables
+    ann, bo = Account(srv.base), Account(srv.base)
+    try:
+        gid, t0 = rated_open(api, ann)
+        assert ready(api, gid, t0).json()["error"] == "no_ready_check"  # (not full yet)
+        t1 = bo.http.post(f"/api/games/{gid}/sit", json={}).json()["token"]
+        st = api.state(gid)
+        assert st["ready"] is False and st["decision"] is None and st["confirm"]["ready"] == []
+        assert st["confirm"]["until"] > st["confirm"]["now"]
+        r = api.decide(gid, t0, "jarl", st["version"])
+        assert r.status_code == 409  # nobody decides before everyone confirmed
+        assert ready(api, gid, None).status_code == 401
+        r = ready(api, gid, t1)
+        assert r.status_code == 200 and r.json() == {"game_id": gid, "seat": 1, "ready": [1], "started": False}
+        assert api.state(gid)["confirm"]["ready"] == [1] and api.state(gid)["ready"] is False
+        r = ready(api, gid, t0)
+        assert r.status_code == 200 and r.json()["started"] is True and r.json()["ready"] == [0, 1]
+        st = api.state(gid)
+        assert st["ready"] is True and st["confirm"] is None and st["decision"] is not None
+        assert ready(api, gid, t0).json()["error"] == "no_ready_check"
+    finally:
+        ann.close()
+        bo.close()
+
+
+def test_who_does_not_confirm_in_time_loses_the_seat_and_the_table_waits_again(tables):
+    srv, api = tables
+    srv.hub.tables.ready_seconds = 0.5
+    ann, bo, cy = Account(srv.base), Account(srv.base), Account(srv.base)
+    try:
+        gid, t0 = rated_open(api, ann)  # the creator sits, then goes away
+        t1 = bo.http.post(f"/api/games/{gid}/sit", json={}).json()["token"]
+        assert ready(api, gid, t1).json()["started"] is False
+        st = until(lambda: (s := api.state(gid)) and s["seated"] == 1 and s, what="the unconfirmed seat freed")
+        assert st["status"] == "active" and st["ready"] is False and st["confirm"] is None
+        assert st["seats"][0]["joined"] is False and st["seats"][1]["joined"] is True
+        assert api.get(gid, t0).status_code in (401, 403)  # the creator's device token is revoked
+        assert gid in listed(api)  # in the lobby again
+        t2 = cy.http.post(f"/api/games/{gid}/sit", json={}).json()["token"]
+        assert api.state(gid)["confirm"]["ready"] == []  # a new round: everyone confirms again
+        assert ready(api, gid, t1).json()["started"] is False
+        assert ready(api, gid, t2).json()["started"] is True
+        assert api.state(gid)["ready"] is True
+    finally:
+        srv.hub.tables.ready_seconds = 30.0
+        for p in (ann, bo, cy):
+            p.close()
+
+
+def test_a_rated_open_table_filled_by_the_creators_bots_asks_its_people_too(tables):
+    srv, api = tables
+    ann, bo = Account(srv.base), Account(srv.base)
+    try:
+        r = ann.http.post(
+            "/api/games",
+            json={
+                "game": "red-north",
+                "seats": [{"type": "human"}] * 3,
+                "rated": True,
+                "open": True,
+                "clock": {"kind": "turn"},
+            },
+        )
+        info = r.json()
+        gid = info["game_id"]
+        t0 = ann.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][0]["invite"]}).json()["token"]
+        t1 = bo.http.post(f"/api/games/{gid}/sit", json={}).json()["token"]
+        r = api.http.post(f"/api/games/{gid}/fill-bots", json={"bot": "random"}, headers=bearer(info["creator_key"]))
+        assert r.status_code == 200 and r.json()["seats"] == [2] and r.json()["ready"] is False
+        assert api.state(gid)["confirm"]["ready"] == []
+        assert ready(api, gid, t0).json()["started"] is False
+        assert ready(api, gid, t1).json()["started"] is True  # (the bot confirms nothing)
+        assert api.state(gid)["ready"] is True
     finally:
         ann.close()
         bo.close()
@@ -264,9 +375,9 @@ def test_quickplay_people_who_stopped_polling_are_not_matched(tables):
 
     body = {"game": "red-north", "players": 3, "speed": "realtime"}
     gone = qp(api, body).json()["ticket"]
-    old, quickplay.STALE_SECONDS = quickplay.STALE_SECONDS, 0.3
+    old, quickplay.STALE_SECONDS = quickplay.STALE_SECONDS, 1.0  # (a and b join within it, on a loaded machine too)
     try:
-        time.sleep(0.5)
+        time.sleep(1.2)
         a = qp(api, body).json()
         b = qp(api, body).json()
         assert a["status"] == "waiting" and b["status"] == "waiting" and b["waiting"] == 2

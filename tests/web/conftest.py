@@ -76,6 +76,7 @@ def new_page(browser, console):
     contexts = []
 
     def make(width: int = 1400, height: int = 1000, label: str = "", locale: str = "en-US", **kw):
+        kw.setdefault("color_scheme", "dark")  # the dark theme unless a test asks (Chromium's default is light)
         ctx = browser.new_context(
             viewport={"width": width, "height": height}, reduced_motion="reduce", locale=locale, **kw
         )

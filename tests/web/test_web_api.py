@@ -131,6 +131,25 @@ def test_score_endpoint_matches_the_score_command(client, tmp_path):
     assert mine["players"][1]["excess_cards"] == -10
 
 
+def test_calculator_scores_administrator_for_the_least_influence(client):
+    """The calculator follows the printed Administrator: 15 VP for the least Influence on
+    the Institute (or tied for the least), 0 tokens included; Politician for the most."""
+
+    def card_points(ann: int, cy: int) -> list[dict]:
+        players = [
+            {"name": "Ann", "hand": ["Administrator"], "influence": ann},
+            {"name": "Bo", "hand": ["Politician"], "influence": 6},
+            {"name": "Cy", "hand": [], "influence": cy},
+        ]
+        r = client.post("/api/web/score/red-rising", json={"players": players})
+        assert r.status_code == 200, r.text
+        return [p["card_points"] for p in r.json()["players"]]
+
+    assert card_points(0, 0) == [{"Administrator": 30}, {"Politician": 30}, {}]  # tied at 0
+    assert card_points(1, 2) == [{"Administrator": 30}, {"Politician": 30}, {}]
+    assert card_points(2, 1) == [{"Administrator": 15}, {"Politician": 30}, {}]
+
+
 def test_choices_keyed_by_slug_for_the_page():
     """The page names cards in its own language: the choices come keyed by slug too."""
     from redtable.web.routes import slug_choices

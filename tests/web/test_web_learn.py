@@ -270,7 +270,7 @@ def test_red_rising_guided_game_to_free_play(live, new_page):
     assert seen.count("lead_darrow") == 2  # once more after the undo
     state = http("GET", f"{live.base}/api/games/{gid}?events=false", token=token)[1]
     me = state["view"]["players"][0]
-    assert state["step"] >= 21 and me["sovereign"] and me["helium"] == 3 and me["fleet"] == 1
+    assert state["step"] >= 20 and me["sovereign"] and me["helium"] == 3 and me["fleet"] == 1
     shot(page, "learn-tutorial-rr-free-desktop-en", full_page=False)
     # the guided part is over: the player closes the guide and plays on freely
     page.click(".coach .coach-close")

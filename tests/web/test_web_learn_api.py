@@ -156,6 +156,15 @@ def test_bad_game_or_language_is_refused_naming_what_is_allowed(client, path, pa
     assert len(body["message"]) < 200  # a long bad value is shortened, not echoed whole
 
 
+def test_rules_page_prints_administrator_as_the_card_does():
+    """The rules page's card texts are the encoding's: Administrator rewards the least Influence."""
+    words = {"en": "the least Influence", "uk": "найменше фішок впливу", "pl": "najmniej znaczników Wpływu"}
+    for lang, least in words.items():
+        cards = {c["card"]: c for c in rules_data("red-rising", lang)["cards"]}
+        assert least in cards["administrator"]["end_game_bonus"], lang
+        assert least not in cards["politician"]["end_game_bonus"], lang
+
+
 def test_rules_data_without_http():
     with pytest.raises(UnknownChoice) as e:
         rules_data("red-rising", "fr")

@@ -221,6 +221,21 @@ def test_a_bonus_reading_a_face_down_card_is_a_range_and_redeals_keep_it(client)
     assert len(tops_seen) > 1, "the re-deals never changed the face-down top card"
 
 
+# ---------------------------------------------------------------------- Administrator, as printed
+def test_running_score_gives_administrator_the_least_influence():
+    """Administrator's 15 VP in the running score: the least Influence on the Institute,
+    the 2-player neutral house's 3 tokens compared like a third house."""
+    from redtable.redrising.testing import scenario
+
+    def bonus(influence: list[int]) -> int:
+        st = scenario(2, hands={0: ["Administrator"], 1: ["Politician"]}, influence=influence)
+        events = [e.to_json() for e in st.events if e.visible_to(0)]
+        (card,) = running_score("red-rising", st.view(0), events, 0)["hand"]["cards"]
+        return card["bonus"]
+
+    assert [bonus([2, 5]), bonus([3, 5]), bonus([0, 0]), bonus([4, 5]), bonus([5, 1])] == [15, 15, 15, 0, 0]
+
+
 # ---------------------------------------------------------------------- the end
 def test_at_the_end_the_running_score_is_the_scorepad(client):
     g = client.post(

@@ -3,7 +3,9 @@
 * an open table made in the lobby is taken in one click from a second browser context (a
   phone), and the game starts for both;
 * a table's clock ticks, runs out, and a bot takes the seat (unrated), with the notice;
-* in a rated game the seat whose time runs out forfeits and the other wins (two accounts);
+* a rated game of two accounts on one network says it will not be rated, and when nobody
+  moves before the first seat's time runs out it is aborted (not a forfeit);
+* a rated open table asks everyone to confirm ("ready") before it starts;
 * "my games" and the turn notice: the count in the top bar, "(1) redtable" in the tab title,
   the in-page notice and a browser notification (``window.Notification`` stubbed);
 * a table nobody plays closes and says why.
@@ -133,6 +135,47 @@ def test_open_table_taken_in_one_click_from_a_second_browser(tlive, new_page):
     assert gid not in [t["game_id"] for t in http("GET", f"{tlive.base}/api/tables")[1]]
 
 
+def test_a_rated_open_table_asks_everyone_to_confirm_before_it_starts(tlive, new_page):
+    """Two accounts from two networks: the host's rated open table, a phone sits in one click;
+    both get the "ready" dialog with its time left, both confirm, the game starts."""
+    host = new_page(label="host: ", height=900, extra_http_headers={"X-Forwarded-For": "198.51.100.71"})
+    register(host, tlive.base)
+    lobby_create(host, tlive.base, "red-north", 2, open_=True, clock="turn24", rated=True)
+    host.wait_for_selector(".created .enter")
+    host.click(".created .enter")
+    gid = game_id(host)
+    guest = new_page(
+        label="guest: ",
+        width=PHONE["width"],
+        height=PHONE["height"],
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"X-Forwarded-For": "198.51.100.72"},
+    )
+    register(guest, tlive.base)
+    guest.goto(tlive.base + "/#/")
+    row = f'.table-row[data-game="{gid}"]'
+    guest.wait_for_selector(row)
+    guest.click(f"{row} .sit")
+    assert game_id(guest) == gid
+    for p in (host, guest):
+        p.wait_for_selector(".ready-overlay .ready-btn")
+        assert "s left to confirm" in p.inner_text(".ready-overlay")
+    st = state(tlive, gid)
+    assert st["ready"] is False and st["confirm"]["ready"] == [] and st["unrated"] is None
+    shot(host, "tables-ready-dialog", full_page=False)
+    shot(guest, "tables-ready-dialog-phone", full_page=False)
+    guest.tap(".ready-overlay .ready-btn")
+    guest.wait_for_selector(".ready-overlay", state="detached")
+    guest.wait_for_function("() => (document.querySelector('.table-strip') || {}).innerText?.includes('1 of 2')")
+    shot(guest, "tables-ready-waiting-phone", full_page=False)
+    host.click(".ready-overlay .ready-btn")
+    for p in (host, guest):
+        p.wait_for_function("() => !document.querySelector('.table-strip .strip-banner:not([hidden])')")
+    st = state(tlive, gid)
+    assert st["ready"] is True and st["confirm"] is None and st["decision"] is not None
+
+
 # ---------------------------------------------------------------------- clocks
 def test_a_clock_runs_out_and_a_bot_takes_the_seat(tlive, new_page, short_time):
     host = new_page(label="host: ")
@@ -166,31 +209,38 @@ def test_a_clock_runs_out_and_a_bot_takes_the_seat(tlive, new_page, short_time):
     shot(page, "tables-timeout-bot" + ("" if page is host else "-phone"), full_page=False)
 
 
-def test_a_rated_seat_whose_time_runs_out_forfeits(tlive, new_page, short_time):
-    host = new_page(label="host: ")
+def test_one_network_is_not_rated_and_a_game_nobody_started_is_aborted(tlive, new_page, short_time):
+    """Two accounts on one address (this machine): the table says it will not be rated before
+    anyone moves; nobody moves, so the first seat's time runs out: aborted, not a forfeit."""
+    host = new_page(label="host: ", height=900)
     register(host, tlive.base)
     lobby_create(host, tlive.base, "red-north", 2, clock="rt3", rated=True)
     host.wait_for_selector(".created .invite-url")
     invite = host.input_value(".created .invite-url")
     host.click(".created .enter")
     gid = game_id(host)
-    guest = new_page(label="guest: ")
+    guest = new_page(label="guest: ", width=390, height=844, has_touch=True, is_mobile=True)
     register(guest, tlive.base)
     guest.goto(invite)
     guest.click(".join-btn")
     guest.wait_for_selector(".rn-board")
     waited = state(tlive, gid)["decision"]["player"]
+    assert state(tlive, gid)["unrated"] == "same_network"
     for p in (host, guest):
-        p.wait_for_selector(".overlay .endcard", timeout=30000)  # the game is over: a forfeit
+        p.wait_for_selector(".table-strip .unrated-note:not([hidden])")
+        assert "will not be rated: two of its accounts play from the same network" in p.inner_text(".unrated-note")
+    shot(host, "tables-rated-unrated-note", full_page=False)
+    shot(guest, "tables-rated-unrated-note-phone", full_page=False)
+    for p in (host, guest):
+        p.wait_for_function(
+            "() => (document.querySelector('.table-strip .closed') || {}).textContent?.includes('aborted')",
+            timeout=30000,
+        )
     st = state(tlive, gid)
-    assert st["status"] == "finished" and st["rated"] is True
-    assert st["result"]["forfeited"] == [waited] and st["result"]["winners"] == [1 - waited]
-    shot(guest, "tables-rated-forfeit-end", full_page=False)
-    for p in (host, guest):
-        p.click(".overlay .close-end")
-        p.wait_for_selector(".table-strip .strip-banner")
-        assert "ran out of time and forfeited" in p.inner_text(".table-strip")
-    shot(host, "tables-rated-forfeit", full_page=False)
+    assert st["status"] == "abandoned" and st["closed"]["reason"] == "aborted" and st["closed"]["seat"] == waited
+    assert st["result"] is None
+    shot(host, "tables-rated-aborted", full_page=False)
+    shot(guest, "tables-rated-aborted-phone", full_page=False)
 
 
 # ---------------------------------------------------------------------- my games and the turn notice

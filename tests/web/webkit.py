@@ -12,6 +12,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -104,7 +105,9 @@ class SeenURLs:
 class LiveServer:
     """The game server (with the web routes) served by uvicorn in a thread of the test process.
 
-    One test process is one client address: the rate limits are relaxed (``Limits.relaxed``).
+    One test process is one client address: the rate limits are relaxed (``Limits.relaxed``);
+    the address is taken from X-Forwarded-For, so that a browser context sending one is a
+    person on a network of their own (``fairplay.py`` rates only such people against each other).
     ``allow_chosen_seeds`` lets a test deal a known game to two people, and block windows
     are declined after a short wait (``window_median``)."""
 
@@ -120,7 +123,7 @@ class LiveServer:
         self.app = install(
             create_app(
                 db=f"sqlite:///{db_path}",
-                limits=Limits().relaxed(),
+                limits=replace(Limits().relaxed(), trust_proxy=True),
                 allow_chosen_seeds=True,
                 window_median=WINDOW_MEDIAN,
             )

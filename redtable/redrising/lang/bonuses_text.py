@@ -169,6 +169,8 @@ def cond_text(c, me: int, L: Lang) -> str:
         return L.f("b_have_none", what=L.t("b_have_none_join").join(words))
     if t == "Most":
         return L.t("b_most_" + _res_key(c.res))
+    if t == "Least":
+        return L.t("b_least_" + _res_key(c.res))
     if t == "OpponentMore":
         return L.t("b_more_" + _res_key(c.res))
     if t == "SameAsOpponent":

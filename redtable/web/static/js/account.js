@@ -1,10 +1,13 @@
 // Accounts in the page: who is logged in (GET /api/session at boot), the log-in and register
 // page (#/login, #/register), the same form inline where a page needs an account (the join
 // page of a rated game), and logging out. The session cookie is HttpOnly: the page never sees
-// it, only the session's CSRF token, which api.js sends with every write.
+// it, only the session's CSRF token, which api.js sends with every write. After failed log-ins
+// at a username the server may ask for a proof of work (pow.js), solved here and sent again;
+// a busy server (503) is asked once more after its Retry-After.
 import { h, clear, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, del, setCsrf } from "./api.js";
+import { canProve, solveChallenge } from "./pow.js";
 
 export const USERNAME_RE = /^[A-Za-z0-9_-]{3,24}$/;
 export const PASSWORD_MIN = 8;
@@ -59,6 +62,7 @@ export function accountForm(initialMode, onDone) {
   let mode = initialMode === "register" ? "register" : "login";
   let error = null;
   let busy = false;
+  let working = null; // what the page is doing meanwhile (proving, waiting for a busy server)
   let username = "";
   let password = "";
   const box = h("div.account-box");
@@ -87,6 +91,7 @@ export function accountForm(initialMode, onDone) {
         }),
         mode === "register" ? h("small#acct-pass-help.muted", null, t("account.password_help", { min: PASSWORD_MIN })) : null),
       error ? h("p.error.account-error", { role: "alert" }, error) : null,
+      working ? h("p.muted.account-working", { role: "status" }, working) : null,
       h("div.actions", null,
         h("button.btn.primary.account-submit", { type: "submit", disabled: busy },
           t(mode === "register" ? "account.register" : "account.log_in"))));
@@ -101,7 +106,7 @@ export function accountForm(initialMode, onDone) {
     busy = true;
     render();
     try {
-      const r = await post(mode === "register" ? "/api/accounts" : "/api/session", { username: name, password });
+      const r = await send(name);
       password = "";
       setSession(r);
       toast(t(mode === "register" ? "account.welcome_new" : "account.welcome", { name: r.username }));
@@ -112,7 +117,42 @@ export function accountForm(initialMode, onDone) {
       error = err.message;
     }
     busy = false;
+    working = null;
     render();
+  }
+
+  // One log-in or sign-up, with what the server may ask first: a proof of work (at most twice)
+  // and one more try after a short Retry-After of a busy server.
+  async function send(name) {
+    const path = mode === "register" ? "/api/accounts" : "/api/session";
+    const body = { username: name, password };
+    let waited = false;
+    for (let round = 0; round < 4; round++) {
+      try {
+        return await post(path, body);
+      } catch (err) {
+        const b = err.body || {};
+        if (err.code === "challenge_required" && round < 3 && canProve() && typeof b.challenge === "string") {
+          working = t("account.proving");
+          render();
+          const nonce = await solveChallenge(b.challenge, Math.min(24, Number(b.bits) || 0));
+          if (nonce === null) throw err;
+          body.proof = { challenge: b.challenge, nonce };
+          continue;
+        }
+        if (err.code === "challenge_required" && !canProve()) throw new Error(t("account.proof_needs_https"));
+        const wait = Number(b.retry_after) || 0;
+        if (err.code === "hashing_busy" && !waited && wait > 0 && wait <= 5) {
+          waited = true;
+          working = t("account.busy_retrying", { n: wait });
+          render();
+          await new Promise((ok) => setTimeout(ok, wait * 1000));
+          continue;
+        }
+        throw err;
+      }
+    }
+    return post(path, body);
   }
 
   render();

@@ -40,7 +40,7 @@ export function errorKey(body, status) {
   if (code === "bad_name" && body.reason) variants.push(`err.bad_name.${body.reason}`);
   if (code === "invalid_options" && typeof body.option === "string") variants.push("err.invalid_options.option");
   if (code === "malformed" && Number.isInteger(body.seat)) variants.push("err.malformed.seat");
-  if ((code === "bad_username" || code === "not_ratable") && body.reason) variants.push(`err.${code}.${body.reason}`);
+  if (["bad_username", "not_ratable", "bad_password"].includes(code) && body.reason) variants.push(`err.${code}.${body.reason}`);
   variants.push("err." + code);
   return variants.find((k) => has(k)) || null;
 }

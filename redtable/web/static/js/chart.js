@@ -3,7 +3,8 @@
 // scales as a whole, so a label that fits the drawing is never cut, whatever the screen.
 import { h, svg } from "./dom.js";
 
-const PALETTE = ["#d4af37", "#4b8fe0", "#d8453a", "#a877e0", "#58a85a", "#e07b39", "#2fb5a6", "#c9c9d1"];
+// (Red Rising's rows in order: cards, fleet, helium, sovereignty — grey, no house's colour —, influence, excess)
+export const PALETTE = ["#d4af37", "#4b8fe0", "#d8453a", "#9e9e9e", "#58a85a", "#e07b39", "#2fb5a6", "#a877e0"];
 
 let measurer = null;
 // The width in px of `text` set in the page's font at `px` pixels (`weight` as in CSS).

@@ -56,7 +56,8 @@ export class TableStrip {
     this.el = h("div.table-strip", { hidden: true });
     this.clocks = h("ol.seat-clocks", { "aria-label": t("clock.title") });
     this.banner = h("p.strip-banner", { role: "status", hidden: true });
-    this.el.append(this.banner, this.clocks);
+    this.unrated = h("p.strip-banner.unrated-note", { role: "status", hidden: true });
+    this.el.append(this.banner, this.unrated, this.clocks);
     this.snap = null;
     this.received = 0;
     this.timer = setInterval(() => this.tick(), 250);
@@ -74,7 +75,9 @@ export class TableStrip {
     const s = this.snap;
     if (!s) return;
     let banner = null;
-    if (s.closed) banner = t("table.closed." + (s.closed.reason === "unfilled" ? "unfilled" : "inactive"), { time: durationText(s.closed.idle_s || 0) });
+    if (s.closed && s.closed.reason === "aborted") banner = t("table.closed.aborted", { player: this.nameOf(s.closed.seat ?? 0) });
+    else if (s.closed) banner = t("table.closed." + (s.closed.reason === "unfilled" ? "unfilled" : "inactive"), { time: durationText(s.closed.idle_s || 0) });
+    else if (s.confirm) banner = t("ready.waiting", { n: s.confirm.ready.length, total: s.players });
     else if (s.ready === false) banner = t("table.waiting_players", { n: s.seated ?? 0, total: s.players });
     else if (s.result && Array.isArray(s.result.forfeited) && s.result.forfeited.length && s.status === "finished") {
       banner = t("table.forfeit_end", { player: s.result.forfeited.map((x) => this.nameOf(x)).join(", ") });
@@ -82,6 +85,10 @@ export class TableStrip {
     this.banner.hidden = !banner;
     this.banner.className = "strip-banner" + (s.closed ? " closed" : "");
     this.banner.textContent = banner || "";
+    // a rated table that will not be rated (two of its accounts share a network or a device): said before it starts
+    const why = s.rated && s.unrated && !s.closed ? t("table.unrated", { reason: t("table.unrated." + s.unrated) }) : null;
+    this.unrated.hidden = !why;
+    this.unrated.textContent = why || "";
     clear(this.clocks);
     const clock = s.clock;
     if (clock && !s.closed) {
@@ -99,7 +106,7 @@ export class TableStrip {
           h("span.clock-time", null, bot ? "—" : clockText(left[i]))));
       });
     }
-    this.el.hidden = !banner && !(clock && !s.closed);
+    this.el.hidden = !banner && !why && !(clock && !s.closed);
   }
 
   tick() {

@@ -20,6 +20,7 @@ import { t } from "./i18n.js";
 import { get, post, saveSeat, seatFor, saveCreatorKey, playerName } from "./api.js";
 import { ensureLearnStyles, loadLearnText, lt, ltBlocks, ruleRefs, ruleVars, rulesData } from "./learntext.js";
 import { mountGame } from "./table.js";
+import { currentUser } from "./account.js";
 
 export const TITLES = ["red-rising", "red-north"];
 const SHORT = { "red-rising": "rr", "red-north": "rn" };
@@ -140,10 +141,11 @@ export function mountTutorialStart(root, game) {
 async function deal(game) {
   const script = await loadScript(game);
   const body = (name) => ({
-    game, seed: script.seed, options: script.options, undo: true, bot_delay: script.bot_delay,
+    game, seed: script.seed, options: script.options, undo: true, bot_delay: script.bot_delay, tutorial: true,
     seats: [{ type: "human", name }, { type: "bot", bot: script.bot }],
   });
-  const name = playerName().trim().slice(0, 24) || null;
+  // the lesson's seat is named as the player is (the remembered name, else the account's)
+  const name = (playerName() || currentUser() || "").trim().slice(0, 24) || null;
   let g;
   try {
     g = await post("/api/games", body(name));

@@ -13,6 +13,12 @@ const FALLBACK_BOTS = ["random", "heuristic", "ismcts:0.2s", "ismcts:1s", "exper
 
 export function botLabel(b) { return has("bot." + b) ? t("bot." + b) : String(b); }
 
+// A bot seat's short name wherever it names a player ("Bot 2 · Expert"); the long label stays in the form's picker.
+export function botSeatName(seat, b) {
+  const kind = has("bot.short." + b) ? t("bot.short." + b) : botLabel(b);
+  return t("seat.bot_short", { n: seat + 1, bot: kind });
+}
+
 // A read-only link with a copy button (invite links).
 export function inviteField(url, label) {
   const input = h("input.invite-url", { type: "text", readonly: true, value: url, "aria-label": label, onfocus: (e) => e.target.select() });
@@ -227,7 +233,7 @@ export function mountLobby(root) {
   }
 
   function seatLabel(s) {
-    if (s.type === "bot") return t("seat.bot", { n: s.seat + 1, bot: botLabel(s.bot || "random") });
+    if (s.type === "bot") return botSeatName(s.seat, s.bot || "random");
     return s.name || t("seat.n", { n: s.seat + 1 });
   }
 

@@ -3,6 +3,9 @@ import { h, clear, toast } from "./dom.js";
 import { initI18n, t, setLang, currentLang, languages, onLangChange } from "./i18n.js";
 import { loadSession, currentUser, onAccountChange, logOut } from "./account.js";
 import { watch, myGamesLink } from "./mygames.js";
+import { applyTheme, themeSwitch } from "./theme.js";
+
+applyTheme();  // before the first paint of the page's own content
 
 let current = null; // the mounted page: {destroy(), relabel?()}
 
@@ -42,6 +45,7 @@ function renderTopbar() {
         type: "button", lang: l, "aria-pressed": String(l === currentLang()), "data-lang": l,
         title: l.toUpperCase(), onclick: () => setLang(l),
       }, l.toUpperCase()))),
+    themeSwitch(),
   );
   document.getElementById("skip-link").textContent = t("nav.skip");
   // on a phone the links are one row that scrolls sideways: the page's own link is scrolled into it

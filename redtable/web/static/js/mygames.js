@@ -17,7 +17,11 @@ async function fetchMine() {
 }
 
 function onGamePage() { return /^#\/game\//.test(location.hash || ""); }
-function openGameId() { const m = (location.hash || "").match(/^#\/game\/([^/?]+)/); return m ? decodeURIComponent(m[1]) : null; }
+// the game this page shows: a table (#/game/<id>) or a lesson of the tutorial (#/learn/<title>/<id>)
+function openGameId() {
+  const m = (location.hash || "").match(/^#\/(?:game|learn\/[^/?]+)\/([^/?]+)/);
+  return m ? decodeURIComponent(m[1]) : null;
+}
 
 // ---------------------------------------------------------------------- the watch (every page)
 class TurnWatch {

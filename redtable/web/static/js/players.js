@@ -15,6 +15,11 @@ const PAGE = 25;
 // A rating as people read it: the ordinal (mu - 3 sigma) with one decimal.
 export function ratingText(r) { return (Math.round(r.ordinal * 10) / 10).toFixed(1); }
 
+// The mark of a provisional rating (high sigma: too few games to say), wherever a rating is shown.
+export function provisionalMark(r) {
+  return r && r.provisional ? h("span.badge.provisional", { title: t("players.provisional_help") }, t("players.provisional")) : null;
+}
+
 function botLabel(b) { return has("bot." + b) ? t("bot." + b) : String(b); }
 
 function titleTabs(current, href) {
@@ -33,9 +38,31 @@ export function mountProfile(root, username) {
     const r = data.ratings[title];
     return h("div.rating-card." + title, { "data-title": title },
       h("span.rating-title", null, t("title." + title)),
-      r ? h("b.rating-value", { title: t("players.ordinal_help") }, ratingText(r)) : h("b.rating-value.none", null, "—"),
+      r ? h("b.rating-value", { title: t("players.ordinal_help") }, ratingText(r), " ", provisionalMark(r)) : h("b.rating-value.none", null, "—"),
       r ? h("span.muted.small.rating-detail", null, t("players.mu_sigma", { mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1) }), " · ",
         t("players.rated_games", { n: r.games })) : h("span.muted.small", null, t("players.unrated")));
+  }
+
+  // the rating against bot presets (games with a bot at the table), beside the presets' fixed ones
+  function botPanel() {
+    const titles = TITLES.filter((x) => (data.bot_ratings || {})[x]);
+    if (!titles.length) return null;
+    return h("section.panel.bot-ratings", { "aria-labelledby": "botr-h" },
+      h("h2#botr-h", null, t("players.vs_bots")),
+      h("p.muted.small", null, t("players.vs_bots_help")),
+      titles.map((title) => {
+        const mine = data.bot_ratings[title];
+        const rows = [{ me: true, name: data.username, r: mine },
+          ...Object.entries((data.presets || {})[title] || {}).map(([b, r]) => ({ me: false, name: botLabel(b), r }))];
+        rows.sort((a, b) => b.r.ordinal - a.r.ordinal);
+        return h("div.table-scroll", { "data-title": title }, h("table.board-table.vs-bots", null,
+          h("caption", null, t("title." + title)),
+          h("thead", null, h("tr", null, ["player", "rating", "games"].map((k) => h("th", { scope: "col", class: k }, t("players.col." + k))))),
+          h("tbody", null, rows.map((x) => h("tr" + (x.me ? ".me" : ".bot"), null,
+            h("td.who", null, x.me ? h("b", null, x.name) : [h("span.bot-name", null, x.name), " ", h("span.badge.bot", { title: t("players.bot_help") }, t("players.bot"))]),
+            h("td.num.rating", { title: t("players.ordinal_help") }, ratingText(x.r), " ", x.me ? provisionalMark(x.r) : null),
+            h("td.num.games", null, x.r.games))))));
+      }));
   }
 
   function chart(title) {
@@ -66,6 +93,7 @@ export function mountProfile(root, username) {
         h("div.rating-cards", null, TITLES.map(ratingCard)),
         mine ? h("div.actions", null, h("button.btn.ghost.small.logout", { type: "button", onclick: logOut }, t("account.log_out"))) : null),
       ...TITLES.map(chart).filter(Boolean),
+      ...[botPanel()].filter(Boolean),
       h("div.profile-grid", null, statsPanel(), recentPanel()));
   }
 
@@ -123,7 +151,7 @@ export function mountLeaderboard(root, title) {
       h("td.who", null, p.is_bot
         ? [h("span.bot-name", null, botLabel(p.bot)), " ", h("span.badge.bot", { title: t("players.bot_help") }, t("players.bot"))]
         : h("a.player-link", { href: `#/players/${encodeURIComponent(p.username)}` }, p.username)),
-      h("td.num.rating", { title: t("players.ordinal_help") }, ratingText(p)),
+      h("td.num.rating", { title: t("players.ordinal_help") }, ratingText(p), p.is_bot ? null : [" ", provisionalMark(p)]),
       h("td.num.muted.mu", null, p.mu.toFixed(1), " ± ", p.sigma.toFixed(1)),
       h("td.num.games", null, p.games));
   }

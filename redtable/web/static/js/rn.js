@@ -24,6 +24,7 @@ function know(ctx) { if (ctx && ctx.cards && ctx.cards.gods) gallery = ctx.cards
 function godEntry(g) { return gallery ? gallery.gods.find((x) => x.god === g) : null; }
 function outpostEntry(c) { return gallery ? gallery.outposts.find((x) => x.colour === c) : null; }
 function godName(g) { const e = godEntry(g); return e ? e.name : t("rn.god." + g); }
+function godAcc(g) { const e = godEntry(g); return e ? e.name_acc || e.name : t("rn.god." + g); }
 function godText(g) { const e = godEntry(g); return e ? e.text : t("rn.god_text." + g); }
 function outpostName(c, fallback) { const e = outpostEntry(c); return e ? e.name : fallback || c; }
 function outpostText(c) { const e = outpostEntry(c); return e ? e.text : t("rn.outpost_text." + c); }
@@ -227,7 +228,7 @@ function optionLabel(ctx, d, o) {
   if (o === "left" || o === "right") return endLabel(o);
   if ((m = o.match(/^give:(\d+)$/))) return t("rn.opt.give", { player: ctx.name(+m[1]) });
   if ((m = o.match(/^(withdraw|reinforce|inspire|promote):(\d+)$/))) return `${t("rn.action." + m[1])} — ${t("rn.help." + m[1])}`;
-  if (o.startsWith("invoke:")) return t("rn.opt.invoke", { god: godName(o.slice(7)) });
+  if (o.startsWith("invoke:")) return t("rn.opt.invoke", { god: godAcc(o.slice(7)) });
   if (o.startsWith("pass:")) return t("rn.opt.pass_group", { group: groupName(o.slice(5)) });
   if ((m = o.match(/^slot:(\d+)$/))) {
     const seat = d.kind === "saga" ? d.context.opponent : ctx.me;
@@ -323,7 +324,7 @@ function logLine(ctx, e) {
     case "reinforce": return L(t("rn.log.reinforce", { player: P(e.player), card: C(e.card), end: t("rn." + e.end) }), "key");
     case "inspire": return L(t("rn.log.inspire", { player: P(e.player) }));
     case "promote": return L(t("rn.log.promote", { player: P(e.player) }));
-    case "invoke": return L(t("rn.log.invoke", { player: P(e.player), god: godName(e.god) }), "key");
+    case "invoke": return L(t("rn.log.invoke", { player: P(e.player), god: godAcc(e.god) }), "key");
     case "pass": return L(e.group ? t("rn.log.pass", { player: P(e.player), group: groupName(e.group), cards: list(e.cards.map(C)) }) : t("rn.log.pass_plain", { player: P(e.player) }), "key");
     case "loki": return L(t("rn.log.loki", { player: P(e.player) }));
     case "freya": return L(t("rn.log.freya", { player: P(e.player), end: t("rn." + e.end) }));

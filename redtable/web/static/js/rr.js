@@ -6,8 +6,10 @@ import { scorepadTable } from "./scorepad.js";
 
 const LOCS = ["jupiter", "mars", "luna", "institute"];
 const LOC_ICON = { jupiter: "fleet", mars: "helium", luna: "crown", institute: "influence" };
-const HOUSE_COLORS = {
-  apollo: "#e8b931", ceres: "#58a85a", diana: "#a877e0", jupiter: "#4b8fe0", mars: "#d8453a", minerva: "#2fb5a6",
+// Six houses, six colours a person tells apart: every pair, and each against the score chart's
+// Sovereignty colour, at least 20 apart in CIEDE2000 (tests/web/test_web_look.py measures it).
+export const HOUSE_COLORS = {
+  apollo: "#e8b931", ceres: "#4fae4f", diana: "#a45de0", jupiter: "#3f8ae6", mars: "#d8453a", minerva: "#ff8fb8",
 };
 const ROWS = ["cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", "total"];
 const EN_GRAY = "You may treat this card as if it is any one other color (in addition to Gray).";

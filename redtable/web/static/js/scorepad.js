@@ -9,14 +9,24 @@
 // every cell, not only by colour.
 import { h, icon } from "./dom.js";
 import { t } from "./i18n.js";
+import { fitWords } from "./fitwords.js";
 
-// "Bot 2 (Random)" -> "B2", "Player 3" -> "P3", "Ann" -> "Ann", "Sigurdsson" -> "Sigur…".
+// "Bot 2 (Random)" -> "B2", "Bot 2 · Expert" -> "Bot 2", "Player 3" -> "P3", "Ann" -> "Ann", "Sigurdsson" -> "Sigur…".
 export function abbreviate(name) {
-  const base = String(name || "").replace(/\s*\(.*\)\s*$/, "").trim() || String(name || "");
+  const base = String(name || "").replace(/\s*(\(.*\)|·.*)\s*$/, "").trim() || String(name || "");
   if ([...base].length <= 6) return base;
   const m = base.match(/^(.*?)\s*(\d+)$/);
   if (m && m[1]) return m[1].split(/\s+/).map((w) => [...w][0] || "").join("").toUpperCase() + m[2];
   return [...base].slice(0, 5).join("") + "…";
+}
+
+// The legend names a player once: the whole name in bold where its abbreviation begins it
+// ("Sigurdsson" for "Sigur…", "Bot 2 · Expert" for "Bot 2"), else "B2 Bot 2 (Random)".
+function legendName(name) {
+  const a = abbreviate(name);
+  const stem = a.replace(/…$/, "");
+  if (a === name || String(name).startsWith(stem)) return h("b", null, name);
+  return [h("b", null, a), " ", name];
 }
 
 // columns: [{name, sub, color, win}]; rows: [{key, label, short, values, cls, cells?}]
@@ -44,7 +54,7 @@ export function scorepadTable({ columns, rows, corner, legend = true, cls = "" }
     table,
     legend ? h("ul.sp-legend", { "aria-hidden": "true" }, columns.map((c) => h("li" + (c.win ? ".win" : ""), null,
       h("i", { style: { background: c.color } }),
-      h("b", null, abbreviate(c.name)), " ", c.name !== abbreviate(c.name) ? c.name : "",
+      legendName(c.name),
       c.sub ? h("small", null, " · ", c.sub) : null))) : null);
   fitBox(box);
   return box;
@@ -68,6 +78,7 @@ function fit(box) {
     box.dataset.need = String(need);
     box.classList.add("compact");
   }
+  fitWords(box);  // the names that fit neither way are set smaller, not broken
 }
 function fitBox(box) {
   if (!window.ResizeObserver) { requestAnimationFrame(() => fit(box)); return; }

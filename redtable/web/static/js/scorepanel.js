@@ -27,7 +27,7 @@ export class ScorePanel {
     this.error = null;
     this.button = h("button.btn.small.scorebtn", {
       type: "button", "aria-expanded": "false", "aria-controls": "score-panel", title: t("score.title"),
-    }, icon("trophy"), h("span", null, t("score.button")));
+    }, icon("vp"), h("span", null, t("score.button")));  // (the trophy is the results' alone)
     this.button.addEventListener("click", () => (this.isOpen() ? this.close() : this.open()));
     this.body = h("div.score-body");
     this.status = h("span.score-status.muted.small", { role: "status" });

@@ -4,13 +4,15 @@ import { h, clear, toast, icon, copyText, onLongPress, sheet, isTouch } from "./
 import { t, list, has, currentLang } from "./i18n.js";
 import { get, post, seatFor, forgetSeat, cardData, errorText } from "./api.js";
 import { Session } from "./session.js";
-import { inviteField, botLabel } from "./lobby.js";
+import { inviteField, botSeatName } from "./lobby.js";
+import { fitWords, fitWordsOnResize } from "./fitwords.js";
 import { LogFollower } from "./logfollow.js";
 import { TurnSignals } from "./chime.js";
 import { ScorePanel } from "./scorepanel.js";
 import { Scrubber, stepFromHash } from "./replaybar.js";
 import { ChatPanel } from "./chat.js";
 import { TableStrip, forfeitEnd } from "./clockview.js";
+import { ReadyPrompt } from "./readyview.js";
 import { TurnStory, storyFor } from "./turnstory.js";
 import { BoardHighlight } from "./highlight.js";
 import { TableSounds } from "./sounds.js";
@@ -31,7 +33,7 @@ function makeCtx(base) {
       if (seat === null || seat === undefined || seat < 0) return "—";
       const s = (ctx.seats || [])[seat];
       if (!s) return t("seat.n", { n: seat + 1 });
-      if (s.type === "bot") return s.name || t("seat.bot", { n: seat + 1, bot: botLabel(s.bot || "random") });
+      if (s.type === "bot") return s.name || botSeatName(seat, s.bot || "random");
       return s.name || t("seat.n", { n: seat + 1 });
     },
     color(seat) { return ctx.renderer.seatColor ? ctx.renderer.seatColor(ctx, seat) : SEAT_COLORS[seat % SEAT_COLORS.length]; },
@@ -191,6 +193,7 @@ function buildShell(root, mode) {
           h("h2", null, t("table.log")),
           h("ol.log-lines", { "data-scroll": "log", tabindex: "0", "aria-label": t("table.log") })))));
   clear(root).append(shell);
+  fitWordsOnResize();
   const q = (s) => shell.querySelector(s);
   // the log follows its newest line unless the reader scrolled it up (logfollow.js)
   const follow = new LogFollower(q(".log-lines"), q(".log"));
@@ -479,7 +482,7 @@ function endScreen(ctx, onClose) {
   const overlay = h("div.overlay", { role: "dialog", "aria-modal": "true", "aria-labelledby": "end-h" });
   const card = h("div.endcard",
     null,
-    h("h1#end-h", null, icon("trophy"), " ", t("end.title")),
+    h("h1#end-h", { tabindex: "-1" }, icon("trophy"), " ", t("end.title")),
     forfeitEnd(ctx) || r.endScreen(ctx),  // (a game a forfeit ended was not played out: clockview.js says why)
     fairness(ctx),
     h("div.actions", null,
@@ -588,6 +591,7 @@ export function mountGame(root, gameId, hooks = {}) {
   // each seat's clock, "waiting for players", why a table closed (clockview.js)
   const strip = new TableStrip();
   q(".notice").before(strip.el);
+  const readyPrompt = new ReadyPrompt(gameId, () => session.token);  // a rated open table's "ready" (readyview.js)
   // the table chat (chat.js): above the log beside the board, a drawer on a phone
   const chat = new ChatPanel({ section: q(".chat"), shell, gameId, mode: "live", getCtx: () => ctx,
     getToken: () => session.token, send: (m) => session.send(m) });
@@ -628,7 +632,10 @@ export function mountGame(root, gameId, hooks = {}) {
     for (const o of document.querySelectorAll(".overlay")) o.remove();
     const ov = endScreen(ctx, () => q(".results").focus());
     document.body.append(ov);
-    ov.querySelector(".close-end").focus();
+    // the dialog opens at its top (the winner, the scorepad): the focus goes to its title, no scrolling
+    fitWords(ov);
+    ov.querySelector("#end-h").focus({ preventScroll: true });
+    ov.scrollTop = 0;
   }
 
   async function render() {
@@ -646,10 +653,11 @@ export function mountGame(root, gameId, hooks = {}) {
     ctx = makeCtx({
       renderer, cards, final, gameId, game: snap.game, view: snap.view, decision: snap.decision, me: snap.seat,
       seats: snap.seats, status: snap.status, result: snap.result, step: snap.step, events: session.events, readOnly: false,
-      commitment: snap.seed_commitment, seedChosen: !!snap.seed_chosen_by_creator,
+      commitment: snap.seed_commitment, seedChosen: !!snap.seed_chosen_by_creator && !snap.tutorial,  // (a lesson's deal is the guide's)
     });
-    q(".seed-chosen").hidden = !snap.seed_chosen_by_creator;
+    q(".seed-chosen").hidden = !snap.seed_chosen_by_creator || !!snap.tutorial;
     strip.update(snap, (i) => ctx.name(i), (i) => ctx.color(i));
+    readyPrompt.update(snap);
     shell.classList.toggle("busy", !!session.pending);
     q(".game-name").textContent = t("title." + snap.game);
     q(".round-info").textContent = renderer.statusLine(ctx);
@@ -657,6 +665,7 @@ export function mountGame(root, gameId, hooks = {}) {
     undo.hidden = !snap.undo || snap.seat === null;
     undo.disabled = !snap.can_undo;
     q(".results").hidden = snap.status !== "finished";
+    shell.classList.toggle("finished", snap.status === "finished");
     const board = q(".board");
     const built = renderer.board(ctx);
     // keep the keyboard focus on the same element across re-renders (board and prompt)
@@ -685,6 +694,7 @@ export function mountGame(root, gameId, hooks = {}) {
     const names = JSON.stringify(snap.seats.map((s) => s.name));
     if (names !== chatNames) { chatNames = names; chat.render(true); }
     if (snap.status === "finished") chat.gameOver();
+    fitWords(shell);  // no name breaks inside a word (fitwords.js)
     if (hooks.rendered) hooks.rendered(ctx, shell);
   }
 
@@ -731,6 +741,7 @@ export function mountGame(root, gameId, hooks = {}) {
       signals.destroy();
       panel.destroy();
       strip.destroy();
+      readyPrompt.destroy();
       chat.destroy();
       els.follow.destroy();
       hl.destroy();
@@ -745,6 +756,7 @@ export function mountGame(root, gameId, hooks = {}) {
       signals.label();
       panel.relabel();
       strip.relabel();
+      readyPrompt.relabel();
       chat.relabel();
       els.follow.relabel();
       told.relabel();
@@ -808,7 +820,7 @@ export function mountReplay(root, gameId) {
     ctx = makeCtx({
       renderer, cards, final: null, gameId, game: info.game, view: data.view, decision: data.decision, me: data.seat,
       seats: info.seats, status: step === steps ? info.status : "active", result: step === steps ? info.result : null,
-      step, events: data.events, readOnly: true, commitment: info.seed_commitment, seedChosen: !!info.seed_chosen_by_creator,
+      step, events: data.events, readOnly: true, commitment: info.seed_commitment, seedChosen: !!info.seed_chosen_by_creator && !info.tutorial,
     });
     q(".game-name").textContent = `${t("replay.title")} — ${t("title." + info.game)}`;
     q(".round-info").textContent = renderer.statusLine(ctx);
@@ -827,6 +839,7 @@ export function mountReplay(root, gameId) {
     // The log shows every event up to this step.
     chat.setStep(step);
     renderLog(els, ctx, allEvents.slice(0, marks[step] ?? allEvents.length), 0, step > 0 ? marks[step - 1] : undefined);
+    fitWords(shell);
   }
 
   let marks = [];
@@ -875,7 +888,7 @@ export function mountReplay(root, gameId) {
       renderer = await rendererFor(info.game);
       cards = await cardData(info.game);
       shell.classList.add(info.game);
-      q(".seed-chosen").hidden = !info.seed_chosen_by_creator;
+      q(".seed-chosen").hidden = !info.seed_chosen_by_creator || !!info.tutorial;
       steps = info.step;
       await loadLog();
       await chat.load().catch(() => {});  // a replay without its chat is still a replay

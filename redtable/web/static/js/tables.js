@@ -24,13 +24,14 @@ function gameHash(gid) { return `#/game/${encodeURIComponent(gid)}`; }
 export function tableFields(form, rerender) {
   if (form.open === undefined) form.open = false;
   if (form.clock === undefined) form.clock = "none";
+  if (form.rated && form.clock === "none") form.clock = "rt3";  // a rated game has a clock (the server refuses one without)
   return [
     h("label.check.open-check", null, h("input", { type: "checkbox", name: "open", checked: form.open, "aria-describedby": "open-help",
       onchange: (e) => { form.open = e.target.checked; rerender(); } }),
     h("span", null, t("tables.open"), h("small#open-help.muted.block", null, t("tables.open_help")))),
     h("label.inline", null, t("tables.clock"), " ",
       h("select", { name: "clock", "aria-describedby": "clock-help", onchange: (e) => { form.clock = e.target.value; rerender(); } },
-        Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: form.clock === k }, clockLabel(CLOCKS[k]))))),
+        Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: form.clock === k, disabled: form.rated && k === "none" }, clockLabel(CLOCKS[k]))))),
     form.clock !== "none" ? h("p#clock-help.muted.small", null, t(form.rated ? "tables.clock_help_rated" : "tables.clock_help")) : null,
   ];
 }
@@ -90,6 +91,8 @@ export class FindPanel {
     const counts = [];
     for (let n = ti.min_players; n <= ti.max_players; n++) counts.push(n);
     const waiting = !!this.ticket;
+    const rated = !!(this.q.rated && user);
+    if (rated && this.q.speed === "none") this.q.speed = "realtime";  // rated quick play has a clock
     this.el.append(
       h("h2#find-h", null, t("tables.find")),
       h("div.quickplay", { "aria-busy": waiting ? "true" : null },
@@ -103,9 +106,9 @@ export class FindPanel {
               counts.map((n) => h("option", { value: n, selected: n === this.q.players }, String(n))))),
           h("label.inline", null, t("tables.speed"), " ",
             h("select", { name: "qp-speed", disabled: waiting, onchange: (e) => { this.q.speed = e.target.value; } },
-              SPEEDS.map((s) => h("option", { value: s, selected: s === this.q.speed }, t("tables.speed." + s))))),
+              SPEEDS.map((s) => h("option", { value: s, selected: s === this.q.speed, disabled: rated && s === "none" }, t("tables.speed." + s))))),
           user ? h("label.check.inline", null, h("input", { type: "checkbox", name: "qp-rated", checked: this.q.rated, disabled: waiting,
-            onchange: (e) => { this.q.rated = e.target.checked; } }), t("lobby.rated")) : null),
+            onchange: (e) => { this.q.rated = e.target.checked; this.render(); } }), t("lobby.rated")) : null),
         waiting
           ? h("div.queue-wait", { role: "status" }, h("span.spinner", { "aria-hidden": "true" }),
             this.waiting && this.waiting.status === "waiting"
