@@ -320,6 +320,9 @@ class ReplayStep(BaseModel):
     decision: DecisionInfo | None
     events: list[dict[str, Any]]
     action: str | None = None
+    hands: list[list[Any]] | None = Field(
+        None, description="every seat's hand at this step: only once the game is over (its record is public then)"
+    )
 
 
 class GameSummary(BaseModel):

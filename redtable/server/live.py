@@ -266,9 +266,18 @@ class LiveGame:
         return {"player": d.player, "kind": d.kind}
 
     def events_for(
-        self, seat: int | None, start: int = 0, stop: int | None = None, state: State | None = None
+        self,
+        seat: int | None,
+        start: int = 0,
+        stop: int | None = None,
+        state: State | None = None,
+        reveal: bool = False,
     ) -> list[dict]:
+        """The events ``seat`` may read; ``reveal`` (a replay of a finished game, whose record
+        is public) every event, the private ones too."""
         evs = (state or self.state).events
+        if reveal and self.finished:
+            return [e.to_json() for e in evs[start:stop]]
         return [e.to_json() for e in evs[start:stop] if e.to is None or (seat is not None and seat in e.to)]
 
     def info(self) -> dict:
@@ -1722,7 +1731,7 @@ class Hub:
             entry = {
                 "step": i + 1,
                 "seat": game.step_seats[i],
-                "events": game.events_for(seat, game.marks[i], game.marks[i + 1]),
+                "events": game.events_for(seat, game.marks[i], game.marks[i + 1], reveal=True),
             }
             if seat is not None and game.step_seats[i] == seat:
                 entry["action"] = game.actions[i]
@@ -1734,7 +1743,7 @@ class Hub:
             "version": game.version,
             "steps": game.step,
             "status": game.status,
-            "setup": game.events_for(seat, 0, game.marks[0]),
+            "setup": game.events_for(seat, 0, game.marks[0], reveal=True),
             "log": steps,
             "result": game.result(),
             "decision": game.decision_for(seat),
@@ -1765,12 +1774,15 @@ class Hub:
                 "by": by,
                 "view": state.view(seat),
                 "decision": game.decision_for(seat, state),
-                "events": game.events_for(seat, lo, hi, state),
+                "events": game.events_for(seat, lo, hi, state, reveal=True),
             }
             if step > 0 and seat is not None and by == seat:
                 out["action"] = action
+            if finished:  # every hand as it was at this step (the record, public now, tells them)
+                out["hands"] = [_own_hand(state.view(p), p) for p in range(game.players)]
             return out
 
+        finished = game.finished
         return await self.off_loop(build)
 
     async def record(self, game: LiveGame) -> dict:
@@ -1790,3 +1802,10 @@ class Hub:
         out["seed_commitment"] = game.commitment
         out["seed_chosen_by_creator"] = game.seed_chosen
         return out
+
+
+def _own_hand(view: dict, seat: int) -> list:
+    """The hand in ``seat``'s own view: a title's view lists its seats under ``players`` (Red
+    Rising) or ``seats`` (Red North), the viewer's entry with its ``hand``."""
+    rows = view.get("players") if isinstance(view.get("players"), list) else view.get("seats")
+    return list((rows or [{}] * (seat + 1))[seat].get("hand") or [])

@@ -422,6 +422,38 @@ def test_log_and_replay(served):
     assert api.http.get("/api/games/nope/log").status_code == 404
 
 
+def test_replay_shows_every_hand_only_once_the_game_is_over(served):
+    """A replay step carries every seat's hand, and the log every private event, only when the
+    game is over (its record is public then); before, the reader's own view and events only."""
+    srv, api = served
+    info, tokens = api.new_game("red-rising", ("human", "human"), seed=5)
+    gid = info["game_id"]
+    rng = random.Random(4)
+    for _ in range(6):
+        play_one(api, gid, tokens, rng)
+    for tok, seat in ((None, None), (tokens[0], 0)):
+        auth = {"Authorization": f"Bearer {tok}"} if tok else {}
+        step = api.http.get(f"/api/games/{gid}/replay/3", headers=auth).json()
+        assert step.get("hands") is None  # not over: no hand but the reader's own (in its view)
+        lg = api.http.get(f"/api/games/{gid}/log", headers=auth).json()
+        assert all(audience_ok(ev, seat) for e in lg["log"] for ev in [*e["events"], *lg["setup"]])
+    while api.state(gid)["status"] != "finished":
+        play_one(api, gid, tokens, rng)
+    n = api.state(gid)["step"]
+    game = make_game("red-rising", 2)
+    actions = srv.call(lambda: list(srv.hub.games[gid].actions))
+    state = game.new_initial_state(5)
+    for step in (0, 3, n // 2, n):
+        while len(state.history) < step:
+            state.apply(actions[len(state.history)])
+        body = api.http.get(f"/api/games/{gid}/replay/{step}").json()  # a spectator
+        assert body["hands"] == [state.view(p)["players"][p]["hand"] for p in range(2)]
+        assert body["view"] == state.view(None)  # the view itself stays the reader's
+    lg = api.http.get(f"/api/games/{gid}/log").json()
+    private = [ev for e in lg["log"] for ev in [*e["events"], *lg["setup"]] if ev.get("to")]
+    assert {tuple(ev["to"]) for ev in private} >= {(0,), (1,)}  # both starting hands, to anybody
+
+
 # ---------------------------------------------------------------------- memory and restarts
 def test_idle_games_are_reloaded(served):
     srv, api = served

@@ -381,6 +381,7 @@ def test_replay_scrubber_and_spectator(live, new_page):
     page.wait_for_function("() => document.querySelector('.step-label').textContent === 'Setup'")
     assert page.get_attribute('.scrubber button[aria-label="First"]', "aria-disabled") == "true"
     assert page.locator(".rr-loc .rcard").count() == 8
+    page.click(".replay-turns .mode-decision")  # one decision a step (by turn: test_web_story.py)
     page.click('.scrubber button[aria-label="Next"]')
     page.wait_for_function("() => document.querySelector('.step-label').textContent.startsWith('Step 1 ')")
     page.fill(".scrubber .range", str(steps // 2))

@@ -1,6 +1,6 @@
 // Your turn, told outside the page: the tab title's "● " marker while a decision is yours,
 // and (if you turn it on; off by default, remembered in this browser) a short chime when a
-// decision becomes yours.
+// decision becomes yours (the same setting turns on the table's other sounds: sounds.js).
 //
 // Both are driven straight from the session's messages, not from the table's rendering:
 // a hidden tab gets no animation frames, so a title set while rendering would wait until the
@@ -22,7 +22,7 @@ export function setChimeOn(on) {
 }
 
 let audio = null;
-function audioContext() {
+export function audioContext() {
   const AC = window.AudioContext || window.webkitAudioContext;
   if (!AC) return null;
   if (!audio) audio = new AC();

@@ -38,6 +38,7 @@ export class Scrubber {
     this.steps = 0;
     this.playing = false;
     this.loaded = false;  // no step is shown before the game's length is known
+    this.stepper = null;
     const btn = (act, ico) => h("button.icon-btn", { type: "button", "data-act": act }, ico);
     this.buttons = {
       first: btn("first", mark("first")), prev: btn("prev", mark("prev")), play: btn("play", icon("play")),
@@ -61,7 +62,9 @@ export class Scrubber {
 
   act(what) {
     if (what === "play") return this.toggle();
-    const to = { first: 0, prev: this.step - 1, next: this.step + 1, last: this.steps }[what];
+    let to = { first: 0, prev: this.step - 1, next: this.step + 1, last: this.steps }[what];
+    // stepper(dir, step): where ‹ and › go instead (the replay's steps by turn: replayturns.js)
+    if (this.stepper && (what === "prev" || what === "next")) to = this.stepper(what === "next" ? 1 : -1, this.step);
     this.go(to, what);
   }
 

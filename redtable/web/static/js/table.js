@@ -13,6 +13,10 @@ import { Scrubber, stepFromHash } from "./replaybar.js";
 import { ChatPanel } from "./chat.js";
 import { TableStrip, forfeitEnd } from "./clockview.js";
 import { ReadyPrompt } from "./readyview.js";
+import { TurnStory, storyFor } from "./turnstory.js";
+import { BoardHighlight } from "./highlight.js";
+import { TableSounds } from "./sounds.js";
+import { ReplayTurns } from "./replayturns.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -287,7 +291,8 @@ function revealTargets(shell) {
   const inSight = (el) => {
     const [top, bottom] = band(el);
     const r = el.getBoundingClientRect();
-    return Math.min(r.bottom, bottom) - Math.max(r.top, top) >= Math.min(24, r.height);
+    // (half of a tall target, up to 100 px: a sliver above the docked hand is not in sight)
+    return Math.min(r.bottom, bottom) - Math.max(r.top, top) >= Math.min(r.height, Math.max(24, Math.min(100, r.height / 2)));
   };
   if (targets.some(inSight)) return;
   const el = targets[0];
@@ -504,12 +509,21 @@ export function mountGame(root, gameId, hooks = {}) {
   let dirty = false;
   let endShown = false;
   let destroyed = false;
+  let story = null;  // the title's turn accounts (turnstory.js)
+  let flashEvents = [];  // other seats' events not yet shown on the board
+  const hl = new BoardHighlight();
+  const sounds = new TableSounds();
 
   // refusals that end the connection are told once, when the socket closes (ended)
   const ENDING = new Set(["bad_token", "unknown_game", "signed_out", "token_in_url", "auth_required"]);
   const session = new Session(gameId, held && held.token, {
-    state: () => { logCount = 0; moved(); schedule(); },
-    update: () => { moved(); schedule(); },
+    state: (msg) => { logCount = 0; sounds.heard(null, msg.status, false); moved(); schedule(); },
+    update: (msg) => {  // another seat's events are shown on the board (highlight.js) and may sound (sounds.js)
+      if (msg.by !== session.snap.seat) flashEvents.push(...(msg.events || []));
+      sounds.heard(msg.events, msg.status, true);
+      moved();
+      schedule();
+    },
     accepted: () => { turn(); schedule(); },
     presence: () => schedule(),
     chat: (msg) => (msg.type === "chat" ? chat.message(msg) : chat.history(msg)),
@@ -583,6 +597,8 @@ export function mountGame(root, gameId, hooks = {}) {
     getToken: () => session.token, send: (m) => session.send(m) });
   q(".logtoggle").before(chat.button);
   let chatNames = "";
+  // each other seat's turn in a line, "since your last turn" (turnstory.js)
+  const told = new TurnStory(q(".side"));
   // Straight from the messages, not from render(): a hidden tab gets no animation frames.
   function turn() {
     const s = session.snap;
@@ -627,6 +643,7 @@ export function mountGame(root, gameId, hooks = {}) {
     if (!snap) return;
     if (!renderer) {
       renderer = await rendererFor(snap.game);
+      story = await storyFor(snap.game);
       shell.classList.add(snap.game);
     }
     if (!cards || (cards.lang && cards.lang !== currentLang())) cards = await cardData(snap.game);  // the page's language
@@ -654,10 +671,13 @@ export function mountGame(root, gameId, hooks = {}) {
     // keep the keyboard focus on the same element across re-renders (board and prompt)
     const active = document.activeElement;
     const key = active && shell.contains(active) ? active.dataset.key : null;
+    const before = hl.capture(board);
     clear(board).append(built);
+    hl.mark(board, before, flashEvents.splice(0));
     const promptItems = markChoices(board, q(".prompt"), ctx, decide);
     renderPrompt(promptItems);
     q(".prompt").dataset.version = snap.version;  // which snapshot the prompt shows (tests, debugging)
+    told.update(ctx, story, session.events);  // (before the targets are brought into sight: it takes room)
     if (key) {
       const again = shell.querySelector(`[data-key="${CSS.escape(key)}"]`);
       if (again) again.focus({ preventScroll: true });
@@ -703,9 +723,11 @@ export function mountGame(root, gameId, hooks = {}) {
       if (src) box.append(src);
       if (items.length) box.append(promptBlock(ctx, items));
     } else {
-      box.append(h("p.prompt-wait", null, h("span.spinner", { "aria-hidden": "true" }),
+      const what = ctx.renderer.waitingText ? ctx.renderer.waitingText(ctx, d) : t("table.waiting_kind", { player: ctx.name(d.player), what: ctx.renderer.kindText(ctx, d) });
+      const bot = ctx.seats && ctx.seats[d.player] && ctx.seats[d.player].type === "bot";  // a bot: say who is thinking
+      box.append(h("p.prompt-wait" + (bot ? ".bot-thinking" : ""), null, h("span.spinner", { "aria-hidden": "true" }),
         h("span.seat-dot", { style: { background: ctx.color(d.player) }, "aria-hidden": "true" }),
-        (ctx.renderer.waitingText ? ctx.renderer.waitingText(ctx, d) : t("table.waiting_kind", { player: ctx.name(d.player), what: ctx.renderer.kindText(ctx, d) }))));
+        bot ? [h("span.who", null, t("story.thinking", { player: ctx.name(d.player) })), h("span.bot-what.small", null, what)] : what));
       if (ctx.me === null || ctx.me === undefined) box.append(h("p.muted.small", null, icon("eye"), " ", t("table.spectating")));
     }
   }
@@ -722,6 +744,8 @@ export function mountGame(root, gameId, hooks = {}) {
       readyPrompt.destroy();
       chat.destroy();
       els.follow.destroy();
+      hl.destroy();
+      told.destroy();
       closeMenu();
       for (const o of document.querySelectorAll(".overlay")) o.remove();
       if (window.__session === session) window.__session = null;
@@ -735,6 +759,7 @@ export function mountGame(root, gameId, hooks = {}) {
       readyPrompt.relabel();
       chat.relabel();
       els.follow.relabel();
+      told.relabel();
       logCount = 0;
       const wasShown = document.querySelector(".overlay");
       if (wasShown) { wasShown.remove(); endShown = false; }
@@ -758,6 +783,7 @@ export function mountReplay(root, gameId) {
   let step = 0;
   let timer = null;
   let ctx = null;
+  let turns = null;  // the steps by turn, "my turns", every hand at the end (replayturns.js)
   const cache = new Map();
   const gid = encodeURIComponent(gameId);
 
@@ -801,6 +827,12 @@ export function mountReplay(root, gameId) {
     clear(q(".board")).append(renderer.board(ctx));
     const box = clear(q(".prompt"));
     box.append(h("p.prompt-title", null, step === 0 ? t("replay.setup") : t("replay.by", { player: ctx.name(data.by) })));
+    if (turns && step > 0) {
+      const said = turns.account(ctx, step, data.by, data.events);
+      box.append(h("p.muted.small.replay-turn-no", null, t("replay.turn", { n: turns.turnNumber(step), total: turns.turns.length })));
+      if (said) box.append(h("p.step-story", null, h("span.seat-dot", { style: { background: ctx.color(turns.byTurn ? (turns.turnAt(step) || {}).seat : data.by) }, "aria-hidden": "true" }), said));
+    }
+    if (turns && data.hands) q(".board").append(turns.hands(ctx, data.hands));
     if (step === steps && info.status === "finished") {
       box.append(h("button.btn.small", { type: "button", onclick: () => { document.body.append(endScreen(ctx)); } }, icon("trophy"), " ", t("table.show_results")));
     }
@@ -817,11 +849,22 @@ export function mountReplay(root, gameId) {
     marks = [evs.length];
     for (const s of lg.log) { evs.push(...s.events); marks.push(evs.length); }
     allEvents = evs;
+    turns = new ReplayTurns(await storyFor(info.game), evs, marks, steps, lg.seat);
+    bar.el.append(turns.el);
+    turns.onMode = () => { if (ctx) go(step); };
+    bar.stepper = (dir, from) => turns.stepFrom(from, dir);
+    const mine = (dir) => { const s = turns.mineFrom(step, dir); if (s !== null) { stop(); go(s); } };
+    turns.myPrev.addEventListener("click", () => mine(-1));
+    turns.myNext.addEventListener("click", () => mine(1));
   }
   let allEvents = [];
 
   function renderBar() {
     bar.set(step, steps, !!timer, !!info && info.status !== "finished");
+    if (turns) {
+      turns.myPrev.setAttribute("aria-disabled", String(turns.mineFrom(step, -1) === null));
+      turns.myNext.setAttribute("aria-disabled", String(turns.mineFrom(step, 1) === null));
+    }
   }
 
   function toggle() {
@@ -857,7 +900,7 @@ export function mountReplay(root, gameId) {
   })();
   return {
     destroy() { stop(); chat.destroy(); bar.destroy(); els.follow.destroy(); closeMenu(); for (const o of document.querySelectorAll(".overlay")) o.remove(); },
-    relabel() { relabelShell(els); chat.relabel(); bar.relabel(); if (info) go(step); },
+    relabel() { relabelShell(els); chat.relabel(); bar.relabel(); if (turns) turns.relabel(); if (info) go(step); },
   };
 }
 
