@@ -432,8 +432,14 @@ def test_websocket_messages_are_understood(server):
 def test_error_example_has_a_real_refusals_fields(server):
     srv, api = server
     info, tokens = created(api)
-    state = api.state(info["game_id"], tokens[0])
-    seat = state["decision"]["player"]
+    deadline = time.monotonic() + TIMEOUT
+    while True:  # (the example seats a bot: refuse a person's decision, not the bot's, which has no token)
+        state = api.state(info["game_id"], tokens[0])
+        seat = state["decision"]["player"]
+        if tokens[seat] is not None:
+            break
+        assert time.monotonic() < deadline, "the bot never gave the decision to a person"
+        time.sleep(0.05)
     r = api.decide(info["game_id"], tokens[seat], "venus", state["version"])
     assert r.status_code == 422, r.text
     shown = json.loads(only("api error").text.replace("[...]", "[]").replace("{...}", "{}"))

@@ -26,43 +26,11 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from .sqlitefile import BackupError, sqlite_backup, sqlite_path
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_MAGIC = b"PGDMP"
 COUNTED = ("redtable_games", "redtable_actions", "redtable_accounts", "redtable_chat")
-
-
-class BackupError(Exception):
-    """A backup, restore or check that cannot be done; the message says why and what to do."""
-
-
-def sqlite_path(url: str) -> Path:
-    db = make_url(url).database or ""
-    if not db or db == ":memory:":
-        raise BackupError("an in-memory SQLite database has nothing to back up; name a file: --db sqlite:///FILE")
-    return Path(db).expanduser()
-
-
-def sqlite_backup(src: Path, out: Path, pages: int = 1024) -> None:
-    """Copy the database ``src`` into the new file ``out`` with the online backup API.
-
-    ``pages`` at a time: between steps the source's writers go on (a step that sees a write
-    restarts the copy from that snapshot, as the API does), so a busy server is not stalled.
-    """
-    if not src.is_file():
-        raise BackupError(f"no database file at {src}")
-    tmp = out.with_name(out.name + ".partial")
-    tmp.unlink(missing_ok=True)
-    source = sqlite3.connect(f"file:{src}?mode=ro", uri=True, timeout=30)
-    try:
-        target = sqlite3.connect(tmp)
-        try:
-            source.backup(target, pages=pages)
-            target.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
-        finally:
-            target.close()
-    finally:
-        source.close()
-    os.replace(tmp, out)
 
 
 def _pg_env_and_dsn(url: str, schema: str | None = None) -> tuple[dict[str, str], str]:

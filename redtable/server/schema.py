@@ -24,6 +24,7 @@ database is created at the latest version directly.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -59,7 +60,7 @@ class SchemaError(Exception):
 
 
 def _version_table(store: Store) -> Table:
-    from .store import metadata
+    metadata = store.metadata
 
     t = metadata.tables.get("redtable_schema")
     if t is None:
@@ -73,9 +74,26 @@ def _version_table(store: Store) -> Table:
     return t
 
 
+#: The modules whose tables are on the store's metadata. They import the store, so the store's
+#: schema names them here and imports them at run time (as ``core/registry.py`` names the titles)
+#: rather than depending on them: a new table module is added to this list.
+MODEL_MODULES = (
+    "accounts",
+    "chat",
+    "clientdb",
+    "fairplay",
+    "loginguard",
+    "ratings",
+    "readycheck",
+    "sharedlimits",
+    "tabledb",
+)
+
+
 def _load_models() -> None:
     """Import every module whose tables are on the metadata, so none is missing from a new database."""
-    from . import accounts, chat, clientdb, fairplay, loginguard, ratings, readycheck, sharedlimits, tabledb  # noqa: F401
+    for name in MODEL_MODULES:
+        importlib.import_module(f"{__package__}.{name}")
 
 
 def read_version(store: Store, conn: Connection) -> int:
@@ -136,7 +154,7 @@ def prepare(
     a backup copy of the file); otherwise, like a newer version, it is refused with a
     :class:`SchemaError` that says what to run (``where``: the ``--db`` options to quote).
     """
-    from .store import metadata
+    metadata = store.metadata
 
     _load_models()
     _version_table(store)
@@ -169,7 +187,7 @@ def _copy_aside(store: Store, version: int) -> str | None:
     """SQLite: an online backup of the file next to it before it is migrated (None in memory)."""
     if store.dialect != "sqlite" or store.memory:
         return None
-    from .backup import sqlite_backup, sqlite_path
+    from .sqlitefile import sqlite_backup, sqlite_path
 
     src = sqlite_path(store.url)
     out = src.with_name(f"{src.name}.before-v{version + 1}")
@@ -182,7 +200,7 @@ def migrate(store: Store, *, migrations: Sequence[Migration] = MIGRATIONS) -> in
 
     Refuses (``SchemaError``) a database newer than ``migrations`` know.
     """
-    from .store import metadata
+    metadata = store.metadata
 
     _load_models()
     _version_table(store)

@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 from sqlalchemy import (
@@ -240,6 +240,10 @@ class GameRow:
 
 class Store:
     """Synchronous storage calls; the server runs them off the event loop (writer thread, executor)."""
+
+    #: Every module's tables: ``schema.py`` reads them through the store it is given, since the
+    #: store imports it (``create_tables``) and it may not import the store back.
+    metadata: ClassVar[MetaData] = metadata
 
     def __init__(
         self, url: str | None = None, schema: str | None = None, sqlite_sync: str = "normal", writers: int = 2
