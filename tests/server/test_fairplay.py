@@ -15,8 +15,8 @@ import uuid
 
 import httpx
 import pytest
-from srvkit import Api, Backend, Client, require_backend
-from tablekit import Account, new_address, table_server, until, wait_message
+from srvkit import Client
+from tablekit import Account, new_address, until, wait_message
 
 from redtable.server.fairplay import marks_of, network_prefix
 
@@ -33,18 +33,6 @@ def test_network_prefixes():
     assert [k for k, _ in marks] == ["net", "dev"]
     assert all("203.0.113.7" not in d and "ddd" not in d for _, d in marks)  # digests only
     assert marks_of("nonsense", None) == []
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def fair(request, tmp_path_factory):
-    require_backend(request.param)
-    b = Backend(request.param, tmp_path_factory.mktemp("fair"))
-    srv = table_server(b, table_idle_seconds={"none": 600.0, "realtime": 600.0, "turn": 600.0})
-    api = Api(srv.base)
-    yield srv, api
-    api.close()
-    srv.stop()
-    b.cleanup()
 
 
 def rated_open_table(creator: Account) -> tuple[str, str]:
@@ -68,8 +56,8 @@ def rated_open_table(creator: Account) -> tuple[str, str]:
         (None, None, None),  # two networks of their own
     ],
 )
-def test_one_network_is_not_rated_and_says_so_before_the_game(fair, first, second, reason):
-    srv, api = fair
+def test_one_network_is_not_rated_and_says_so_before_the_game(tables, first, second, reason):
+    srv, api = tables
     ann, bo = Account(srv.base, address=first), Account(srv.base, address=second)
     try:
         gid, token = rated_open_table(ann)
@@ -87,9 +75,9 @@ def test_one_network_is_not_rated_and_says_so_before_the_game(fair, first, secon
         bo.close()
 
 
-def test_one_device_is_not_rated(fair):
+def test_one_device_is_not_rated(tables):
     """Two accounts registered in one browser (one device cookie), playing from two networks."""
-    srv, api = fair
+    srv, api = tables
     shared = httpx.Client(base_url=srv.base, timeout=20, headers={"X-Forwarded-For": new_address()})
     try:
         first = f"d{uuid.uuid4().hex[:10]}"
@@ -117,14 +105,6 @@ def test_one_device_is_not_rated(fair):
 
 
 # ---------------------------------------------------------------------- a fleet of two processes
-@pytest.fixture
-def schema():
-    require_backend("postgresql")
-    b = Backend("postgresql", None)
-    yield b.schema
-    b.cleanup()
-
-
 def test_the_rule_holds_across_two_processes(schema, tmp_path):
     """Ann registers and sits through one process, Bo through the other, from one address:
     the table is unrated, and both processes say so."""
@@ -183,8 +163,8 @@ def test_ready_confirmations_through_two_processes_start_the_table_once(schema, 
             p.stop()
 
 
-def test_rated_quick_play_of_one_network_plays_unrated(fair):
-    srv, api = fair
+def test_rated_quick_play_of_one_network_plays_unrated(tables):
+    srv, api = tables
     address = new_address()
     ann, bo = Account(srv.base, address=address), Account(srv.base, address=address)
     try:

@@ -22,15 +22,7 @@ import time
 import httpx
 import pytest
 from fleetkit import REDIS_URL, Proc, Seat, Table, check_in_order, check_log_holds_acks, create_game, redis_problem
-from srvkit import PG_URL, Backend, free_port, require_backend
-
-
-@pytest.fixture
-def schema():
-    require_backend("postgresql")
-    b = Backend("postgresql", None)
-    yield b.schema
-    b.cleanup()
+from srvkit import PG_URL, free_port
 
 
 @pytest.fixture

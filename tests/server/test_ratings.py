@@ -433,14 +433,6 @@ def test_profile_and_leaderboard_refusals(served):
 
 
 # ---------------------------------------------------------------------- a fleet of two processes
-@pytest.fixture
-def schema():
-    require_backend("postgresql")
-    b = Backend("postgresql", None)
-    yield b.schema
-    b.cleanup()
-
-
 def test_a_rated_game_finished_on_one_of_two_processes_is_rated_once(schema, tmp_path):
     from fleetkit import Proc, Seat, Table
 

@@ -8,20 +8,8 @@ import time
 
 import httpx
 import pytest
-from srvkit import Api, Backend, Client, require_backend
-from tablekit import Account, accounts_available, address, bearer, create, table_server, until, wait_message
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def tables(request, tmp_path_factory):
-    require_backend(request.param)
-    b = Backend(request.param, tmp_path_factory.mktemp("tables"))
-    srv = table_server(b, table_idle_seconds={"none": 600.0, "realtime": 600.0, "turn": 600.0})
-    api = Api(srv.base)
-    yield srv, api
-    api.close()
-    srv.stop()
-    b.cleanup()
+from srvkit import Api, Client
+from tablekit import Account, accounts_available, address, bearer, create, until, wait_message
 
 
 def open_table(api: Api, seats=("human", "human", "human"), **body) -> tuple[dict, str]:
