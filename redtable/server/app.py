@@ -223,6 +223,9 @@ class GameInfo(BaseModel):
     speed: str = Field("none", description="the clock's kind: realtime, turn or none")
     clock: dict[str, Any] | None = Field(None, description="the clock option (null: no clock)")
     tutorial: bool = Field(False, description="a private lesson of the guided tutorial")
+    host: dict[str, Any] | None = Field(
+        None, description="who invited the others: the creator's seat (the first person's) and name (join page)"
+    )
 
 
 class GameCreated(GameInfo):
@@ -248,7 +251,9 @@ class GameState(GameInfo):
     type: Literal["state"]
     version: int
     step: int
-    status: Literal["active", "finished", "abandoned"]
+    status: Literal["waiting", "active", "finished", "abandoned"] = Field(
+        ..., description="waiting: for its seats to be taken (nobody decides, no bot moves, no clock runs)"
+    )
     seat: int | None
     seats: list[SeatInfo]
     view: dict[str, Any] = Field(..., description="state.view(seat): what this seat (or a spectator) may see")
@@ -402,7 +407,7 @@ def rate_kind(method: str, path: str) -> str | None:
     if not path.startswith("/api/"):
         return None
     if method == "POST":
-        if path == "/api/games" or path == "/api/quickplay":  # quick play may make a table (quickplay.py)
+        if path in ("/api/games", "/api/quickplay", "/api/quickplay/bots"):  # quick play makes tables (quickplay.py)
             return "create"
         if path.endswith("/decisions") or path.endswith("/undo") or path.endswith("/ready"):
             return "decide"
@@ -439,6 +444,7 @@ def create_app(
     clock_scale: float = 1.0,
     table_idle_seconds: dict[str, float] | None = None,
     table_sweep_seconds: float = 1.0,
+    quickplay_bots_after: float = 20.0,
     metrics_token: str | None = None,
     log_requests: bool = False,
     retention: Any = None,
@@ -464,7 +470,8 @@ def create_app(
     Tables (``tables.py``; tests shorten time): ``clock_scale`` multiplies every clock
     option, ``table_idle_seconds`` replaces the idle limits by speed (``realtime``, ``turn``,
     ``none``) after which a table closes, ``table_sweep_seconds`` is how often due deadlines
-    are looked for in storage.
+    are looked for in storage; ``quickplay_bots_after`` the seconds a person waits in quick play
+    before bots are offered for the empty seats (``quickplay.py``).
 
     Operations (``metrics.py``, ``retention.py``): ``metrics_token`` serves ``/metrics`` on this
     port to that bearer token only; ``log_requests`` logs one line per request; ``retention``
@@ -491,7 +498,12 @@ def create_app(
         window_median=window_median,
         fleet=fleet,
     )
-    hub.tables.configure(clock_scale=clock_scale, idle_seconds=table_idle_seconds, sweep_seconds=table_sweep_seconds)
+    hub.tables.configure(
+        clock_scale=clock_scale,
+        idle_seconds=table_idle_seconds,
+        sweep_seconds=table_sweep_seconds,
+        quick_bots_after=quickplay_bots_after,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

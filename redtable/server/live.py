@@ -179,7 +179,7 @@ class LiveGame:
 
     @property
     def status(self) -> str:
-        return self.table.status(self)  # active, finished or abandoned
+        return self.table.status(self)  # waiting, active, finished or abandoned
 
     @property
     def started(self) -> bool:
@@ -294,6 +294,7 @@ class LiveGame:
             "seed_commitment": self.commitment,
             "rated": bool(self.settings.get("rated", False)),
             "tutorial": self.tutorial,
+            "host": self.table.host(self),  # who invited the others (tables.py)
             **self.table.info(),  # open, speed, clock (tables.py)
         }
 
@@ -757,6 +758,16 @@ class Hub:
         }
         if tutorial:
             settings["tutorial"] = True
+        if humans:  # the game starts when every person's seat is taken (tables.py: a waiting room until then)
+            settings["gated"] = True
+        first = next((i for i, s in enumerate(seats) if s["type"] == "human"), None)
+        if first is not None and not (table or {}).get("quickplay"):  # who invites (the join page says it)
+            by_account = account is not None and bool(getattr(account, "username", ""))
+            settings["host"] = {
+                "seat": first,
+                "name": account.username if by_account else names[first],
+                "account": by_account,
+            }
         game_row = {
             "id": gid,
             "game": game,

@@ -12,6 +12,12 @@ secret is stored or sent twice, and the next poll answers the game and seat.
 
 A person who stops polling for :data:`STALE_SECONDS` is no longer matched (a closed tab
 does not take a seat), and is forgotten after :data:`EXPIRE_SECONDS`.
+
+Nobody comes: once a person has waited :data:`BOTS_AFTER` seconds (``bots_after``, a server
+setting tests shorten), each poll says ``bots: true`` and the page offers bots for the empty
+seats. ``POST /api/quickplay/bots`` takes them: the ticket alone becomes a table (at a seat
+drawn at random) whose other seats are bots, and it starts at once. Whoever keeps waiting
+polls on, and the poll's ``waiting`` count says when someone else comes.
 """
 
 from __future__ import annotations
@@ -35,6 +41,10 @@ log = logging.getLogger("redtable.server.quickplay")
 STALE_SECONDS = 20.0
 EXPIRE_SECONDS = 600.0
 MATCH_TIMEOUT = 30.0  # a matched table that never appeared (its maker stopped): the people wait again
+#: Seconds of waiting after which the page offers bots for the empty seats (QuickPlay.bots_after).
+BOTS_AFTER = 20.0
+#: The bot that takes the empty seats unless the person names one (rated: a bot with a rating).
+QUICK_BOT = "heuristic"
 CLOCKS: dict[str, dict[str, Any] | None] = {"realtime": {"kind": "realtime"}, "turn": {"kind": "turn"}, "none": None}
 
 
@@ -44,6 +54,7 @@ class QuickPlay:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.hub = tables.hub
+        self.bots_after = BOTS_AFTER
 
     def bucket(self, game: Any, players: Any, speed: Any, rated: bool, account: Any) -> tabledb.Bucket:
         if game not in GAMES:
@@ -134,7 +145,15 @@ class QuickPlay:
         }
         gid = entry["game_id"]
         if gid is None:
-            return {"status": "waiting", "waiting": waiting, **base}
+            waited = max(0.0, now - float(entry["created_at"]))
+            return {
+                "status": "waiting",
+                "waiting": waiting,
+                "waited": round(waited, 1),
+                "bots_after": self.bots_after,
+                "bots": waited >= self.bots_after,  # the page offers bots for the empty seats
+                **base,
+            }
         try:
             game = await self.hub.get(gid)
         except ApiError as e:
@@ -161,6 +180,48 @@ class QuickPlay:
             **base,
         }
 
+    async def with_bots(self, ticket: str | None, bot: Any) -> dict[str, Any]:
+        """``POST /api/quickplay/bots``: stop waiting and play now, bots in the empty seats (the
+        table starts at once). A ticket a group was matched to meanwhile answers that table:
+        someone came, which is what the person waited for."""
+        from .botpool import check_preset
+        from .tokens import sha
+
+        if not ticket:
+            raise ApiError(401, "missing_ticket", "send your queue ticket: 'Authorization: Bearer <ticket>'")
+        th = sha(ticket)
+        now = time.time()
+        entry, match = await self.hub._write(
+            self.tables.op(tabledb.queue_alone(th, now, now - STALE_SECONDS)), "taking bots"
+        )
+        if entry is None:
+            raise ApiError(
+                404,
+                "unknown_ticket",
+                f"this ticket is not in the queue (you left, or it was not polled for {int(STALE_SECONDS)} s)",
+            )
+        if match is None:
+            if entry["game_id"] is None:  # (not polled for a while: no longer matched)
+                raise ApiError(
+                    404,
+                    "unknown_ticket",
+                    f"this ticket is not in the queue (you left, or it was not polled for {int(STALE_SECONDS)} s)",
+                )
+            return await self.poll(ticket)
+        default = QUICK_BOT
+        if match.bucket.rated:
+            from .ratings import rated_bots
+
+            known = rated_bots(match.bucket.game)
+            default = QUICK_BOT if QUICK_BOT in known else known[0]
+        try:
+            preset = check_preset(bot if bot is not None else default)
+        except ValueError as e:
+            await self.hub._write(self.tables.op(tabledb.queue_unmatch(match.game_id)), "waiting again")
+            raise ApiError(422, "invalid_bot", str(e)) from None
+        await self.make(match, preset)
+        return await self.poll(ticket)
+
     async def leave(self, ticket: str | None) -> dict[str, Any]:
         from .tokens import sha
 
@@ -179,10 +240,14 @@ class QuickPlay:
             seat=row["seat"],
         )
 
-    async def make(self, match: tabledb.Match) -> None:
-        """Create the matched group's table and seat everyone (the ticket hashes are their tokens)."""
+    async def make(self, match: tabledb.Match, bot: str | None = None) -> None:
+        """Create the matched group's table and seat everyone (the ticket hashes are their tokens);
+        ``bot``: the preset of the seats nobody holds (a person who took bots: :meth:`with_bots`)."""
         b = match.bucket
-        seats = [{"type": "human", "name": name, "bot": None} for _, name, _ in match.seats]
+        seats = [
+            {"type": "human", "name": name, "bot": None} if th else {"type": "bot", "name": None, "bot": bot}
+            for th, name, _ in match.seats
+        ]
         extra: dict[str, Any] = {}
         if b.rated:  # the server makes the table for accounts: every seat is an account's (ratings.py)
             from types import SimpleNamespace
@@ -207,6 +272,8 @@ class QuickPlay:
             keys = await run_blocking(clientdb.queue_clients, self.hub.store, [th for th, _, _ in match.seats])
             await self.hub._write(self.tables.op(clientdb.made(match.game_id, keys, now)), "counting a table")
             for seat, (th, name, account_id) in enumerate(match.seats):
+                if not th:  # a bot's seat
+                    continue
                 bind = (account_id, True) if account_id is not None else None
                 await self.tables.seat_person(game, seat, th, name, bind)
         except Exception:

@@ -51,6 +51,12 @@ class QuickPlayRequest(Strict):
     name: StrictStr | None = Field(None, max_length=4 * NAME_MAX, description="display name at the table")
 
 
+class QuickPlayBotsRequest(Strict):
+    bot: StrictStr | None = Field(
+        None, max_length=32, description="the bot preset of the empty seats (default: heuristic; GET /api/titles)"
+    )
+
+
 class HeldSeat(Strict):
     game_id: StrictStr = Field(..., max_length=32)
     token: StrictStr = Field(..., max_length=200)
@@ -146,6 +152,14 @@ async def quickplay_join(request: Request, body: QuickPlayRequest) -> Response:
 async def quickplay_poll(request: Request) -> Response:
     """Still waiting (how many wait with you), or matched: the game, the seat and its token."""
     return _json(await _shielded(_tables(request).quick.poll(seat_token(request))))
+
+
+@router.post("/api/quickplay/bots", tags=["tables"])
+async def quickplay_bots(request: Request, body: QuickPlayBotsRequest) -> Response:
+    """Nobody came: stop waiting and play now, bots in the empty seats (``Authorization: Bearer
+    <ticket>``). Answers as a poll does: ``matched``, the game, the seat and its token (the
+    ticket). The poll says ``bots: true`` once the person waited ``bots_after`` seconds (20)."""
+    return _json(await _shielded(_tables(request).quick.with_bots(seat_token(request), body.bot)))
 
 
 @router.delete("/api/quickplay", tags=["tables"])

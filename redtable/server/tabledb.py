@@ -610,6 +610,36 @@ def queue_poll(ticket_hash: str, now: float, stale_before: float):
     return run
 
 
+def queue_alone(ticket_hash: str, now: float, stale_before: float):
+    """A waiting person takes bots for the empty seats (quick play, ``QuickPlay.with_bots``):
+    their ticket alone becomes a table, at a seat drawn at random; the others of the queue wait
+    on. Answers (the ticket's row, a match of one person or None if it was matched already)."""
+
+    def run(conn: Connection, store: Store) -> tuple[dict[str, Any] | None, Match | None]:
+        q = queue_table.c
+        row = conn.execute(select(queue_table).where(q.ticket_hash == ticket_hash)).mappings().first()
+        if row is None or row["game_id"] is not None or row["seen_at"] < stale_before:
+            return (dict(row) if row is not None else None), None
+        bucket = Bucket(row["game"], row["players"], row["speed"], bool(row["rated"]))
+        _lock(conn, store, bucket)
+        gid = secrets.token_urlsafe(8)
+        seat = secrets.randbelow(bucket.players)
+        r = conn.execute(
+            update(queue_table)
+            .where(q.ticket_hash == ticket_hash, q.game_id.is_(None))
+            .values(game_id=gid, seat=seat, matched_at=now, seen_at=now)
+        )
+        if r.rowcount != 1:  # (matched with others a moment ago, under the lock)
+            got = conn.execute(select(queue_table).where(q.ticket_hash == ticket_hash)).mappings().first()
+            return (dict(got) if got is not None else None), None
+        seats: list[tuple[str, str | None, int | None]] = [("", None, None)] * bucket.players
+        seats[seat] = (ticket_hash, row["name"], row["account_id"])
+        entry = dict(conn.execute(select(queue_table).where(q.ticket_hash == ticket_hash)).mappings().one())
+        return entry, Match(gid, bucket, seats)
+
+    return run
+
+
 def queue_leave(ticket_hash: str):
     """Leave the queue: True if the ticket was waiting (a matched one stays: its seat is taken)."""
 

@@ -6,10 +6,14 @@ adds to a game lives here, in memory as the game's :class:`TableState` and in st
 ``tabledb.py``.
 
 * **Open tables** (``"open": true`` at creation) list their free seats in the lobby; anyone
-  takes one with ``POST /api/games/{id}/sit``. A table that is open, made by quick play or
-  has a clock *starts when its last seat is taken*: until then nobody (no person, no bot, no
-  server answer) can decide and no time runs. Invite games without a clock keep their old
-  behaviour (people play as soon as their seats are taken).
+  takes one with ``POST /api/games/{id}/sit``. A table *starts when its last seat is taken*
+  (``gated``): until then its ``status`` is ``waiting``, nobody (no person, no bot, no server
+  answer) can decide and no time runs. So are open tables, quick play's, tables with a clock
+  and every game created with a seat for a person since invites wait for friends (its
+  settings say ``"gated": true``; an invite game stored before that plays as it always did).
+  The table page is a waiting room meanwhile: the creator re-issues an invite
+  (``Hub.reissue_invite``), puts a bot in a seat nobody took or in all of them
+  (:meth:`TableService.fill_bots`), and the game starts when the last one is filled.
 * **Clocks** (``clocks.py``) run for the seat the game waits on. When a seat's time is up,
   exactly one process acts on it: the one whose conditional ``UPDATE`` claimed the deadline
   (``tabledb.claim``), working under the game's lock on the version the deadline was set
@@ -93,8 +97,9 @@ class TableState:
         spec = ClockSpec.from_json(settings.get("clock"))
         self.open = bool(settings.get("open", False))
         self.rated = bool(settings.get("rated", False))
-        # tables that start when full: open ones, quick play's, and any with a clock (a clock needs everyone there)
-        self.gated = self.open or bool(settings.get("quickplay", False)) or spec is not None
+        # tables that start when full: open ones, quick play's, any with a clock (a clock needs everyone
+        # there), and every game made since invites wait for friends ("gated" in its settings)
+        self.gated = self.open or spec is not None or any(bool(settings.get(k)) for k in ("quickplay", "gated"))
         self.speed = speed_of(spec)
         scale = float(settings.get("clock_scale", 1.0))
         self.clock = Clock(spec, players, scale) if spec is not None else None
@@ -174,9 +179,27 @@ class TableState:
         return d.player
 
     def status(self, game: LiveGame) -> str:
+        """``waiting`` (for its seats to be taken, or its people to confirm), ``active``,
+        ``finished`` or ``abandoned``. Storage says ``active`` for a waiting table too (it is
+        unfinished: the lobby, my games and the sweeps read it so)."""
         if self.closed is not None:
             return "abandoned"
-        return "finished" if self.ended is not None or game.state.is_terminal() else "active"
+        if self.ended is not None or game.state.is_terminal():
+            return "finished"
+        return "active" if self.ready(game) else "waiting"
+
+    @staticmethod
+    def host(game: LiveGame) -> dict[str, Any] | None:
+        """Who invited the others (the join page says it): the seat the creator took (the first
+        person's seat, the lobby's "you") and a name: the creator's account, else that seat's name."""
+        h = game.settings.get("host")
+        if not isinstance(h, dict):
+            return None
+        seat = h.get("seat")
+        name = h.get("name")
+        if isinstance(seat, int) and 0 <= seat < len(game.seats) and not h.get("account"):
+            name = game.seats[seat].name or name
+        return {"seat": seat, "name": name}
 
     def final_result(self, state: Any) -> dict[str, Any]:
         """A finished game's result; a rated game's forfeited seats are ranked after everyone
@@ -247,10 +270,15 @@ class TableService:
         clock_scale: float | None = None,
         idle_seconds: dict[str, float] | None = None,
         sweep_seconds: float | None = None,
+        quick_bots_after: float | None = None,
     ) -> None:
         """Tests shorten time: every clock option is multiplied by ``clock_scale`` (stored with
-        each game created, so a restarted process runs it the same), the idle limits and the
-        sweep interval are replaced."""
+        each game created, so a restarted process runs it the same), the idle limits, the
+        sweep interval and quick play's wait before it offers bots are replaced."""
+        if quick_bots_after is not None:
+            if not 0 <= quick_bots_after <= 3600:
+                raise ValueError(f"quick_bots_after must be 0-3600 seconds, got {quick_bots_after}")
+            self.quick.bots_after = float(quick_bots_after)
         if clock_scale is not None:
             if not 0 < clock_scale <= 1:
                 raise ValueError(f"clock_scale must be above 0 and at most 1, got {clock_scale}")

@@ -202,7 +202,7 @@ def test_who_does_not_confirm_in_time_loses_the_seat_and_the_table_waits_again(t
         t1 = bo.http.post(f"/api/games/{gid}/sit", json={}).json()["token"]
         assert ready(api, gid, t1).json()["started"] is False
         st = until(lambda: (s := api.state(gid)) and s["seated"] == 1 and s, what="the unconfirmed seat freed")
-        assert st["status"] == "active" and st["ready"] is False and st["confirm"] is None
+        assert st["status"] == "waiting" and st["ready"] is False and st["confirm"] is None
         assert st["seats"][0]["joined"] is False and st["seats"][1]["joined"] is True
         assert api.get(gid, t0).status_code in (401, 403)  # the creator's device token is revoked
         assert gid in listed(api)  # in the lobby again

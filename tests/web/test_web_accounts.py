@@ -94,9 +94,8 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move_as_openskill_says(
     assert host.is_disabled("input[name=seed]")
     shot(host, "lobby-rated-form", full_page=False)
     host.click(".create")
-    host.wait_for_selector(".created .invite-url")
-    invite = host.input_value(".created .invite-url")
-    host.click(".created .enter")
+    host.wait_for_selector(".waitroom .invite-url")  # (the table page waits for the guest: waitroom.js)
+    invite = host.input_value(".waitroom .invite-url")
     gid = game_id(host)
     info = http("GET", f"{live.base}/api/games/{gid}?events=false")[1]
     assert info["rated"] is True and info["undo"] is False and info["seed_chosen_by_creator"] is False

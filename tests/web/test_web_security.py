@@ -67,10 +67,9 @@ def test_no_secret_in_any_url_and_the_websocket_authenticates_first(live, new_pa
     with host.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/api/games")) as answer:
         create_in_lobby(host, live.base, "red-north", [], humans=2, name="Host")
     created = answer.value.json()  # the creation answer: the invites and the creator's key
-    host.wait_for_selector(".created .invite-url")
-    invite_url = host.input_value(".created .invite-url")
+    host.wait_for_selector(".waitroom .invite-url")  # (the table page waits for the guest: waitroom.js)
+    invite_url = host.input_value(".waitroom .invite-url")
     assert re.fullmatch(rf"{re.escape(live.base)}/join/[\w-]+#[\w-]+", invite_url), invite_url
-    host.click(".created .enter")
     gid = game_id(host)
     host.wait_for_selector(".rn-board")
 
@@ -197,20 +196,20 @@ def test_sign_out_other_devices(live, new_page, console):
 def test_creator_reissues_an_invite(live, new_page):
     page = new_page(width=DESKTOP["width"], height=DESKTOP["height"], label="creator: ")
     create_in_lobby(page, live.base, "red-rising", ["heuristic"], humans=2, name="Cleo")
-    page.wait_for_selector('.created .invite[data-seat="1"] .invite-url')
-    old = page.input_value('.invite[data-seat="1"] .invite-url')
+    page.wait_for_selector('.waitroom .wait-seat[data-seat="1"] .invite-url')  # (the table's waiting room)
+    old = page.input_value('.wait-seat[data-seat="1"] .invite-url')
     gid = old.split("/join/")[1].split("#")[0]
-    page.click('.invite[data-seat="1"] .new-invite')
+    page.click('.wait-seat[data-seat="1"] .new-invite')
     page.wait_for_function(
-        f"() => document.querySelector('.invite[data-seat=\"1\"] .invite-url').value !== {json.dumps(old)}"
+        f"() => document.querySelector('.wait-seat[data-seat=\"1\"] .invite-url').value !== {json.dumps(old)}"
     )
-    fresh = page.input_value('.invite[data-seat="1"] .invite-url')
+    fresh = page.input_value('.wait-seat[data-seat="1"] .invite-url')
     assert fresh.startswith(f"{live.base}/join/{gid}#")
     shot(page, "lobby-reissued-invite", full_page=False)
     assert http("POST", f"{live.base}/api/games/{gid}/join", {"invite": old.split("#")[1]})[0] == 403
 
     # later, from the games list (this browser kept the creator's key)
-    page.click(".created .new-game")
+    page.goto(live.base + "/#/")
     row = f'.game-row[data-game="{gid}"]'
     page.wait_for_selector(f'{row} .reissue-seat[data-seat="1"] .new-invite')
     page.click(f'{row} .reissue-seat[data-seat="1"] .new-invite')

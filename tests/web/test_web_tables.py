@@ -108,10 +108,9 @@ def register(page, base: str) -> str:
 def test_open_table_taken_in_one_click_from_a_second_browser(tlive, new_page):
     host = new_page(label="host: ")
     lobby_create(host, tlive.base, "red-north", 2, open_=True)
-    host.wait_for_selector(".created .fill-bots")
-    assert "listed in the lobby" in host.inner_text(".created")
+    host.wait_for_selector(".waitroom .start-bots")  # (the table page's waiting room: waitroom.js)
+    assert "listed in the lobby" in host.inner_text(".waitroom")
     shot(host, "tables-open-created", full_page=False)
-    host.click(".created .enter")
     gid = game_id(host)
     host.wait_for_selector(".table-strip .strip-banner")
     assert "1 of 2" in host.inner_text(".table-strip")  # waiting for players
@@ -141,8 +140,6 @@ def test_a_rated_open_table_asks_everyone_to_confirm_before_it_starts(tlive, new
     host = new_page(label="host: ", height=900, extra_http_headers={"X-Forwarded-For": "198.51.100.71"})
     register(host, tlive.base)
     lobby_create(host, tlive.base, "red-north", 2, open_=True, clock="turn24", rated=True)
-    host.wait_for_selector(".created .enter")
-    host.click(".created .enter")
     gid = game_id(host)
     guest = new_page(
         label="guest: ",
@@ -180,9 +177,8 @@ def test_a_rated_open_table_asks_everyone_to_confirm_before_it_starts(tlive, new
 def test_a_clock_runs_out_and_a_bot_takes_the_seat(tlive, new_page, short_time):
     host = new_page(label="host: ")
     lobby_create(host, tlive.base, "red-north", 2, clock="rt3")  # 3 min + 20 s: 3.6 s + 0.4 s here
-    host.wait_for_selector(".created .invite-url")
-    invite = host.input_value(".created .invite-url")
-    host.click(".created .enter")
+    host.wait_for_selector(".waitroom .invite-url")
+    invite = host.input_value(".waitroom .invite-url")
     gid = game_id(host)
     guest = new_page(label="guest: ", width=PHONE["width"], height=PHONE["height"], is_mobile=True, has_touch=True)
     guest.goto(invite)
@@ -215,9 +211,8 @@ def test_one_network_is_not_rated_and_a_game_nobody_started_is_aborted(tlive, ne
     host = new_page(label="host: ", height=900)
     register(host, tlive.base)
     lobby_create(host, tlive.base, "red-north", 2, clock="rt3", rated=True)
-    host.wait_for_selector(".created .invite-url")
-    invite = host.input_value(".created .invite-url")
-    host.click(".created .enter")
+    host.wait_for_selector(".waitroom .invite-url")
+    invite = host.input_value(".waitroom .invite-url")
     gid = game_id(host)
     guest = new_page(label="guest: ", width=390, height=844, has_touch=True, is_mobile=True)
     register(guest, tlive.base)
@@ -303,12 +298,10 @@ def test_a_table_nobody_plays_closes_and_the_page_says_why(tlive, new_page, shor
     short_time.idle_seconds["none"] = 2.0
     page = new_page(label="p: ")
     lobby_create(page, tlive.base, "red-north", 2)
-    page.wait_for_selector(".created .enter")
-    page.click(".created .enter")
     gid = game_id(page)
     page.wait_for_selector(".table-strip .strip-banner.closed", timeout=30000)
     text = page.inner_text(".table-strip")
-    assert "This table was closed: nobody played for 2 s." in text, text
+    assert "This table was closed: its seats were not all taken within 2 s." in text, text  # (the guest never came)
     assert state(tlive, gid)["status"] == "abandoned"
     shot(page, "tables-closed", full_page=False)
     page.goto(tlive.base + "/#/")

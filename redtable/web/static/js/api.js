@@ -114,6 +114,16 @@ export function saveCreatorKey(gameId, key) {
   writeMap(CREATED, c);
 }
 
+// Invite links of the games this browser created: {gameId: {seat: url}} (the waiting room shows
+// them to copy or share; a link re-issued there replaces its seat's).
+const INVITES = "redtable.invites";
+export function invitesFor(gameId) { return readMap(INVITES)[gameId] || {}; }
+export function saveInvite(gameId, seat, url) {
+  const all = readMap(INVITES);
+  all[gameId] = { ...(all[gameId] || {}), [seat]: url };
+  writeMap(INVITES, all);
+}
+
 export function playerName() { return localStorage.getItem("redtable.name") || ""; }
 export function setPlayerName(n) { if (n) localStorage.setItem("redtable.name", n); }
 

@@ -1,12 +1,13 @@
 // The lobby: create a game (seats for people or bots), invite links, open/running/finished games;
 // the join page of an invite link (/join/<game>#<invite>).
 import { h, clear, toast, copyText, icon } from "./dom.js";
-import { t, ago, has } from "./i18n.js";
+import { t, ago, has, list } from "./i18n.js";
 import {
-  get, post, saveSeat, seatFor, seatsHeld, playerName, setPlayerName, creatorKey, saveCreatorKey, NAME_MAX,
+  get, post, saveSeat, seatFor, seatsHeld, playerName, setPlayerName, creatorKey, saveCreatorKey, saveInvite, NAME_MAX,
 } from "./api.js";
 import { currentUser, accountForm } from "./account.js";
-import { FindPanel, tableFields, tableBody, fillBotsControl } from "./tables.js";
+import { FindPanel, tableFields, tableBody } from "./tables.js";
+import { clockLabel } from "./clockview.js";
 
 const SPEEDS = { instant: 0, normal: 0.7, slow: 1.6 };
 const FALLBACK_BOTS = ["random", "heuristic", "ismcts:0.2s", "ismcts:1s", "expert:1s"];
@@ -46,7 +47,6 @@ export function mountLobby(root) {
   let titles = null;
   let tab = "active";
   let games = [];
-  let created = null; // the answer of POST /api/games plus our own seat
   let formError = null;
   const fresh = {}; // "gameId:seat" -> a re-issued invite link shown in the games list
   const form = {
@@ -84,7 +84,7 @@ export function mountLobby(root) {
     clear(page);
     page.append(h("p.muted.lobby-learn", null, t("lobby.learn"), " ",
       h("a.btn.small.learn-link", { href: "#/learn" }, t("lobby.learn_link"))),
-      h("div.lobby-grid", null, created ? renderCreated() : renderForm(), h("div.lobby-side", null, find.el, renderGames())));
+      h("div.lobby-grid", null, renderForm(), h("div.lobby-side", null, find.el, renderGames())));
   }
 
   function renderForm() {
@@ -178,16 +178,14 @@ export function mountLobby(root) {
       const g = await post("/api/games", body);
       saveCreatorKey(g.game_id, g.creator_key);
       const mine = g.seats.find((s) => s.type === "human");
-      let joined = null;
+      // the other seats' links, shown in the table's waiting room until everyone came (waitroom.js)
+      for (const s of g.seats) if (s.invite && s !== mine) saveInvite(g.game_id, s.seat, location.origin + s.invite_url);
       if (mine) {
-        joined = await post(`/api/games/${g.game_id}/join`, { invite: mine.invite, name: mine.name || null });
+        const joined = await post(`/api/games/${g.game_id}/join`, { invite: mine.invite, name: mine.name || null });
         saveSeat(g.game_id, { token: joined.token, seat: joined.seat, name: joined.name });
       }
-      created = { ...g, mySeat: mine ? mine.seat : null };
-      if (!g.seats.some((s) => s.type === "human" && s.seat !== created.mySeat)) {
-        location.hash = `#/game/${g.game_id}`;
-        return;
-      }
+      location.hash = `#/game/${g.game_id}`;
+      return;
     } catch (e) {
       formError = e.message;
       toast(e.message, "error", 6000);
@@ -195,41 +193,6 @@ export function mountLobby(root) {
       busy = false;
     }
     render();
-    loadGames();
-    find.loadTables();  // (an open table just made is listed at once)
-  }
-
-  function renderCreated() {
-    const g = created;
-    const others = g.seats.filter((s) => s.type === "human" && s.seat !== g.mySeat);
-    return h("section.panel.created", { "aria-labelledby": "created-h" },
-      h("h1#created-h", null, t("lobby.created"), " — ", t("title." + g.game)),
-      g.seed_chosen_by_creator ? h("p", null, seedMarker()) : null,
-      g.open ? h("div.open-created", null, h("p.muted", null, t("tables.listed")),
-        fillBotsControl(g.game_id, botsOf(titleInfo(g.game)), (r) => { if (r.ready) location.hash = `#/game/${g.game_id}`; })) : null,
-      h("p.muted", null, t("lobby.invites_help")),
-      h("ul.invites", null, others.map((s) => {
-        const url = location.origin + s.invite_url;
-        return h("li.invite", { "data-seat": s.seat },
-          h("span.seat-no", null, s.seat + 1),
-          inviteField(url, t("lobby.seat", { n: s.seat + 1 })),
-          h("button.btn.small.ghost.new-invite", {
-            type: "button", title: t("lobby.new_invite_help"), onclick: async (e) => {
-              e.currentTarget.disabled = true;
-              try {
-                const fresh = await reissue(g.game_id, s.seat);
-                s.invite_url = fresh.slice(location.origin.length);
-                toast(t("lobby.invite_replaced"));
-              } catch (err) {
-                toast(err.message, "error", 6000);
-              }
-              render();
-            },
-          }, t("lobby.new_invite")));
-      })),
-      h("div.actions", null,
-        h("a.btn.primary.enter", { href: `#/game/${g.game_id}` }, t("lobby.enter")),
-        h("button.btn.ghost.new-game", { type: "button", onclick: () => { created = null; render(); } }, t("lobby.new"))));
   }
 
   function seatLabel(s) {
@@ -272,6 +235,7 @@ export function mountLobby(root) {
                     e.currentTarget.disabled = true;
                     try {
                       fresh[`${g.id}:${s.seat}`] = await reissue(g.id, s.seat);
+                      saveInvite(g.id, s.seat, fresh[`${g.id}:${s.seat}`]);
                     } catch (err) {
                       toast(err.message, "error", 6000);
                     }
@@ -308,7 +272,7 @@ export function mountLobby(root) {
     clampSeats();
     render();
     loadGames();
-    timer = setInterval(() => { if (!document.hidden && !created && !pageBusy()) loadGames(); }, 8000);
+    timer = setInterval(() => { if (!document.hidden && !pageBusy()) loadGames(); }, 8000);
   }
   // no refresh under the reader's hands (a focused field, a link being copied)
   function pageBusy() {
@@ -341,7 +305,10 @@ export function mountJoin(root, gameId, invite) {
     }
     page.append(h("section.panel.narrow", { "aria-labelledby": "join-h" },
       h("h1#join-h", null, t("join.title")),
-      h("p", null, t("join.text", { title: info ? t("title." + info.game) : "" })),
+      info ? h("p.join-invited", null, info.host && info.host.name
+        ? t("join.invited_by", { host: info.host.name, title: t("title." + info.game) })
+        : t("join.invited", { title: t("title." + info.game) })) : h("p", null, t("join.text", { title: "" })),
+      info ? gameFacts(info) : null,
       info && info.seed_chosen_by_creator ? h("p", null, seedMarker()) : null,
       info && info.rated ? h("p.rated-note", null, h("span.badge.rated", null, t("players.rated")), " ",
         t(currentUser() ? "join.rated" : "join.rated_login")) : null,
@@ -354,6 +321,29 @@ export function mountJoin(root, gameId, invite) {
           oninput: (e) => { name = e.target.value; } })),
       nameError ? h("p#join-name-error.error.join-error", { role: "alert" }, nameError) : null,
       needsLogin() ? null : h("div.actions", null, h("button.btn.primary.join-btn", { type: "button", disabled: busy, onclick: join }, t("join.button")))));
+  }
+
+  // The game and its options, and who is at the table (the invite's own seat is the empty one it names).
+  function gameFacts(g) {
+    const bots = g.seats.filter((x) => x.type === "bot");
+    const speed = g.speed === "realtime" || g.speed === "turn" ? t("join.speed." + g.speed, { clock: clockLabel(g.clock) }) : t("join.speed.none");
+    const facts = [
+      t("join.players", { n: g.players }),
+      speed,
+      g.rated ? t("join.rated_yes") : t("join.unrated"),
+      bots.length ? t("join.bots", { n: bots.length, bots: list(bots.map((x) => botSeatName(x.seat, x.bot || "random"))) }) : t("join.no_bots"),
+      g.undo ? t("info.undo_on") : t("info.undo_off"),
+    ];
+    if (g.game === "red-rising" && g.options && g.options.multiplayer_variant) facts.push(t("opt.multiplayer_variant"));
+    return h("div.join-facts", null,
+      h("h2.small-head", null, t("join.game")),
+      h("ul.join-options", null, facts.map((f) => h("li", null, f))),
+      h("h2.small-head", null, t("join.seats")),
+      h("ul.join-seats", null, g.seats.map((x) => h("li.join-seat" + (x.joined ? ".joined" : ".open"), { "data-seat": x.seat },
+        x.type === "bot" ? icon("bot") : null,
+        h("span", null, x.type === "bot" ? botSeatName(x.seat, x.bot || "random") : x.joined ? (x.name || t("seat.n", { n: x.seat + 1 })) : t("seat.n", { n: x.seat + 1 })),
+        g.host && g.host.seat === x.seat && x.joined ? h("span.badge.host", null, t("wait.host")) : null,
+        x.type === "human" && !x.joined ? h("span.muted.small", null, " · ", t("lobby.open_seat")) : null))));
   }
 
   // a rated game's seat is taken by a logged-in account only (the server refuses a guest)

@@ -17,6 +17,7 @@ import { TurnStory, storyFor } from "./turnstory.js";
 import { BoardHighlight } from "./highlight.js";
 import { TableSounds } from "./sounds.js";
 import { ReplayTurns } from "./replayturns.js";
+import { WaitingRoom } from "./waitroom.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -592,6 +593,9 @@ export function mountGame(root, gameId, hooks = {}) {
   const strip = new TableStrip();
   q(".notice").before(strip.el);
   const readyPrompt = new ReadyPrompt(gameId, () => session.token);  // a rated open table's "ready" (readyview.js)
+  // until every seat is taken: who came, the invite links, the creator's bots (waitroom.js)
+  const waitroom = new WaitingRoom(gameId);
+  q(".table-main").before(waitroom.el);
   // the table chat (chat.js): above the log beside the board, a drawer on a phone
   const chat = new ChatPanel({ section: q(".chat"), shell, gameId, mode: "live", getCtx: () => ctx,
     getToken: () => session.token, send: (m) => session.send(m) });
@@ -658,6 +662,8 @@ export function mountGame(root, gameId, hooks = {}) {
     q(".seed-chosen").hidden = !snap.seed_chosen_by_creator || !!snap.tutorial;
     strip.update(snap, (i) => ctx.name(i), (i) => ctx.color(i));
     readyPrompt.update(snap);
+    waitroom.update(snap, (i) => ctx.name(i), (i) => ctx.color(i));
+    shell.classList.toggle("waiting", snap.status === "waiting");
     shell.classList.toggle("busy", !!session.pending);
     q(".game-name").textContent = t("title." + snap.game);
     q(".round-info").textContent = renderer.statusLine(ctx);
@@ -757,6 +763,7 @@ export function mountGame(root, gameId, hooks = {}) {
       panel.relabel();
       strip.relabel();
       readyPrompt.relabel();
+      waitroom.relabel();
       chat.relabel();
       els.follow.relabel();
       told.relabel();

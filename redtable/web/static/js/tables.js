@@ -18,6 +18,8 @@ export const CLOCKS = {
 const SPEEDS = ["none", "realtime", "turn"];
 const TICKET = "redtable.queue";  // the quick-play ticket of this tab (a reload keeps waiting)
 
+const KEEP_FOCUS = ["take-bots", "keep-waiting", "leave-queue", "quick-go"];
+
 function gameHash(gid) { return `#/game/${encodeURIComponent(gid)}`; }
 
 // ---------------------------------------------------------------------- the create form's fields
@@ -84,6 +86,14 @@ export class FindPanel {
   titleInfo() { return (this.getTitles() || []).find((x) => x.name === this.q.game) || { min_players: 2, max_players: 6 }; }
 
   render() {
+    // the control under the reader's hands keeps the focus across the re-render of each poll
+    const a = document.activeElement;
+    const kept = a && this.el.contains(a) ? KEEP_FOCUS.find((c) => a.classList.contains(c)) : null;
+    this.build();
+    if (kept) { const again = this.el.querySelector("." + kept); if (again) again.focus({ preventScroll: true }); }
+  }
+
+  build() {
     clear(this.el);
     const ti = this.titleInfo();
     this.q.players = Math.max(ti.min_players, Math.min(ti.max_players, this.q.players));
@@ -115,11 +125,44 @@ export class FindPanel {
               ? t("tables.waiting", { n: this.waiting.waiting, total: this.waiting.players })
               : t("tables.starting"),
             h("button.btn.small.ghost.leave-queue", { type: "button", onclick: () => this.leave() }, t("tables.leave")))
-          : h("button.btn.primary.quick-go", { type: "button", disabled: this.busy, onclick: () => this.join() }, t("tables.quick_go"))),
+          : h("button.btn.primary.quick-go", { type: "button", disabled: this.busy, onclick: () => this.join() }, t("tables.quick_go")),
+        waiting ? this.botsOffer() : null),
       h("div.open-tables", null,
         h("h3", null, t("tables.open_list")),
         this.tables.length === 0 ? h("p.empty.small", null, t("tables.none_open")) :
           h("ul.table-list", null, this.tables.map((x) => this.tableRow(x)))));
+  }
+
+  // Nobody came after a while (the server's bots_after, 20 s): bots for the empty seats, or keep
+  // waiting and be told when someone comes (the count of who waits, then the table).
+  botsOffer() {
+    const w = this.waiting;
+    if (!w || w.status !== "waiting") return null;
+    const came = this.came ? h("p.queue-came", null, t("tables.someone_came", { n: w.waiting, total: w.players })) : null;
+    if (this.kept) {  // (still there, smaller, for a person who waited on and changed their mind)
+      return [came, h("p.muted.small.queue-kept", null, t("tables.keep_note"), " ",
+        h("button.btn.small.ghost.take-bots", { type: "button", disabled: this.busy, onclick: () => this.takeBots() }, icon("bot"), " ", t("tables.bots_go")))];
+    }
+    if (!w.bots) return came;
+    return h("div.bots-offer", { role: "group", "aria-labelledby": "bots-offer-p" }, came,
+      h("p#bots-offer-p", null, t("tables.bots_offer")),
+      h("div.actions", null,
+        h("button.btn.primary.take-bots", { type: "button", disabled: this.busy, onclick: () => this.takeBots() }, icon("bot"), " ", t("tables.bots_go")),
+        h("button.btn.ghost.keep-waiting", { type: "button", onclick: () => { this.kept = true; this.render(); this.el.querySelector(".leave-queue")?.focus(); } }, t("tables.keep_waiting"))));
+  }
+
+  async takeBots() {
+    this.busy = true;
+    this.render();
+    try {
+      this.answer(await post("/api/quickplay/bots", {}, this.ticket));
+    } catch (e) {
+      toast(e.message, "error", 6000);
+      if (e.status === 404) this.forget();
+    } finally {
+      this.busy = false;
+      if (this.ticket) this.render();
+    }
   }
 
   tableRow(x) {
@@ -194,10 +237,18 @@ export class FindPanel {
 
   answer(r) {
     if (r.status === "matched") {
+      if (this.kept) toast(t("tables.matched_came"), "info", 5000);  // (they chose to wait: someone came)
       saveSeat(r.game_id, { token: r.token, seat: r.seat, name: null });
       this.forget();
       location.hash = gameHash(r.game_id);
       return;
+    }
+    // someone joined the queue since the last answer: told (once the person chose to keep waiting, or always)
+    if (this.waiting && r.status === "waiting" && this.waiting.status === "waiting" && r.waiting > this.waiting.waiting) {
+      this.came = true;
+      toast(t("tables.someone_came", { n: r.waiting, total: r.players }), "info", 5000);
+    } else if (r.waiting === 1) {
+      this.came = false;
     }
     this.waiting = r;
     this.render();
@@ -207,6 +258,8 @@ export class FindPanel {
   forget() {
     this.ticket = null;
     this.waiting = null;
+    this.kept = false;
+    this.came = false;
     clearTimeout(this.pollTimer);
     this.pollTimer = null;
     sessionStorage.removeItem(TICKET);
