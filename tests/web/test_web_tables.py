@@ -112,8 +112,8 @@ def test_open_table_taken_in_one_click_from_a_second_browser(tlive, new_page):
     assert "listed in the lobby" in host.inner_text(".waitroom")
     shot(host, "tables-open-created", full_page=False)
     gid = game_id(host)
-    host.wait_for_selector(".table-strip .strip-banner")
-    assert "1 of 2" in host.inner_text(".table-strip")  # waiting for players
+    host.wait_for_selector(".waitroom .wait-lead")
+    assert "1 of 2" in host.inner_text(".waitroom")  # waiting for players (the table's waiting room)
     shot(host, "tables-waiting-for-players", full_page=False)
 
     guest = new_page(label="guest: ", width=PHONE["width"], height=PHONE["height"], is_mobile=True, has_touch=True)

@@ -106,11 +106,10 @@ def test_red_north_full_game_against_bots(live, new_page):
 def test_two_browser_contexts_play_each_other(live, new_page):
     host = new_page(label="host: ")
     create_in_lobby(host, live.base, "red-north", [], humans=2, name="Host", speed="instant")
-    host.wait_for_selector(".created .invite-url")
+    host.wait_for_selector(".waitroom .invite-url")  # (the table page waits for the guest: waitroom.js)
     shot(host, "lobby-invites", full_page=False)
-    invite = host.input_value(".created .invite-url")
+    invite = host.input_value(".waitroom .invite-url")
     assert "/join/" in invite and "#" in invite  # the invite rides in the fragment
-    host.click(".created .enter")
     gid = game_id(host)
 
     guest = new_page(label="guest: ")

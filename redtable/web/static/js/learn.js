@@ -62,7 +62,7 @@ async function activeGame(game) {
   if (!s || !s.id || !seatFor(s.id)) return null;
   try {
     const info = await get(`/api/games/${encodeURIComponent(s.id)}?events=false`);
-    return info.status === "active" && info.game === game ? s : null;
+    return (info.status === "active" || info.status === "waiting") && info.game === game ? s : null;
   } catch (e) {
     return null;
   }

@@ -142,7 +142,7 @@ export function mountMyGames(root) {
       h("div.mygames-state", null, state, clock ? [" · ", t("mygames.your_time"), " ", clock] : null),
       h("div.muted.small", null, t("mygames.as", { name: seatName })),
       h("div.game-actions", null,
-        g.status === "active"
+        g.status === "active" || g.status === "waiting"
           ? h("a.btn.small" + (g.my_turn ? ".primary" : ""), { href: `#/game/${encodeURIComponent(g.game_id)}` }, g.my_turn ? t("mygames.play") : t("mygames.open"))
           : h("a.btn.small", { href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("lobby.replay"))));
   }
@@ -150,8 +150,9 @@ export function mountMyGames(root) {
   function render() {
     clear(page);
     const games = watch.games;
-    const active = games.filter((g) => g.status === "active");
-    const ended = games.filter((g) => g.status !== "active").slice(0, 10);
+    const live = (g) => g.status === "active" || g.status === "waiting";  // (waiting: for its seats to be taken)
+    const active = games.filter(live);
+    const ended = games.filter((g) => !live(g)).slice(0, 10);
     const mine = active.filter((g) => g.my_turn);
     const rest = active.filter((g) => !g.my_turn);
     const notes = notifySupported() && !notifyAllowed() && window.Notification.permission !== "denied"

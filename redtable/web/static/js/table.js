@@ -663,7 +663,7 @@ export function mountGame(root, gameId, hooks = {}) {
     strip.update(snap, (i) => ctx.name(i), (i) => ctx.color(i));
     readyPrompt.update(snap);
     waitroom.update(snap, (i) => ctx.name(i), (i) => ctx.color(i));
-    shell.classList.toggle("waiting", snap.status === "waiting");
+    shell.classList.toggle("waiting", !waitroom.el.hidden);  // (the strip's own banner gives way to it)
     shell.classList.toggle("busy", !!session.pending);
     q(".game-name").textContent = t("title." + snap.game);
     q(".round-info").textContent = renderer.statusLine(ctx);

@@ -92,7 +92,7 @@ export class WaitingRoom {
     const title = t("title." + s.game);
     const links = invitesFor(this.gameId);
     const focused = document.activeElement && this.el.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-    clear(this.el).append(
+    clear(this.el).append(...[
       h("h2#waitroom-h", null, t("wait.title")),
       h("p.wait-lead", { role: "status" }, t("wait.lead", { n: taken, total: s.players })),
       creator ? h("p.muted.small", null, t("wait.help_creator")) : null,
@@ -130,7 +130,8 @@ export class WaitingRoom {
         h("p#wait-start-help.muted.small", null, t("wait.start_help"))) : null,
       !creator && open.length ? h("p.wait-awaiting", null,
         t("wait.awaiting", { players: list(open.map((x) => t("seat.n", { n: x.seat + 1 }))) }), " ",
-        host ? t("wait.help_guest", { host }) : t("wait.help_guest_anon")) : null);
+        host ? t("wait.help_guest", { host }) : t("wait.help_guest_anon")) : null,
+    ].filter(Boolean));
     if (focused) {
       const again = this.el.querySelector(`[data-key="${CSS.escape(focused)}"]`);
       if (again) again.focus({ preventScroll: true });
