@@ -248,6 +248,8 @@ def test_turn_notice_in_my_games_with_a_browser_notification(tlive, new_page):
         {"game": "red-north", "seats": [{"type": "human"}, {"type": "human"}]},
     )[1]
     gid = created["game_id"]
+    for s in created["seats"]:  # (the game starts when both seats are taken: then its first decision shows)
+        http("POST", f"{tlive.base}/api/games/{gid}/join", {"invite": s["invite"]})
     first = state(tlive, gid)["decision"]["player"]
     mine = 1 - first  # this browser holds the seat that is NOT to move: the rival moves, then it is my turn
     tokens = [
