@@ -20,7 +20,7 @@ export function canShare() {
 
 // An invite link: the read-only address, and a Share or Copy button.
 function linkField(url, label, title) {
-  const input = h("input.invite-url", { type: "text", readonly: true, value: url, "aria-label": label, onfocus: (e) => e.target.select() });
+  const input = h("input.invite-url", { type: "text", readonly: true, value: url, "aria-label": label, "data-key": "link:" + label, onfocus: (e) => e.target.select() });
   let btn;
   if (canShare()) {
     btn = h("button.btn.small.share-invite", {
