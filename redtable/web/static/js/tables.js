@@ -250,8 +250,11 @@ export class FindPanel {
     } else if (r.waiting === 1) {
       this.came = false;
     }
+    // re-drawn only when what it says changed (no control replaced under a click or a screen reader every poll)
+    const said = (x) => (x ? `${x.status}:${x.waiting}:${x.players}:${!!x.bots}` : "");
+    const changed = said(r) !== said(this.waiting);
     this.waiting = r;
-    this.render();
+    if (changed) this.render();
     if (!this.pollTimer) this.pollTimer = setTimeout(() => this.poll(), 2000);
   }
 
