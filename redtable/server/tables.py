@@ -95,6 +95,7 @@ class TableState:
         self.rated = bool(settings.get("rated", False))
         # tables that start when full: open ones, quick play's, and any with a clock (a clock needs everyone there)
         self.gated = self.open or bool(settings.get("quickplay", False)) or spec is not None
+        self.gated = self.gated or bool(settings.get("rematch_of"))  # a rematch starts when all accept (rematch.py)
         self.speed = speed_of(spec)
         scale = float(settings.get("clock_scale", 1.0))
         self.clock = Clock(spec, players, scale) if spec is not None else None
@@ -314,6 +315,8 @@ class TableService:
             out["open"] = True
         if table.get("quickplay"):
             out["quickplay"] = True
+        if table.get("rematch_of"):  # (rematch.py: made by the server, never by a client's body)
+            out["rematch_of"] = str(table["rematch_of"])
         return out
 
     def created(self, game: LiveGame, client: str = "") -> asyncio.Future:
