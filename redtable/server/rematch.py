@@ -156,8 +156,11 @@ def forget(game_id: str, new_game_id: str):
     return run
 
 
-def end_offer(game_id: str, new_game_id: str, status: str, now: float, declined_by: int | None = None):
-    """Decline or lapse an open offer, and close its new table, once across processes (True: this call did)."""
+def end_offer(
+    game_id: str, new_game_id: str, status: str, now: float, declined_by: int | None = None, at: int | None = None
+):
+    """Decline or lapse an open offer, and close its new table, once across processes (True: this call
+    did). ``declined_by``: the finished game's seat; ``at``: the same person's seat at the new table."""
 
     def run(conn: Connection, store: Store) -> bool:
         from .tabledb import end_game
@@ -176,9 +179,9 @@ def end_offer(game_id: str, new_game_id: str, status: str, now: float, declined_
         )
         if r.rowcount != 1:
             return False
-        closed = {"reason": f"rematch_{status}", "at": now}
-        if declined_by is not None:
-            closed["seat"] = declined_by
+        closed: dict[str, Any] = {"reason": f"rematch_{status}", "at": now}
+        if at is not None:
+            closed["seat"] = at
         end_game(new_game_id, "abandoned", {"closed": closed}, now)(conn, store)
         return True
 
@@ -296,7 +299,9 @@ class Rematches:
                 409, "not_finished", f"a rematch follows a finished game; this one is {game.status}", state=game.status
             )
         if not self._person(game, seat):
-            raise ApiError(409, "bot_seat", f"seat {seat} is played by a bot: a rematch is for its people", seat=seat)
+            raise ApiError(
+                409, "rematch_bot_seat", f"seat {seat} is played by a bot: a rematch is for its people", seat=seat
+            )
 
     @staticmethod
     def _person(game: LiveGame, seat: int) -> bool:
@@ -423,26 +428,27 @@ class Rematches:
             raise ApiError(409, "no_rematch_offer", "nobody offered a rematch of this game")
         if row["status"] != "open":
             raise ApiError(409, "rematch_over", "this rematch offer is over", state=row["status"])
-        if not await self._end(game.id, row["new_game_id"], "declined", seat):
+        if not await self._end(game.id, row["new_game_id"], "declined", seat, new_seat(seat, game.players)):
             got = await run_blocking(read, self.hub.store, game.id)
             raise ApiError(409, "rematch_over", "this rematch offer is over", state=(got or row)["status"])
         got = await self.tell(game)
         return {"game_id": game.id, "declined": True, "rematch": got["rematch"]}
 
-    async def _end(self, gid: str, new_gid: str, status: str, seat: int | None = None) -> bool:
+    async def _end(self, gid: str, new_gid: str, status: str, seat: int | None = None, at: int | None = None) -> bool:
         """Decline or lapse: the offer ends and the new table closes; its sockets are told."""
         now = time.time()
-        if not await self.hub._write(self._op(end_offer(gid, new_gid, status, now, seat)), f"a rematch {status}"):
+        op = end_offer(gid, new_gid, status, now, seat, at)
+        if not await self.hub._write(self._op(op), f"a rematch {status}"):
             return False
         new = self.hub.games.get(new_gid)
         if new is not None:
             async with new.lock:
                 closed: dict[str, Any] = {"reason": f"rematch_{status}", "at": now}
-                if seat is not None:
-                    closed["seat"] = seat
+                if at is not None:
+                    closed["seat"] = at
                 new.table.closed = closed
                 new.finished_at = now
-                self.hub.tables.notice(new, f"rematch_{status}", f"the rematch was {status}", seat=seat)
+                self.hub.tables.notice(new, f"rematch_{status}", f"the rematch was {status}", seat=at)
         if self.hub.fleet is not None:
             self.hub.fleet.bus.publish(f"{new_gid}:t:{self.hub.fleet.tag}")  # (the others read the closed table)
         return True

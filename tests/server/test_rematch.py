@@ -123,6 +123,7 @@ def test_refusals_decline_and_a_new_offer(srv):
     assert told["rematch"]["declined_by"] == 1
     closed = api.state(first["game_id"])
     assert closed["status"] == "abandoned" and closed["closed"]["reason"] == "rematch_declined"
+    assert closed["closed"]["seat"] == new_seat(1, 2) == 0  # Bo, at the new table
     r = rematch(api.http, gid, tokens[0], decline=True)
     assert r.status_code == 409 and r.json()["error"] == "rematch_over"
     # a declined offer may be made again: another new table
