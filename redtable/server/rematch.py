@@ -166,12 +166,12 @@ def end_offer(
         from .tabledb import end_game
 
         c, s = rematches_table.c, seats_table.c
-        if status == "declined":  # (a table whose every person accepted has started: too late to decline)
-            waiting = conn.execute(
-                select(s.seat).where(s.game_id == new_game_id, s.kind == "human", s.joined_at.is_(None))
-            ).first()
-            if waiting is None:
-                return False
+        waiting = conn.execute(
+            select(s.seat).where(s.game_id == new_game_id, s.kind == "human", s.joined_at.is_(None))
+        ).first()
+        if waiting is None:  # every person accepted: the table has started, too late to end the offer
+            started(game_id, new_game_id, now)(conn, store)
+            return False
         r = conn.execute(
             update(rematches_table)
             .where(c.game_id == game_id, c.new_game_id == new_game_id, c.status == "open")
@@ -405,6 +405,8 @@ class Rematches:
         token = new_secret()
         th = sha(token)
         tables = self.hub.tables
+        if self.hub.fleet is not None:  # seats taken through another process a moment ago (as tables.sit)
+            await self.hub.reload_seats(new)
         if not await tables.seat_person(new, to, th, name, bind):  # accepted before (another device): one more token
             await self.hub._write(("token", new.id, to, th, time.time()), "a seat's new device")
             new.by_token[th] = to

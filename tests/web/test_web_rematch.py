@@ -195,3 +195,32 @@ def test_new_game_with_the_same_options_against_a_bot_starts_at_once(live, new_p
     assert page.evaluate(f"JSON.parse(localStorage.getItem('redtable.seats'))['{new}'].seat") == 0
     page.wait_for_function("() => !!window.__session && !!window.__session.snap && window.__session.snap.seat === 0")
     shot(page, f"new-game-started-{where}")
+
+
+@pytest.mark.parametrize("screen,lang", [pytest.param(DESKTOP, "uk", id="1400-uk")])
+def test_a_declined_rematch_is_told_to_the_one_who_offered(live, new_page, screen, lang):
+    where = f"1400-{lang}"
+    base = live.base
+    seats = [{"type": "human", "name": "Ann"}, {"type": "human"}]
+    status, g = http("POST", f"{base}/api/games", {"game": "red-north", "seed": 4, "seats": seats})
+    assert status == 201, g
+    gid = g["game_id"]
+    ann = open_page(new_page, live, screen, lang, f"ann {where}: ")
+    bo = open_page(new_page, live, screen, lang, f"bo {where}: ")
+    tokens = [
+        join_by_link(ann, base, gid, g["seats"][0]["invite"], "Ann"),
+        join_by_link(bo, base, gid, g["seats"][1]["invite"], "Bo"),
+    ]
+    play_out(base, gid, tokens)
+    ann.wait_for_selector(".overlay .endcard .rematch .rematch-offer")
+    ann.click(".rematch .rematch-offer")
+    bo.wait_for_selector(".rematch .rematch-decline")
+    bo.click(".rematch .rematch-decline")
+    ann.wait_for_selector(".rematch .rematch-said")
+    ann.wait_for_function("() => document.querySelector('.rematch .rematch-said').textContent.includes('Bo')")
+    assert "Bo відхиляє реванш" in ann.inner_text(".rematch")
+    assert ann.inner_text(".rematch .rematch-offer") == "Запропонувати реванш знову"
+    ann.eval_on_selector(".rematch", "el => el.scrollIntoView({block: 'center'})")
+    shot(ann, f"rematch-declined-{where}", full_page=False)
+    _, st = http("GET", f"{base}/api/games/{gid}/rematch")
+    assert st["rematch"]["status"] == "declined" and st["rematch"]["declined_by"] == 1

@@ -66,7 +66,8 @@ export class RematchBox {
     return s.seat;
   }
 
-  async answer(decline) {
+  // decline, or accept (go: then open the new table, for a seat that accepted on another device)
+  async answer(decline, go) {
     if (this.busy) return;
     this.busy = true;
     this.render();
@@ -74,6 +75,7 @@ export class RematchBox {
       const r = await post(`/api/games/${encodeURIComponent(this.gameId)}/rematch`, decline ? { decline: true } : {}, this.getToken());
       if (!decline) saveSeat(r.game_id, { token: r.token, seat: r.seat, name: r.name });
       this.set(r.rematch);
+      if (go && !decline) location.hash = `#/game/${encodeURIComponent(r.game_id)}`;
     } catch (e) {
       toast(errorText(e.body, e.status), "error", 6000);
       if (e.body && e.body.error === "rematch_over") { this.loaded = false; this.heard = false; this.load(); }
@@ -129,7 +131,7 @@ export class RematchBox {
     const st = this.state;
     const dis = this.busy;
     const go = (id) => h("a.btn.primary.rematch-go", { href: `#/game/${encodeURIComponent(id)}` }, t("rematch.go"));
-    const offer = (label) => h("button.btn.primary.rematch-offer", { type: "button", disabled: dis, onclick: () => this.answer(false) }, label);
+    const offer = (label, go) => h("button.btn.primary.rematch-offer", { type: "button", disabled: dis, onclick: () => this.answer(false, go) }, label);
     const fresh = h("button.btn.new-same", { type: "button", disabled: dis, title: t("end.new_game_help"), onclick: () => this.newGame() }, t("end.new_game"));
     const row = (...items) => h("div.rematch-actions", null, ...items);
     if (!st || st.status === "declined" || st.status === "lapsed") {
@@ -141,7 +143,7 @@ export class RematchBox {
     const here = seatFor(st.game_id);  // this browser's seat at the new table
     const waiting = st.people.filter((x) => !st.accepted.includes(x));
     if (st.status === "started") {
-      this.el.append(h("p.rematch-said", null, t("rematch.started")), row(here ? go(st.game_id) : offer(t("rematch.go")), fresh));
+      this.el.append(h("p.rematch-said", null, t("rematch.started")), row(here ? go(st.game_id) : offer(t("rematch.go"), true), fresh));
       return;
     }
     const left = minutes((st.until || 0) - (st.now || 0));
@@ -154,7 +156,7 @@ export class RematchBox {
     }
     this.el.append(h("p.rematch-said", null, st.by === me ? t("rematch.you_offered") : t("rematch.you_accepted")),
       h("p.muted.small.rematch-waiting", null, t("rematch.waiting", { players: waiting.map(name).join(", ") }), " ", t("rematch.time_left", { time: left })),
-      row(here ? go(st.game_id) : offer(t("rematch.go")),
+      row(here ? go(st.game_id) : offer(t("rematch.go"), true),
         h("button.btn.ghost.rematch-decline", { type: "button", disabled: dis, onclick: () => this.answer(true) }, t("rematch.cancel"))));
   }
 }
