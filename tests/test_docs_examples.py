@@ -138,6 +138,8 @@ def role(block: Block) -> str:
             return "scorer json"
         if first.startswith('{"game"'):
             return "api create"
+        if first.startswith('{"type": "rematch"'):
+            return "rematch message"
         if first.startswith('{"type"'):
             return "ws messages"
         if first.startswith('{"error"'):
@@ -446,6 +448,36 @@ def test_error_example_has_a_real_refusals_fields(server):
     assert shown["error"] == r.json()["error"] == "illegal_action"
     assert set(shown) <= set(r.json()), (shown, r.json())
     assert set(shown["decision"]) <= set(r.json()["decision"])
+
+
+def test_rematch_message_is_a_real_ones(server):
+    """docs/server.md's rematch offer, as a seat's socket gets it: a game against a bot played out,
+    then its person offers a rematch (the server's message has every field shown)."""
+    srv, api = server
+    body = {"game": "red-north", "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]}
+    r = api.http.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    gid = r.json()["game_id"]
+    token = api.join(gid, r.json()["seats"][0]["invite"])
+    deadline = time.monotonic() + TIMEOUT
+    while (state := api.state(gid, token))["status"] == "active":
+        assert time.monotonic() < deadline, "the game did not end"
+        d = state["decision"]
+        if d is None or d["player"] != 0 or d.get("auto"):
+            time.sleep(0.02)
+            continue
+        api.decide(gid, token, d["options"][0], state["version"])
+    client = Client(srv, gid, token)
+    try:
+        got = api.http.post(f"/api/games/{gid}/rematch", headers={"Authorization": f"Bearer {token}"})
+        assert got.status_code == 200, got.text
+        while (msg := client.recv())["type"] != "rematch":
+            pass
+    finally:
+        client.close()
+    shown = json.loads(only("rematch message").text)
+    assert set(shown) == set(msg) and set(shown["rematch"]) == set(msg["rematch"]), (shown, msg)
+    assert msg["rematch"]["game_id"] == got.json()["game_id"] and msg["rematch"]["status"] == "started"
 
 
 @pytest.mark.slow

@@ -413,7 +413,7 @@ def rate_kind(method: str, path: str) -> str | None:
             return "decide"
         if path.endswith("/join") or path.endswith("/sign-out-others") or path.endswith("/invite"):
             return "join"
-        if path.endswith("/sit") or path.endswith("/fill-bots"):  # (tableapi.py)
+        if path.endswith("/sit") or path.endswith("/fill-bots") or path.endswith("/rematch"):  # (tableapi, rematch)
             return "join"
         if path.startswith("/api/web/score/"):
             return "heavy"
@@ -883,6 +883,9 @@ def create_app(
     from .tableapi import router as tables_router
 
     app.include_router(tables_router)
+    from .rematch import router as rematch_router
+
+    app.include_router(rematch_router)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

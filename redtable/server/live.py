@@ -434,6 +434,9 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.chat = Chat(self)  # the table chat (chat.py)
         self.tables = TableService(self)  # open seats, clocks, abandoned tables, quick play (tables.py)
+        from .rematch import Rematches
+
+        self.rematch = Rematches(self)  # a finished table's rematch offers (rematch.py)
 
     # -------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -450,6 +453,7 @@ class Hub:
 
             self.pool = BotPool()
         await self.tables.start()  # (before any game loads: their tables load with them)
+        await self.rematch.start()
         if self.fleet is not None:  # the sweeper finds the games that wait for the server (leases)
             await self.fleet.start(
                 on_note=self.on_note,
@@ -656,9 +660,11 @@ class Hub:
         table: dict | None = None,
         gid: str | None = None,
         tutorial: bool = False,
+        first: int | None = None,
     ) -> dict:
         """``table``: the table's options (``open``, ``clock``; quick play's ``quickplay``: tables.py);
-        ``gid``: the id a quick-play match chose; ``tutorial``: a private lesson (one person, bots)."""
+        ``gid``: the id a quick-play match chose; ``tutorial``: a private lesson (one person, bots);
+        ``first``: the seat the deal starts with (a rematch's rotation: ``rematch.seed_starting``)."""
         from .botpool import check_preset
 
         if game not in GAMES:
@@ -722,7 +728,9 @@ class Hub:
                     retry_after=60,
                 )
         if seed is None:
-            seed = secrets.randbits(63)
+            from .rematch import seed_starting
+
+            seed = secrets.randbits(63) if first is None else seed_starting(g, first)
         salt = new_salt()
         creator_key = new_secret()
         gid = gid or secrets.token_urlsafe(8)
@@ -1383,6 +1391,8 @@ class Hub:
             return
         if rest.startswith(("c:", "u:")):  # a chat message or a seat's mutes (chat.py)
             self.chat.on_note(g, rest)
+        elif rest == "r":  # a rematch offer changed (rematch.py)
+            self.rematch.heard(g)
         elif rest.startswith("t:"):  # a table changed: a timeout, a closure, bots seated (tables.py)
             if rest != f"t:{self.fleet.tag}":
                 self.tables.heard(g)

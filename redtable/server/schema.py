@@ -85,6 +85,7 @@ MODEL_MODULES = (
     "loginguard",
     "ratings",
     "readycheck",
+    "rematch",
     "sharedlimits",
     "tabledb",
 )

@@ -100,6 +100,7 @@ class TableState:
         # tables that start when full: open ones, quick play's, any with a clock (a clock needs everyone
         # there), and every game made since invites wait for friends ("gated" in its settings)
         self.gated = self.open or spec is not None or any(bool(settings.get(k)) for k in ("quickplay", "gated"))
+        self.gated = self.gated or bool(settings.get("rematch_of"))  # a rematch starts when all accept (rematch.py)
         self.speed = speed_of(spec)
         scale = float(settings.get("clock_scale", 1.0))
         self.clock = Clock(spec, players, scale) if spec is not None else None
@@ -342,6 +343,8 @@ class TableService:
             out["open"] = True
         if table.get("quickplay"):
             out["quickplay"] = True
+        if table.get("rematch_of"):  # (rematch.py: made by the server, never by a client's body)
+            out["rematch_of"] = str(table["rematch_of"])
         return out
 
     def created(self, game: LiveGame, client: str = "") -> asyncio.Future:

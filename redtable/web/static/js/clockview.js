@@ -75,7 +75,8 @@ export class TableStrip {
     const s = this.snap;
     if (!s) return;
     let banner = null;
-    if (s.closed && s.closed.reason === "aborted") banner = t("table.closed.aborted", { player: this.nameOf(s.closed.seat ?? 0) });
+    if (s.closed && /^rematch_(declined|lapsed)$/.test(s.closed.reason)) banner = t("table.closed." + s.closed.reason, { player: this.nameOf(s.closed.seat ?? 0) });
+    else if (s.closed && s.closed.reason === "aborted") banner = t("table.closed.aborted", { player: this.nameOf(s.closed.seat ?? 0) });
     else if (s.closed) banner = t("table.closed." + (s.closed.reason === "unfilled" ? "unfilled" : "inactive"), { time: durationText(s.closed.idle_s || 0) });
     else if (s.confirm) banner = t("ready.waiting", { n: s.confirm.ready.length, total: s.players });
     else if (s.ready === false) banner = t("table.waiting_players", { n: s.seated ?? 0, total: s.players });

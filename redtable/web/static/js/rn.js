@@ -148,9 +148,11 @@ function resolutionPanel(ctx, rep, open) {
   const v = ctx.view;
   const n = v.players;
   const colours = Object.keys(rep.raid_points);
+  const title = t("rn.resolution", { round: t("rn.round." + ROUNDS[rep.round - 1]) });
   return h("details.resolution", { open: open ? true : null },
-    h("summary", null, t("rn.resolution", { round: t("rn.round." + ROUNDS[rep.round - 1]) })),
-    h("div.table-scroll", null, h("table.resolution-table", null,
+    h("summary", null, title),
+    // (a table wider than a phone scrolls: the keyboard reaches it too)
+    h("div.table-scroll", { tabindex: "0", role: "region", "aria-label": title }, h("table.resolution-table", null,
       h("thead", null, h("tr", null, h("th", null, t("rn.raid_points")), Array.from({ length: n }, (_, p) => h("th", null, h("span.seat-dot", { style: { background: seatColor(ctx, p) } }), " ", ctx.name(p))), h("th", null, t("rn.outposts")))),
       h("tbody", null, colours.map((c) => {
         const pts = rep.raid_points[c];

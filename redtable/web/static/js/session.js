@@ -154,6 +154,9 @@ export class Session {
       case "notice": // something the table should tell (a bot that failed and played at random, say)
         this.on.notice && this.on.notice(msg);
         break;
+      case "rematch": // a finished game's rematch offer changed (rematch.js)
+        this.on.rematch && this.on.rematch(msg);
+        break;
       default:
         break;
     }

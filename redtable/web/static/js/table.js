@@ -18,6 +18,7 @@ import { BoardHighlight } from "./highlight.js";
 import { TableSounds } from "./sounds.js";
 import { ReplayTurns } from "./replayturns.js";
 import { WaitingRoom } from "./waitroom.js";
+import { RematchBox } from "./rematch.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -478,7 +479,8 @@ function fairness(ctx) {
 }
 
 // ---------------------------------------------------------------------- end screen
-function endScreen(ctx, onClose) {
+// extra: the live table's "play again" (rematch.js): under the result, or at the top when this seat is asked
+function endScreen(ctx, onClose, extra) {
   const r = ctx.renderer;
   const overlay = h("div.overlay", { role: "dialog", "aria-modal": "true", "aria-labelledby": "end-h" });
   const card = h("div.endcard",
@@ -491,6 +493,7 @@ function endScreen(ctx, onClose) {
       ctx.readOnly ? null : h("a.btn", { href: `#/replay/${ctx.gameId}` }, t("end.replay")),
       h("a.btn.primary", { href: "#/" }, t("end.lobby"))));
   overlay.append(card);
+  if (extra) extra.place(card);
   overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") { overlay.remove(); onClose && onClose(); } });
   return overlay;
 }
@@ -529,6 +532,10 @@ export function mountGame(root, gameId, hooks = {}) {
     presence: () => schedule(),
     chat: (msg) => (msg.type === "chat" ? chat.message(msg) : chat.history(msg)),
     status: (s) => showStatus(s),
+    rematch: (msg) => {  // a rematch offered, accepted, declined or lapsed: the end screen shows it (rematch.js)
+      playAgain.set(msg.rematch, true);
+      if (playAgain.asked() && !document.querySelector(".overlay .rematch")) showEnd(true);
+    },
     notice: (msg) => {  // in the page's language when the code is known, else the server's words
       const known = msg.code && has("notice." + msg.code);
       const text = known ? t("notice." + msg.code, { player: ctx ? ctx.name(msg.seat) : t("seat.n", { n: (msg.seat ?? 0) + 1 }) }) : msg.message;
@@ -596,6 +603,8 @@ export function mountGame(root, gameId, hooks = {}) {
   // until every seat is taken: who came, the invite links, the creator's bots (waitroom.js)
   const waitroom = new WaitingRoom(gameId);
   q(".table-main").before(waitroom.el);
+  // "play again" on the end screen: a rematch, or a new game with the same options (rematch.js)
+  const playAgain = new RematchBox({ gameId, getToken: () => session.token, getCtx: () => ctx, getSnap: () => session.snap });
   // the table chat (chat.js): above the log beside the board, a drawer on a phone
   const chat = new ChatPanel({ section: q(".chat"), shell, gameId, mode: "live", getCtx: () => ctx,
     getToken: () => session.token, send: (m) => session.send(m) });
@@ -634,7 +643,8 @@ export function mountGame(root, gameId, hooks = {}) {
     if (endShown && !force) return;
     endShown = true;
     for (const o of document.querySelectorAll(".overlay")) o.remove();
-    const ov = endScreen(ctx, () => q(".results").focus());
+    playAgain.render();
+    const ov = endScreen(ctx, () => q(".results").focus(), playAgain);
     document.body.append(ov);
     // the dialog opens at its top (the winner, the scorepad): the focus goes to its title, no scrolling
     fitWords(ov);
@@ -696,7 +706,7 @@ export function mountGame(root, gameId, hooks = {}) {
     signals.button.hidden = snap.seat === null || snap.seat === undefined;
     turn();
     panel.sync();
-    if (snap.status === "finished") showEnd(false);
+    if (snap.status === "finished") { playAgain.load(); showEnd(false); }
     const names = JSON.stringify(snap.seats.map((s) => s.name));
     if (names !== chatNames) { chatNames = names; chat.render(true); }
     if (snap.status === "finished") chat.gameOver();
@@ -764,6 +774,7 @@ export function mountGame(root, gameId, hooks = {}) {
       strip.relabel();
       readyPrompt.relabel();
       waitroom.relabel();
+      playAgain.el.setAttribute("aria-label", t("rematch.title"));
       chat.relabel();
       els.follow.relabel();
       told.relabel();
