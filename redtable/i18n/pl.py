@@ -7,6 +7,7 @@ Chwała, PZ. Plural entries hold the forms for one, few and many.
 """
 
 MESSAGES: dict = {
+    "the card «{name}»{tail}": "kartę „{name}”{tail}",
     # ------------------------------------------------------------------ the scorepad at the keyboard
     "  A name of at most 100 characters, please.": "  Imię może mieć najwyżej 100 znaków.",
     "  A number from {lo} to {hi}, please.": "  Podaj liczbę od {lo} do {hi}.",
@@ -377,7 +378,6 @@ MESSAGES: dict = {
     "could not save the game to {path}: {error}": "nie udało się zapisać gry w {path}: {error}",
     "deploy on": "zagrywa na",
     "deploys": "rozstawia",
-    "deploys a card face-down": "rozstawia zakrytą kartę",
     "die bonus": "wybiera bonus z kości",
     "draw {n} cards at Resolution": "dobierz {n} karty w rozstrzygnięciu",
     "end of the game": "koniec gry",

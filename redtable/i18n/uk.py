@@ -7,6 +7,7 @@ Plural entries hold the forms for one, few and many.
 """
 
 MESSAGES: dict = {
+    "the card «{name}»{tail}": "карту «{name}»{tail}",
     # ------------------------------------------------------------------ the scorepad at the keyboard
     "  A name of at most 100 characters, please.": "  Ім'я — щонайбільше 100 символів, будь ласка.",
     "  A number from {lo} to {hi}, please.": "  Число від {lo} до {hi}, будь ласка.",
@@ -37,7 +38,7 @@ MESSAGES: dict = {
     "+Champion": "+чемпіон",
     "+{n} Glory": "+{n} слави",
     "-- more ({shown} of {total} lines): Enter, or q to stop -- ": "-- далі ({shown} з {total} рядків): Enter, або q — досить -- ",
-    "Advance on the Fleet Track": "Просунутися треком флоту",
+    "Advance on the Fleet Track": "Просунутися по треку флоту",
     "Advance once on the Fleet Track.": "Просуньте ваш корабель по треку флоту на 1 поділку вперед.",
     "An empty answer": "Порожня відповідь",
     "Angleland": "Англеланд",
@@ -376,7 +377,6 @@ MESSAGES: dict = {
     "could not save the game to {path}: {error}": "не вдалося зберегти гру в {path}: {error}",
     "deploy on": "призначає в зону",
     "deploys": "розгортає",
-    "deploys a card face-down": "розгортає карту долілиць",
     "die bonus": "вибирає бонус кубика",
     "draw {n} cards at Resolution": "візьміть {n} карти під час розв'язки",
     "end of the game": "кінець гри",
@@ -516,9 +516,9 @@ MESSAGES: dict = {
     "{who} (Tyr) draws {cards}": "{who} (Тюр) бере {cards}",
     "{who} adds {card} face-up at the {end} end": "{who} додає {card} горілиць на {end} край",
     "{who} advances {n} step on the Fleet Track (now {now})": (
-        "{who} просувається треком флоту на {n} поділку (тепер {now})",
-        "{who} просувається треком флоту на {n} поділки (тепер {now})",
-        "{who} просувається треком флоту на {n} поділок (тепер {now})",
+        "{who} просувається по треку флоту на {n} поділку (тепер {now})",
+        "{who} просувається по треку флоту на {n} поділки (тепер {now})",
+        "{who} просувається по треку флоту на {n} поділок (тепер {now})",
     ),
     "{who} banishes {card} {source}": "{who} виганяє {card} {source}",
     "{who} chooses {option} ({card})": "{who} вибирає: {option} ({card})",
@@ -558,9 +558,9 @@ MESSAGES: dict = {
         "{who} втрачає {n} фішок гелію (тепер {now})",
     ),
     "{who} moves back {n} step on the Fleet Track (now {now})": (
-        "{who} відступає треком флоту на {n} поділку (тепер {now})",
-        "{who} відступає треком флоту на {n} поділки (тепер {now})",
-        "{who} відступає треком флоту на {n} поділок (тепер {now})",
+        "{who} відступає по треку флоту на {n} поділку (тепер {now})",
+        "{who} відступає по треку флоту на {n} поділки (тепер {now})",
+        "{who} відступає по треку флоту на {n} поділок (тепер {now})",
     ),
     "{who} moves {card} from {source} to {location}": "{who} переміщує {card} із зони «{source}» в зону «{location}»",
     "{who} names {color} ({card})": "{who} називає колір: {color} ({card})",

@@ -587,7 +587,7 @@ class RedNorthRenderer(Renderer):
 
     def hidden_move(self, d: Decision) -> str:
         if d.kind == "deploy":
-            return tr("deploys a card face-down")
+            return tr("a card face down")  # after the label: "▶ P1 deploys: a card face down"
         return super().hidden_move(d)
 
     def format_event(self, e: Event, viewer: int | None) -> str | None:
