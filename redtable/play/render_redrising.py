@@ -535,6 +535,7 @@ class RedRisingRenderer(Renderer):
     def explain(self, state: State, d: Decision) -> str:
         c = d.context
         src = card_markup(c["card"]) if c.get("card") in BY_SLUG else None
+        obj = card_object(c["card"]) if c.get("card") in BY_SLUG else None  # a verb's object
         words = said(d)
         text = esc(words.get("text") or c.get("text", ""))
         who = lambda key: self.who(c.get(key))  # noqa: E731
@@ -546,11 +547,11 @@ class RedRisingRenderer(Renderer):
             )
         if k == "deploy_location":
             if c.get("source") in (None, "hand"):
-                return tr("Deploy {card} on which location?", card=src)
+                return tr("Deploy {card} on which location?", card=obj)
             if c.get("source") == "deck":
-                return tr("Deploy {card} (the top card of the deck) on which location?", card=src)
+                return tr("Deploy {card} (the top card of the deck) on which location?", card=obj)
             return tr(
-                "Deploy {card} (from {location}) on which location?", card=src, location=esc(loc_title(c["source"]))
+                "Deploy {card} (from {location}) on which location?", card=obj, location=esc(loc_title(c["source"]))
             )
         if k == "gain":
             line = tr(
@@ -570,10 +571,10 @@ class RedRisingRenderer(Renderer):
             if c.get("placing"):
                 return tr(
                     "Place (not deploy) {card} ({source}) on which location?",
-                    card=card_markup(c["placing"]),
+                    card=card_object(c["placing"]),
                     source=src,
                 )
-            return tr("Place (not deploy) {card} on which location?", card=src)
+            return tr("Place (not deploy) {card} on which location?", card=obj)
         if k == "may":
             if words:
                 return f"{src}: {text}"
@@ -652,7 +653,7 @@ class RedRisingRenderer(Renderer):
             return tr(
                 "{card}: put {placing} on the top or at the bottom of the deck?",
                 card=src,
-                placing=card_markup(c.get("placing")),
+                placing=card_object(c.get("placing")),
             )
         if k == "reveal":
             if c.get("colors"):
@@ -695,6 +696,8 @@ class RedRisingRenderer(Renderer):
             pile = v["locations"][o]
             top = json_card_markup(pile[-1]) if pile else tr("(empty)")
             bonus = esc(tr(LOCATION_BONUS[o]))
+            if pile and pile[-1].get("card") in BY_SLUG and not pile[-1].get("face_down"):
+                top = card_object(pile[-1]["card"])  # the object of "take" / "banish"
             if k == "gain":
                 return tr("{location}: take {card}", location=title, card=top), tr("then {bonus}", bonus=bonus)
             if k == "banish_top":
@@ -897,7 +900,7 @@ class RedRisingRenderer(Renderer):
                 frm = tr("from {location}", location=loc("source"))
             if d.get("player") is not None:
                 return tr("{who} reveals {card} {source}", who=who(), card=obj(), source=frm)
-            return tr("Revealed {card} {source}", card=card(), source=frm)
+            return tr("Revealed {card} {source}", card=obj(), source=frm)
         if k == "place":
             what = tr("a card face down") if d.get("card") is None else obj()  # the object form
             actor = who() if d.get("player") is not None else tr("Somebody")
@@ -906,7 +909,7 @@ class RedRisingRenderer(Renderer):
             else:
                 text = tr("{who} places {card} on {location}", who=actor, card=what, location=loc())
             if d.get("under"):
-                text += " " + tr("under {card}", card=card("under"))
+                text += " " + tr("under {card}", card=obj("under"))
             return text
         if k == "move":
             what = tr("a card face down") if d.get("card") is None else obj()  # the object form
@@ -918,9 +921,9 @@ class RedRisingRenderer(Renderer):
                 location=loc(),
             )
             if d.get("under"):
-                text += " " + tr("under {card}", card=card("under"))
+                text += " " + tr("under {card}", card=obj("under"))
             if d.get("over"):
-                text += " " + tr("onto {card}", card=card("over"))
+                text += " " + tr("onto {card}", card=obj("over"))
             return text
         if k == "end_turn":
             return tr("{card} ends the turn of {who}", card=card(), who=who())
@@ -929,7 +932,7 @@ class RedRisingRenderer(Renderer):
             named = {"hand": tr("from their hand"), "block": tr("(to block)"), "deck": tr("from the deck"), "": ""}
             frm = named[src] if src in named else tr("from {location}", location=esc(loc_title(src)))
             if d.get("player") is None:
-                return tr("{card} is banished {source}", card=card(), source=frm).rstrip()
+                return tr("{card} is banished {source}", card=obj(), source=frm).rstrip()
             return tr("{who} banishes {card} {source}", who=who(), card=obj(), source=frm).rstrip()
         if k == "block":
             if d.get("attempt") == "take_sovereign":
