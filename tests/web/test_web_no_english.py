@@ -157,7 +157,7 @@ def test_the_page_check_sees_english():
     assert len(english_in(en, "uk")) > 500
     caught = english_in(en, "pl")
     assert {"raider", "hero", "glory", "banish", "deploy", "your", "the", "location"} <= {w.lower() for w in caught}
-    assert not english_in("\n".join(_page_catalogs("pl")), "pl")
+    assert not english_in(re.sub(r"\{[^}]*\}", " ", "\n".join(_page_catalogs("pl"))), "pl")  # placeholders aside
 
 
 NUMBERS = (1, 2, 5, 11, 21, 22, 25)
