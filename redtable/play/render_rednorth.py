@@ -21,6 +21,7 @@ from ..core import Decision, Event, State
 from ..i18n import get_lang, ntr, tr
 from ..rednorth.actions import action_text
 from ..rednorth.cards import CHAMPION_BONUS, COLOUR_OF_NAME, KIND_OF_SLUG, KINDS, ROUND_NAMES, ROUND_VP, ROUNDS
+from ..rednorth.cards import kind_name as declined_kind_name
 from ..rednorth.cards import kind_text as rules_of_kind
 from ..rednorth.gods import GOD_OF_SLUG, GODS, god_name, god_text
 from ..rednorth.outposts import OUTPOSTS, PURPLE_DRAW, outpost_name, outpost_text
@@ -67,7 +68,7 @@ OUTPOST_RESULT = {
 }
 LABEL = {
     "deploy": "deploys",
-    "turn": "action",
+    "turn": "chooses an action",
     "reinforce": "reinforces with",
     "angleland": "Angleland",
     "sax": "Sax",
@@ -96,12 +97,16 @@ def kind_name(slug: str) -> str:
     return tr(KINDS[KIND_OF_SLUG[slug]].name)
 
 
-def kind_markup(slug: str | None) -> str:
+def kind_markup(slug: str | None, case: str = "n") -> str:
+    """A card's name, coloured; ``case`` "a" (accusative) or "i" (instrumental) where the
+    sentence's verb or preposition takes it («додає жовтого рейдера», «dokłada Czerwonego
+    Najeźdźcę»)."""
     if slug is None or slug not in KIND_OF_SLUG:
         return "[reverse]" + tr("card back") + "[/reverse]" if slug is None else esc(slug)
     k = KINDS[KIND_OF_SLUG[slug]]
     style = COLOUR_STYLE.get(k.colour_name or "", "bold")
-    return f"[{style}]{esc(tr(k.name))}[/]"
+    name = tr(k.name) if case == "n" or get_lang() == "en" else declined_kind_name(k.kind, get_lang(), case)
+    return f"[{style}]{esc(name)}[/]"
 
 
 def kind_text(slug: str) -> str:
@@ -443,7 +448,7 @@ class RedNorthRenderer(Renderer):
         if k == "freya":
             return tr(
                 "Freya: you drew {card}. Place it face-down at which end of your Party?",
-                card=kind_markup(c.get("card")),
+                card=kind_markup(c.get("card"), "a"),
             )
         if k == "saga":
             return tr("Saga: turn face-up one card of {who}'s Raiding Party.", who=self.who(c["opponent"]))
@@ -582,7 +587,7 @@ class RedNorthRenderer(Renderer):
 
     def hidden_move(self, d: Decision) -> str:
         if d.kind == "deploy":
-            return tr("deploys a card face-down")
+            return tr("a card face down")  # after the label: "▶ P1 deploys: a card face down"
         return super().hidden_move(d)
 
     def format_event(self, e: Event, viewer: int | None) -> str | None:
@@ -616,7 +621,9 @@ class RedNorthRenderer(Renderer):
                 text += "\n  " + tr("Muster Groups: {groups}", groups=groups)
             return text
         if k == "deploy":
-            return tr("{who} deploys {card} face-down in slot {n}", who=who(), card=kind_markup(d["card"]), n=d["slot"])
+            return tr(
+                "{who} deploys {card} face-down in slot {n}", who=who(), card=kind_markup(d["card"], "a"), n=d["slot"]
+            )
         if k == "deployed":
             return tr("{who} has deployed {cards} face-down", who=who(), cards=cards(d["count"]))
         if k == "pass":
@@ -634,7 +641,7 @@ class RedNorthRenderer(Renderer):
             return tr(
                 "{who} adds {card} face-up at the {end} end",
                 who=who(),
-                card=kind_markup(d["card"]),
+                card=kind_markup(d["card"], "a"),
                 end=esc(end_word(d["end"])),
             )
         if k == "draw":
@@ -674,7 +681,7 @@ class RedNorthRenderer(Renderer):
             return tr(
                 "{who} (Sax) adds the discarded {card} at the {end} end",
                 who=who(),
-                card=kind_markup(d["card"]),
+                card=kind_markup(d["card"], "a"),
                 end=esc(end_word(d["end"])),
             )
         if k == "freya":
@@ -687,11 +694,11 @@ class RedNorthRenderer(Renderer):
             return tr(
                 "{who} (Hel) places the discarded {card} face-up at position {n}",
                 who=who(),
-                card=kind_markup(d["card"]),
+                card=kind_markup(d["card"], "a"),
                 n=d["position"],
             )
         if k == "thor":
-            return tr("{who} (Thor) takes {card} into their hand", who=who(), card=kind_markup(d["card"]))
+            return tr("{who} (Thor) takes {card} into their hand", who=who(), card=kind_markup(d["card"], "a"))
         if k == "nornir":
             return tr(
                 "{who} (Nornir) takes back {tokens}",

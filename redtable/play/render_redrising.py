@@ -132,10 +132,10 @@ LABEL = {
     "ceres_banish_hand": "banish from hand",
     "choose_card": "choose a card",
     "choose_opponent": "choose an opponent",
-    "choose_color": "colour",
+    "choose_color": "chooses a colour",
     "name_color": "names a colour",
     "choose_banished": "choose a banished card",
-    "order_under": "order",
+    "order_under": "sets the order",
     "reveal": "reveal",
     "banish_from_hand": "banish from hand",
     "steal_choice": "gives a card",
@@ -240,6 +240,20 @@ def card_markup(slug: str | None, value: bool = True) -> str:
     color = COLOR_NAMES[c.color]
     tail = f" ({tr(color)} {c.value})" if value else f" ({tr(color)})"
     return f"[{CASTE_STYLE[color]}]{esc(name_of(slug))}[/]{esc(tail)}"
+
+
+def card_object(slug: str | None, value: bool = True) -> str:
+    """A card as the object of a verb: in Ukrainian and Polish through the word "card", which
+    takes the case the verb asks for while the name stays in the nominative, in quotes
+    («бере карту «Дядько Нарол» (червоний 10)», «zyskuje kartę „Darrow” (czerwony 10)»), as
+    the page's log says it; English names it as it is."""
+    if get_lang() == "en" or slug is None or slug not in BY_SLUG:
+        return card_markup(slug, value)
+    c = CARDS[BY_SLUG[slug]]
+    color = COLOR_NAMES[c.color]
+    tail = f" ({tr(color)} {c.value})" if value else f" ({tr(color)})"
+    name = f"[{CASTE_STYLE[color]}]{esc(name_of(slug))}[/]"
+    return tr("the card «{name}»{tail}", name=name, tail=esc(tail))
 
 
 def card_name(slug: str | None) -> str:
@@ -521,6 +535,7 @@ class RedRisingRenderer(Renderer):
     def explain(self, state: State, d: Decision) -> str:
         c = d.context
         src = card_markup(c["card"]) if c.get("card") in BY_SLUG else None
+        obj = card_object(c["card"]) if c.get("card") in BY_SLUG else None  # a verb's object
         words = said(d)
         text = esc(words.get("text") or c.get("text", ""))
         who = lambda key: self.who(c.get(key))  # noqa: E731
@@ -532,11 +547,11 @@ class RedRisingRenderer(Renderer):
             )
         if k == "deploy_location":
             if c.get("source") in (None, "hand"):
-                return tr("Deploy {card} on which location?", card=src)
+                return tr("Deploy {card} on which location?", card=obj)
             if c.get("source") == "deck":
-                return tr("Deploy {card} (the top card of the deck) on which location?", card=src)
+                return tr("Deploy {card} (the top card of the deck) on which location?", card=obj)
             return tr(
-                "Deploy {card} (from {location}) on which location?", card=src, location=esc(loc_title(c["source"]))
+                "Deploy {card} (from {location}) on which location?", card=obj, location=esc(loc_title(c["source"]))
             )
         if k == "gain":
             line = tr(
@@ -556,10 +571,10 @@ class RedRisingRenderer(Renderer):
             if c.get("placing"):
                 return tr(
                     "Place (not deploy) {card} ({source}) on which location?",
-                    card=card_markup(c["placing"]),
+                    card=card_object(c["placing"]),
                     source=src,
                 )
-            return tr("Place (not deploy) {card} on which location?", card=src)
+            return tr("Place (not deploy) {card} on which location?", card=obj)
         if k == "may":
             if words:
                 return f"{src}: {text}"
@@ -638,7 +653,7 @@ class RedRisingRenderer(Renderer):
             return tr(
                 "{card}: put {placing} on the top or at the bottom of the deck?",
                 card=src,
-                placing=card_markup(c.get("placing")),
+                placing=card_object(c.get("placing")),
             )
         if k == "reveal":
             if c.get("colors"):
@@ -681,6 +696,8 @@ class RedRisingRenderer(Renderer):
             pile = v["locations"][o]
             top = json_card_markup(pile[-1]) if pile else tr("(empty)")
             bonus = esc(tr(LOCATION_BONUS[o]))
+            if pile and pile[-1].get("card") in BY_SLUG and not pile[-1].get("face_down"):
+                top = card_object(pile[-1]["card"])  # the object of "take" / "banish"
             if k == "gain":
                 return tr("{location}: take {card}", location=title, card=top), tr("then {bonus}", bonus=bonus)
             if k == "banish_top":
@@ -783,6 +800,7 @@ class RedRisingRenderer(Renderer):
         k = e.kind
         who = lambda key="player": self.who(d.get(key), viewer)  # noqa: E731
         card = lambda key="card": card_markup(d.get(key))  # noqa: E731
+        obj = lambda key="card": card_object(d.get(key))  # noqa: E731  (a verb's object)
         loc = lambda key="location": esc(mid_sentence(loc_title(d.get(key) or "")))  # noqa: E731
         if k == "setup":
             houses = ", ".join(self.who(p, viewer) for p in range(len(d["houses"])))
@@ -808,7 +826,7 @@ class RedRisingRenderer(Renderer):
         if k == "ability":
             return "  " + tr("{card}: deploy ability", card=card())
         if k == "deploy":
-            what = tr("a card face down") if d.get("card") is None else card()  # the object form
+            what = tr("a card face down") if d.get("card") is None else obj()  # the object form
             if d.get("bottom"):
                 return tr("{who} deploys {card} at the bottom of {location}", who=who(), card=what, location=loc())
             return tr("{who} deploys {card} on {location}", who=who(), card=what, location=loc())
@@ -818,10 +836,10 @@ class RedRisingRenderer(Renderer):
             if d.get("source") == "deck":
                 return tr("{who} gains the top card of the deck", who=who())
             if d.get("source") == "banished":
-                return tr("{who} gains {card} from the banished pile", who=who(), card=card())
-            return tr("{who} gains {card} from {location}", who=who(), card=card(), location=loc("source"))
+                return tr("{who} gains {card} from the banished pile", who=who(), card=obj())
+            return tr("{who} gains {card} from {location}", who=who(), card=obj(), location=loc("source"))
         if k == "gain_seen":
-            return "  (" + tr("{who} gained {card}", who=who(), card=card()) + ")"
+            return "  (" + tr("{who} gained {card}", who=who(), card=obj()) + ")"
         if k == "bonus":
             return tr("{who} takes the bonus of {location}", who=who(), location=loc())
         if k == "fleet":
@@ -881,20 +899,20 @@ class RedRisingRenderer(Renderer):
             else:
                 frm = tr("from {location}", location=loc("source"))
             if d.get("player") is not None:
-                return tr("{who} reveals {card} {source}", who=who(), card=card(), source=frm)
-            return tr("Revealed {card} {source}", card=card(), source=frm)
+                return tr("{who} reveals {card} {source}", who=who(), card=obj(), source=frm)
+            return tr("Revealed {card} {source}", card=obj(), source=frm)
         if k == "place":
-            what = tr("a card face down") if d.get("card") is None else card()  # the object form
+            what = tr("a card face down") if d.get("card") is None else obj()  # the object form
             actor = who() if d.get("player") is not None else tr("Somebody")
             if d.get("bottom"):
                 text = tr("{who} places {card} at the bottom of {location}", who=actor, card=what, location=loc())
             else:
                 text = tr("{who} places {card} on {location}", who=actor, card=what, location=loc())
             if d.get("under"):
-                text += " " + tr("under {card}", card=card("under"))
+                text += " " + tr("under {card}", card=obj("under"))
             return text
         if k == "move":
-            what = tr("a card face down") if d.get("card") is None else card()  # the object form
+            what = tr("a card face down") if d.get("card") is None else obj()  # the object form
             text = tr(
                 "{who} moves {card} from {source} to {location}",
                 who=who(),
@@ -903,9 +921,9 @@ class RedRisingRenderer(Renderer):
                 location=loc(),
             )
             if d.get("under"):
-                text += " " + tr("under {card}", card=card("under"))
+                text += " " + tr("under {card}", card=obj("under"))
             if d.get("over"):
-                text += " " + tr("onto {card}", card=card("over"))
+                text += " " + tr("onto {card}", card=obj("over"))
             return text
         if k == "end_turn":
             return tr("{card} ends the turn of {who}", card=card(), who=who())
@@ -914,8 +932,8 @@ class RedRisingRenderer(Renderer):
             named = {"hand": tr("from their hand"), "block": tr("(to block)"), "deck": tr("from the deck"), "": ""}
             frm = named[src] if src in named else tr("from {location}", location=esc(loc_title(src)))
             if d.get("player") is None:
-                return tr("{card} is banished {source}", card=card(), source=frm).rstrip()
-            return tr("{who} banishes {card} {source}", who=who(), card=card(), source=frm).rstrip()
+                return tr("{card} is banished {source}", card=obj(), source=frm).rstrip()
+            return tr("{who} banishes {card} {source}", who=who(), card=obj(), source=frm).rstrip()
         if k == "block":
             if d.get("attempt") == "take_sovereign":
                 return tr(
@@ -956,14 +974,14 @@ class RedRisingRenderer(Renderer):
         if k == "steal":
             return tr("{who} steals a card from {other} ({card})", who=who(), other=who("victim"), card=card("card_by"))
         if k == "steal_seen":
-            return "  (" + tr("{who} took {card} from {other}", who=who(), card=card(), other=who("victim")) + ")"
+            return "  (" + tr("{who} took {card} from {other}", who=who(), card=obj(), other=who("victim")) + ")"
         if k == "steal_helium":
             return tr("{who} steals Helium from {other} ({card})", who=who(), other=who("victim"), card=card())
         if k == "give":
             return tr(
                 "{who} gives {card} from {location} to {other}",
                 who=who(),
-                card=card(),
+                card=obj(),
                 location=loc("source"),
                 other=who("to_player"),
             )
@@ -985,13 +1003,13 @@ class RedRisingRenderer(Renderer):
         if k == "look_seen":
             return "  (" + tr("{who} saw {cards}", who=who(), cards=", ".join(card_markup(c) for c in d["cards"])) + ")"
         if k == "name_card":
-            return tr("{who} names {card} in the hand of {other}", who=who(), card=card(), other=who("target"))
+            return tr("{who} names {card} in the hand of {other}", who=who(), card=obj(), other=who("target"))
         if k == "random_pick":
             return tr("{who} picks a random card from the hand of {other}", who=who(), other=who("target"))
         if k == "random_pick_seen":
-            return "  (" + tr("{who} picked {card} from {other}", who=who(), card=card(), other=who("target")) + ")"
+            return "  (" + tr("{who} picked {card} from {other}", who=who(), card=obj(), other=who("target")) + ")"
         if k == "random_banished":
-            return tr("{who} draws {card} at random from the banished pile", who=who(), card=card())
+            return tr("{who} draws {card} at random from the banished pile", who=who(), card=obj())
         if k == "points":
             return ntr(
                 "{who} scores {n} point ({card})",
@@ -1018,10 +1036,10 @@ class RedRisingRenderer(Renderer):
             )
         if k == "to_deck":
             if d.get("end") == "top":
-                return tr("{who} puts {card} on the top of the deck", who=who(), card=card())
-            return tr("{who} puts {card} at the bottom of the deck", who=who(), card=card())
+                return tr("{who} puts {card} on the top of the deck", who=who(), card=obj())
+            return tr("{who} puts {card} at the bottom of the deck", who=who(), card=obj())
         if k == "deck_bottom":
-            return tr("{who} puts {card} at the bottom of the deck", who=who(), card=card())
+            return tr("{who} puts {card} at the bottom of the deck", who=who(), card=obj())
         if k == "return_to_deck":
             if d.get("shuffled"):
                 return tr("{who} returns {cards} to the deck and shuffles", who=who(), cards=cards(d["count"]))

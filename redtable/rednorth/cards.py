@@ -117,26 +117,39 @@ def counts_to_slugs(counts: list[int]) -> list[str]:
 # the web UI's Red North terms, рейдер / герой / ярл, Najeźdźca / Bohater / Jarl), with the
 # numbers above in the form each number asks for.
 _COLOUR_WORDS = {
-    # nominative (masculine), genitive (masculine)
+    # nominative (masculine), genitive (masculine), instrumental (masculine); the accusative
+    # of these animate nouns is the genitive
     "uk": (
-        ("Зелений", "зеленого"),
-        ("Червоний", "червоного"),
-        ("Синій", "синього"),
-        ("Фіолетовий", "фіолетового"),
-        ("Жовтий", "жовтого"),
+        ("Зелений", "зеленого", "зеленим"),
+        ("Червоний", "червоного", "червоним"),
+        ("Синій", "синього", "синім"),
+        ("Фіолетовий", "фіолетового", "фіолетовим"),
+        ("Жовтий", "жовтого", "жовтим"),
     ),
     "pl": (
-        ("Zielony", "zielonego"),
-        ("Czerwony", "czerwonego"),
-        ("Niebieski", "niebieskiego"),
-        ("Fioletowy", "fioletowego"),
-        ("Żółty", "żółtego"),
+        ("Zielony", "zielonego", "zielonym"),
+        ("Czerwony", "czerwonego", "czerwonym"),
+        ("Niebieski", "niebieskiego", "niebieskim"),
+        ("Fioletowy", "fioletowego", "fioletowym"),
+        ("Żółty", "żółtego", "żółtym"),
     ),
 }
+# A kind's noun in the nominative, genitive, accusative and instrumental: raiders, heroes and
+# Jarls are persons, so «додає жовтого рейдера», «z Fioletowym Najeźdźcą».
 _KIND_WORDS = {
-    "uk": {RAIDER: "рейдер", HERO: "герой", JARL_TYPE: "Ярл"},
-    "pl": {RAIDER: "Najeźdźca", HERO: "Bohater", JARL_TYPE: "Jarl"},
+    "uk": {
+        RAIDER: ("рейдер", "рейдера", "рейдера", "рейдером"),
+        HERO: ("герой", "героя", "героя", "героєм"),
+        JARL_TYPE: ("Ярл", "ярла", "ярла", "ярлом"),
+    },
+    "pl": {
+        RAIDER: ("Najeźdźca", "Najeźdźcy", "Najeźdźcę", "Najeźdźcą"),
+        HERO: ("Bohater", "Bohatera", "Bohatera", "Bohaterem"),
+        JARL_TYPE: ("Jarl", "Jarla", "Jarla", "Jarlem"),
+    },
 }
+#: The grammatical cases :func:`kind_name` declines a kind's name in.
+CASES = ("n", "g", "a", "i")
 _POINTS = {
     "uk": ("очко набігу", "очки набігу", "очок набігу"),
     "pl": ("punkt najazdu", "punkty najazdu", "punktów najazdu"),
@@ -159,13 +172,25 @@ def _kind_index(kind: int | str) -> int:
     return kind if isinstance(kind, int) else KIND_OF_SLUG[kind]
 
 
-def kind_name(kind: int | str, lang: str = "en") -> str:
-    """A card kind's name in "en", "uk" or "pl" (the kind is its index or slug)."""
+def kind_name(kind: int | str, lang: str = "en", case: str = "n") -> str:
+    """A card kind's name in "en", "uk" or "pl" (the kind is its index or slug), in the
+    nominative (``case`` "n"), genitive ("g"), accusative ("a") or instrumental ("i"):
+    «Жовтий рейдер», «додає жовтого рейдера», «з фіолетовим рейдером»; «dokłada Czerwonego
+    Najeźdźcę», «z Fioletowym Najeźdźcą». Polish keeps the capitals in every case (as its
+    card texts write kinds and castes); Ukrainian writes the declined name in lower case.
+    English names do not decline."""
+    if case not in CASES:
+        raise ValueError(f"unknown case {case!r}; choose one of: {', '.join(CASES)}")
     k = KINDS[_kind_index(kind)]
     if lang == "en":
         return k.name
-    word = _KIND_WORDS[lang][k.type]
-    return word if k.type == JARL_TYPE else f"{_COLOUR_WORDS[lang][k.colour][0]} {word}"
+    i = CASES.index(case)
+    word = _KIND_WORDS[lang][k.type][i]
+    if k.type == JARL_TYPE:
+        return word
+    colour = _COLOUR_WORDS[lang][k.colour][(0, 1, 1, 2)[i]]
+    name = f"{colour} {word}"
+    return name[0].upper() + name[1:] if lang == "pl" or case == "n" else name
 
 
 def kind_text(kind: int | str, lang: str = "en") -> str:

@@ -23,6 +23,8 @@ def gallery(lang: str = "en") -> dict:
             {
                 "card": k.slug,
                 "name": kind_name(k.kind, lang),
+                "name_acc": kind_name(k.kind, lang, "a"),
+                "name_ins": kind_name(k.kind, lang, "i"),
                 "type": k.type,
                 "colour": k.colour_name,
                 "points": k.points,

@@ -121,6 +121,10 @@ TERMS = {
     "Ceres (house, of)": ("Церери", "Ceres"),
     "Jupiter": ("Юпітер", "Jowisz"),  # the location
     "(covered: only name, colour and value show)": ("назву", "nazwę"),
+    "name": ("назва", "nazwa"),  # the card gallery's column: a card's name is its «назва» (uk 99, 150)
+    "{card} is named {other}": ("має ім'я", "nosi imię"),  # the Orange ability names a character (uk 264)
+    "{card} counts as {color}": ("вважається картою кольору", None),
+    "{who}: {card} counted as {color}": ("вважається картою кольору", None),
 }
 
 
@@ -164,3 +168,74 @@ def test_red_north_names_are_the_galleries_in_every_place():
             assert CATALOGS[lang].get(o.names[0], outpost_name(o.colour, lang)) == outpost_name(o.colour, lang)
         for k in KINDS:  # the terminal's card names are the gallery's
             assert CATALOGS[lang][k.name] == kind_name(k.kind, lang)
+
+
+@pytest.mark.parametrize("lang", ["uk", "pl"])
+def test_nero_has_one_paradigm(lang):
+    """«Нерон» / «Neron» in every case, and no other form of the name on any card: not «Nero»
+    beside «Nerona / Neronem» (the Polish table kept the English nominative)."""
+    from redtable.redrising.gallery import gallery
+    from redtable.redrising.lang.names import TABLES, parse
+
+    _, forms = parse(TABLES[lang]["nero"])
+    nominative = {"uk": "Нерон", "pl": "Neron"}[lang]
+    assert forms[0] == nominative and all(f.startswith(nominative) for f in forms), forms
+    stem = {"uk": r"\bНеро\w*", "pl": r"\bNero\w*"}[lang]
+    said = set()
+    for card in gallery(lang):
+        for text in (card["name"], card.get("deploy") or "", card.get("end_game_bonus") or ""):
+            said |= set(re.findall(stem, text))
+    assert said and said <= set(forms), said - set(forms)
+    assert {"Nerona", "Neronem"} <= said or lang == "uk"
+
+
+# The third person singular present of the verbs the decision labels start with.
+THIRD_PERSON = {"uk": re.compile(r"\w+(є|е|ить|ть)$"), "pl": re.compile(r"\w+(a|e|i|uje|oże)$")}
+
+
+@pytest.mark.parametrize("lang", ["uk", "pl"])
+def test_decision_labels_are_one_person_and_mood(lang):
+    """«▶ P2 Церера виганяє з руки: …», «▶ P2 Ceres odrzuca z ręki: …»: every label of the
+    terminal's log is a verb in the third person, never an infinitive, an imperative or a bare
+    noun («колір», «kolejność»); Red North's Outposts and Gods name the card that asks."""
+    from redtable.play.render_rednorth import LABEL as RN
+    from redtable.play.render_redrising import LABEL as RR
+
+    names = {CATALOGS[lang].get(n, n) for n in ("Angleland", "Sax", "Loki", "Freya", "Saga", "Hel")}
+    names |= {god_name(g.index, lang) for g in GODS} | {outpost_name(o.colour, lang) for o in OUTPOSTS}
+    wrong = []
+    for msgid in [*RR.values(), *RN.values()]:
+        label = CATALOGS[lang][msgid]
+        if label in names:
+            continue
+        verb = label.split()[0].rstrip(",")
+        if not THIRD_PERSON[lang].fullmatch(verb) or verb.endswith(("ти", "ć")):
+            wrong.append(label)
+    assert not wrong, wrong
+    assert THIRD_PERSON["uk"].fullmatch("виганяє") and not THIRD_PERSON["uk"].fullmatch("колір")
+    assert THIRD_PERSON["pl"].fullmatch("odrzuca") and not THIRD_PERSON["pl"].fullmatch("kolejność")
+
+
+# What may stand before a card's name in the tutorial: the word "card" that takes the case
+# («Виберіть карту «Юрист»», «Wybierz kartę …»), the start of a sentence, a dash or colon
+# before a subject, or a verb whose subject the name is («лежить …», «pod nią …»).
+BEFORE_A_NAME = {
+    "uk": re.compile(r"(«|^|[.!?:—]\s|\n|(лежить|нею)\s)$"),
+    "pl": re.compile(r"(\bkart\w*\s|^|[.!?:—]\s|\n|(leży|nią)\s)$"),
+}
+
+
+@pytest.mark.parametrize("lang", ["uk", "pl"])
+def test_the_tutorial_names_a_card_in_the_case_its_verb_takes(lang):
+    """«Виберіть Юрист», «дає вам Юрист» put a name in the nominative after a verb: the
+    tutorial says «Виберіть карту «Юрист»», «дає вам карту «Юрист»» instead."""
+    wrong, seen = [], 0
+    for where, text in page_texts(lang):
+        if not where.startswith(f"{lang}.json:tut.") or "{c:" not in text:
+            continue
+        for m in re.finditer(r"\{c:[a-z-]+\}", text):
+            seen += 1
+            if not BEFORE_A_NAME[lang].search(text[: m.start()]):
+                wrong.append(f"{where}: …{text[max(0, m.start() - 30) : m.end()]}")
+    assert seen >= 12 and not wrong, (seen, wrong)
+    assert not BEFORE_A_NAME["uk"].search("Виберіть ") and not BEFORE_A_NAME["uk"].search("дає вам ")

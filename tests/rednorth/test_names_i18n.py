@@ -22,6 +22,8 @@ def test_english_gallery_is_what_the_api_served():
             {
                 "card": k.slug,
                 "name": k.name,
+                "name_acc": k.name,
+                "name_ins": k.name,
                 "type": k.type,
                 "colour": k.colour_name,
                 "points": k.points,
@@ -56,6 +58,27 @@ def test_spot_names():
     assert outpost_name(0, "en") == "Vinland"
     assert kind_name("raider-green", "uk") == "Зелений рейдер"
     assert kind_name("hero-blue", "pl") == "Niebieski Bohater"
+
+
+def test_kinds_decline_as_persons():
+    """Raiders, Heroes and Jarls are persons: the accusative is the genitive, and Polish keeps
+    its capitals in every case."""
+    assert kind_name("raider-yellow", "uk", "a") == "жовтого рейдера"
+    assert kind_name("raider-purple", "uk", "i") == "фіолетовим рейдером"
+    assert kind_name("hero-blue", "uk", "a") == "синього героя" and kind_name("hero-blue", "uk", "i") == "синім героєм"
+    assert kind_name("jarl", "uk", "a") == "ярла" and kind_name("jarl", "uk", "i") == "ярлом"
+    assert kind_name("raider-red", "pl", "a") == "Czerwonego Najeźdźcę"
+    assert kind_name("raider-purple", "pl", "i") == "Fioletowym Najeźdźcą"
+    assert kind_name("hero-yellow", "pl", "a") == "Żółtego Bohatera"
+    assert kind_name("hero-green", "pl", "i") == "Zielonym Bohaterem"
+    assert kind_name("jarl", "pl", "a") == "Jarla" and kind_name("jarl", "pl", "i") == "Jarlem"
+    assert kind_name("raider-red", "en", "a") == "Red Raider"
+    for lang in ("uk", "pl"):
+        for item in gallery(lang)["kinds"]:
+            assert item["name_acc"] == kind_name(item["card"], lang, "a") != item["name"]
+            assert item["name_ins"] == kind_name(item["card"], lang, "i") != item["name"]
+    with pytest.raises(ValueError):
+        kind_name("jarl", "uk", "x")
 
 
 def test_numbers_agree():

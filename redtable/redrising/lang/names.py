@@ -265,7 +265,7 @@ PL: dict[str, str] = {
     "lorn": "Lorn",
     "lysander": "Lysander|Lysandra|Lysandrowi|Lysandra|Lysandrem|Lysandrze",
     "mustang": "f:Mustang|Mustanga|Mustangowi|Mustanga|Mustangiem|Mustangu",
-    "nero": "Nero|Nerona|Neronowi|Nerona|Neronem|Neronie",
+    "nero": "Neron|Nerona|Neronowi|Nerona|Neronem|Neronie",  # one stem in every case (not "Nero" … "Neronem")
     "octavia": "f:Octavia|Octavii|Octavii|Octavię|Octavią|Octavii",
     "pax-au-telemanus": (
         "Pax au Telemanus|Paxa au Telemanusa|Paxowi au Telemanusowi|Paxa au Telemanusa|"

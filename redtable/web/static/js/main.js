@@ -33,7 +33,7 @@ function renderTopbar() {
     h("a.brand", { href: "#/", "aria-label": "redtable" },
       h("span.brand-mark", { "aria-hidden": "true" }, h("i"), h("i")),
       h("span.brand-name", null, "red", h("b", null, "table"))),
-    h("nav.mainnav", { "aria-label": "main" },
+    h("nav.mainnav", { "aria-label": t("nav.main") },
       h("a", { href: "#/", "aria-current": here("#/") }, t("nav.lobby")),
       myGamesLink(hash),
       h("a", { href: "#/calc", "aria-current": here("#/calc") }, t("nav.calc")),

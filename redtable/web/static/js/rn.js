@@ -14,7 +14,13 @@ function kindOf(slug) {
   return { type, colour };
 }
 
-function cardName(slug) { return t("rn.card." + slug); }
+// A card's name; in the accusative ("acc") or instrumental ("ins") where the sentence's verb or
+// preposition takes it: «додає жовтого рейдера», «між жовтим рейдером і ярлом», «dokłada
+// Czerwonego Najeźdźcę» (the engine's kind_name declines them; English does not decline).
+function cardName(slug, cas) {
+  const k = cas ? `rn.card_${cas}.${slug}` : null;
+  return k && has(k) ? t(k) : t("rn.card." + slug);
+}
 // A prompt that names the gesture: "tap" on a touch screen, "click" elsewhere.
 function tk(key, params) { return t(isTouch() && has(key + "_touch") ? key + "_touch" : key, params); }
 // Gods' and Outposts' names and texts come from the cards endpoint (rendered by the engine's
@@ -241,7 +247,7 @@ function optionLabel(ctx, d, o) {
   if ((m = o.match(/^([a-z-]+):(\d+)$/))) {
     const pos = +m[2];
     const party = ctx.view.seats[ctx.me].party;
-    const nm = (s) => (s && s.card ? cardName(s.card) : t("table.face_down"));
+    const nm = (s) => (s && s.card ? cardName(s.card, "ins") : t("rn.face_down_ins"));
     if (pos === 0) return `${cardName(m[1])} — ${t("rn.opt.pos_left")}`;
     if (pos >= party.length) return `${cardName(m[1])} — ${t("rn.opt.pos_right")}`;
     return `${cardName(m[1])} — ${t("rn.opt.pos_between", { a: nm(party[pos - 1]), b: nm(party[pos]) })}`;
@@ -258,7 +264,7 @@ function promptText(ctx, d) {
     case "turn": return ctx.view.round === 3 ? tk("rn.prompt.turn_ragnarok") : tk("rn.prompt.turn");
     case "reinforce": return tk("rn.prompt.reinforce");
     case "loki": return t("rn.prompt.loki", { n: c.glory_left ?? "" });
-    case "freya": return t("rn.prompt.freya", { card: c.card ? cardName(c.card) : t("table.face_down") });
+    case "freya": return t("rn.prompt.freya", { card: c.card ? cardName(c.card, "acc") : t("table.face_down") });
     case "saga": return t("rn.prompt.saga", { player: ctx.name(c.opponent) });
     default: return has("rn.prompt." + d.kind) ? t("rn.prompt." + d.kind) : t("rr.prompt.generic");
   }
@@ -312,28 +318,29 @@ function logLine(ctx, e) {
   know(ctx);
   const P = (s) => ctx.name(s);
   const C = (s) => cardName(s);
+  const A = (s) => cardName(s, "acc");
   const L = (text, cls) => ({ text, seat: e.player, cls });
   switch (e.kind) {
     case "setup": return { text: t("rn.log.setup", { outposts: list(e.outposts.map(colourName)), player: P(e.first_player) }), cls: "head" };
     case "hand": return L(t("rn.log.hand", { cards: list(e.hand.map(C)) }));
     case "round": return { text: t("rn.log.round", { round: t("rn.round." + e.name) }), cls: "turn" };
-    case "deploy": return L(t("rn.log.deploy", { card: C(e.card) }));
+    case "deploy": return L(t("rn.log.deploy", { card: A(e.card) }));
     case "deployed": return L(t("rn.log.deployed", { player: P(e.player), n: e.count }));
     case "first-player": return L(e.recipient === e.player ? t("rn.log.first-player_keep", { player: P(e.player) }) : t("rn.log.first-player", { player: P(e.player), other: P(e.recipient) }));
-    case "sax": return L(e.card ? t("rn.log.sax", { player: P(e.player), card: C(e.card), end: t("rn." + e.end) }) : t("rn.log.sax_skip", { player: P(e.player) }));
+    case "sax": return L(e.card ? t("rn.log.sax", { player: P(e.player), card: A(e.card), end: t("rn." + e.end) }) : t("rn.log.sax_skip", { player: P(e.player) }));
     case "withdraw": return L(e.glory_lost ? t("rn.log.withdraw_glory", { player: P(e.player), n: e.glory_lost }) : t("rn.log.withdraw", { player: P(e.player) }));
-    case "flip": return L(t("rn.log.flip", { player: P(e.player), card: C(e.card) }));
-    case "reinforce": return L(t("rn.log.reinforce", { player: P(e.player), card: C(e.card), end: t("rn." + e.end) }), "key");
+    case "flip": return L(t("rn.log.flip", { player: P(e.player), card: A(e.card) }));
+    case "reinforce": return L(t("rn.log.reinforce", { player: P(e.player), card: A(e.card), end: t("rn." + e.end) }), "key");
     case "inspire": return L(t("rn.log.inspire", { player: P(e.player) }));
     case "promote": return L(t("rn.log.promote", { player: P(e.player) }));
     case "invoke": return L(t("rn.log.invoke", { player: P(e.player), god: godAcc(e.god) }), "key");
     case "pass": return L(e.group ? t("rn.log.pass", { player: P(e.player), group: groupName(e.group), cards: list(e.cards.map(C)) }) : t("rn.log.pass_plain", { player: P(e.player) }), "key");
     case "loki": return L(t("rn.log.loki", { player: P(e.player) }));
     case "freya": return L(t("rn.log.freya", { player: P(e.player), end: t("rn." + e.end) }));
-    case "saga": return L(t("rn.log.saga", { player: P(e.player), other: P(e.opponent), card: C(e.card) }));
-    case "hel": return L(t("rn.log.hel", { player: P(e.player), card: C(e.card) }));
+    case "saga": return L(t("rn.log.saga", { player: P(e.player), other: P(e.opponent), card: A(e.card) }));
+    case "hel": return L(t("rn.log.hel", { player: P(e.player), card: A(e.card) }));
     case "odin": return L(t("rn.log.odin", { player: P(e.player), n: e.vp }));
-    case "thor": return L(t("rn.log.thor", { player: P(e.player), card: C(e.card) }));
+    case "thor": return L(t("rn.log.thor", { player: P(e.player), card: A(e.card) }));
     case "tyr": return L(t("rn.log.tyr", { player: P(e.player), n: e.count }));
     case "nornir": return L(t("rn.log.nornir", { player: P(e.player), n: e.glory }));
     case "draw": return L(t("rn.log.draw", { cards: list(e.cards.map(C)) }));

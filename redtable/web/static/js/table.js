@@ -186,7 +186,7 @@ function buildShell(root, mode) {
         h("a.btn.small.ghost.leave", { href: "#/", title: t("table.leave") }, icon("leave"), h("span", null, t("table.leave"))))),
     h("div.notice", { role: "status", hidden: true }),
     h("div.table-main", null,
-      h("div.board-wrap", null, h("div.board", { "aria-label": "board" }, h("p.loading", null, t("table.loading")))),
+      h("div.board-wrap", null, h("div.board", { "aria-label": t("table.board") }, h("p.loading", null, t("table.loading")))),
       h("aside.side", null,
         h("section.prompt", { "aria-live": "polite" }),
         h("section.inspector", { "aria-label": t("table.inspector"), tabindex: "0" }, h("p.muted", null, inspectorHint())),
