@@ -158,7 +158,7 @@ def test_end_screen_opens_at_its_top_and_the_toolbar_has_words(live, new_page, s
     tools = page.evaluate(TOOLBAR)
     assert all(t["words"] for t in tools), f"icon-only controls: {tools}"
     assert sum(t["trophies"] for t in tools) == 1, f"trophies after the game: {tools}"
-    assert not page.locator(".status-right .conn").is_visible(), "'Live' on a finished game"
+    assert not page.locator(".statusbar .conn").is_visible(), "'Live' on a finished game"
     broken = page.evaluate(BROKEN_WORDS, ".table-shell")
     assert broken == [], "\n".join(broken)
     shot(page, f"after-{where}")
@@ -209,7 +209,7 @@ def test_live_table_names_words_and_card_texts(live, new_page, screen, lang):
     # no icon-only control; the connection is shown while the game is live
     tools = page.evaluate(TOOLBAR)
     assert all(t["words"] for t in tools), f"icon-only controls: {tools}"
-    assert page.locator(".status-right .conn").is_visible()
+    assert page.locator(".statusbar .conn").is_visible()
     # names never break inside a word (the hand's card names, the houses' long names)
     broken = page.evaluate(BROKEN_WORDS, ".table-shell")
     assert broken == [], "\n".join(broken)
