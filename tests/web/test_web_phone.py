@@ -214,3 +214,24 @@ def six_bots(live):
     assert status == 201, g
     wait_finished(live.base, g["game_id"])
     return g["game_id"]
+
+
+# ---------------------------------------------------------------------- the tutorial
+def test_the_guide_calls_a_logged_in_player_by_their_account_name(live, new_page):
+    import uuid
+
+    from test_web_accounts import register_in_page
+
+    name = f"olena{uuid.uuid4().hex[:4]}"  # (an account name is Latin letters and digits)
+    page = new_page(label="guide account: ", **PHONE, extra_http_headers={"X-Forwarded-For": "198.51.100.77"})
+    set_language(page, live.base, "uk")
+    page.goto(live.base + "/#/register")
+    register_in_page(page, name)
+    page.wait_for_selector(".profile-name")
+    assert page.evaluate("localStorage.getItem('redtable.name')") in (None, "", name)
+    page.goto(live.base + "/#/learn/red-north")
+    page.wait_for_selector(".coach:not([hidden]) .coach-name")
+    assert page.inner_text(".coach .coach-name") == f"Вітаємо за столом! Тут ви граєте під іменем {name}."
+    assert page.evaluate("window.__session.snap.seats[0].name") == name
+    assert page.locator(".turn-notice").count() == 0  # no "your turn" notice for the game on the page
+    shot(page, "guide-account-name-uk-phone")
