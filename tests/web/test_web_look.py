@@ -313,9 +313,11 @@ def test_light_theme_follows_the_system_and_the_switch(live, new_page, six_bots,
 
 
 # ---------------------------------------------------------------------- the tutorial
+@pytest.mark.parametrize("screen", SCREENS)
 @pytest.mark.parametrize("title", ["red-rising", "red-north"])
-def test_a_lesson_is_private_and_never_announced_on_its_own_page(live, new_page, title):
-    page = new_page(label=f"lesson {title}: ", **PHONE)
+def test_a_lesson_is_private_and_never_announced_on_its_own_page(live, new_page, title, screen):
+    where = "phone" if screen is PHONE else "1400"
+    page = new_page(label=f"lesson {title} {where}: ", **screen)
     page.add_init_script("localStorage.setItem('redtable.name', 'Ann')")
     page.goto(f"{live.base}/#/learn/{title}")
     page.wait_for_selector(".tutorial .table-shell .board [data-key], .tutorial .table-shell .board .rcard")
@@ -333,4 +335,4 @@ def test_a_lesson_is_private_and_never_announced_on_its_own_page(live, new_page,
     assert page.evaluate("window.__session.snap.seats[0].name") == "Ann"  # the lesson's seat has your name
     listed = {g["id"] for g in http("GET", f"{live.base}/api/games?limit=500")[1]}
     assert gid not in listed
-    shot(page, f"lesson-{title}-phone")
+    shot(page, f"lesson-{title}-{where}")

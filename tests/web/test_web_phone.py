@@ -235,3 +235,85 @@ def test_the_guide_calls_a_logged_in_player_by_their_account_name(live, new_page
     assert page.evaluate("window.__session.snap.seats[0].name") == name
     assert page.locator(".turn-notice").count() == 0  # no "your turn" notice for the game on the page
     shot(page, "guide-account-name-uk-phone")
+
+
+# ---------------------------------------------------------------------- the scorepads' labels
+# Every label of the scorepads under `sel` that is cut: a box whose text is wider than the box
+# where the overflow is clipped or ends in "…" (text-overflow), or a table cell whose text spills
+# over its neighbours. Visually hidden texts (the compact pad's full names, read out) are skipped.
+CUT_LABELS = r"""(sel) => {
+  const out = [];
+  const hiddenText = (el) => { const r = el.getBoundingClientRect(); return r.width <= 1 || r.height <= 1; };
+  for (const root of document.querySelectorAll(sel)) {
+    const labels = 'th, td, th *, td *, li, li *, label, label *, legend, h2, h3, p, .winner';
+    for (const el of root.querySelectorAll(labels)) {
+      if (!el.getClientRects().length || el.closest('svg') || hiddenText(el)) continue;
+      if (!el.textContent.trim()) continue;
+      const cs = getComputedStyle(el);
+      if (cs.display === 'inline') continue;  // (its block is measured)
+      const over = el.scrollWidth > el.clientWidth + 1;
+      const clipped = cs.overflowX !== 'visible' || cs.textOverflow === 'ellipsis';
+      const cell = el.tagName === 'TH' || el.tagName === 'TD';
+      if (over && (clipped || cell)) {
+        const what = `${el.tagName.toLowerCase()}.${el.className}: ${el.scrollWidth} > ${el.clientWidth}`;
+        out.push(`"${el.textContent.trim()}" (${what})`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def red_north_done(live):
+    """A finished four-seat Red North game of bots (one with a long name)."""
+    from test_web_look import wait_finished
+
+    seats = [{"type": "bot", "bot": "random", "name": "Brzęczyszczykiewicz"}]
+    seats += [{"type": "bot", "bot": "random"} for _ in range(3)]
+    status, g = http(
+        "POST", f"{live.base}/api/games", {"game": "red-north", "seats": seats, "seed": 26, "bot_delay": 0}
+    )
+    assert status == 201, g
+    wait_finished(live.base, g["game_id"])
+    return g["game_id"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_no_scorepad_label_is_cut(live, new_page, six_bots, red_north_done, screen, lang):
+    phone = screen is PHONE
+    where = f"{lang}-{'phone' if phone else '1400'}"
+    cut: list[str] = []
+    for title, gid in (("rr", six_bots), ("rn", red_north_done)):
+        page = open_watch(new_page, live, screen, lang, gid, f"pad {title} {where}: ")
+        cut += [f"{title} end: {c}" for c in page.evaluate(CUT_LABELS, ".endcard .scorepad-box")]
+        page.evaluate("document.querySelector('.endcard .scorepad-box').scrollIntoView()")
+        shot(page, f"scorepad-end-{title}-{where}")
+        # the running score's panel keeps the final pad after the game
+        page.click(".close-end")
+        page.wait_for_selector(".overlay", state="detached")
+        score = page.locator(".status-right .scorebtn")
+        if not score.is_visible():
+            page.locator(".status-right .more").click()
+        score.click()
+        page.wait_for_selector(".score-panel .scorepad-box")
+        page.wait_for_timeout(200)
+        cut += [f"{title} score panel: {c}" for c in page.evaluate(CUT_LABELS, ".score-panel")]
+        shot(page, f"scorepad-panel-{title}-{where}")
+        page.close()
+    # the score calculator: its form and its scorepad
+    page = new_page(label=f"calc {where}: ", **screen)
+    set_language(page, live.base, lang)
+    page.goto(live.base + "/#/calc")
+    page.wait_for_selector('[data-picker="hand0"]')
+    for i, cards in enumerate((["Darrow", "Trigg", "Eo"], ["Mustang", "Sevro", "Quicksilver"])):
+        for card in cards:
+            page.fill(f'[data-picker="hand{i}"]', card)
+            page.press(f'[data-picker="hand{i}"]', "Enter")
+    page.click(".score-btn")
+    page.wait_for_selector(".calc-result .scorepad")
+    cut += [f"calculator: {c}" for c in page.evaluate(CUT_LABELS, ".calc")]
+    page.evaluate("document.querySelector('.calc-result').scrollIntoView()")
+    shot(page, f"scorepad-calc-{where}")
+    assert cut == [], "\n".join(cut)

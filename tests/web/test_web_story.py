@@ -10,7 +10,7 @@ import random
 
 import pytest
 from test_web_screens import axe_violations, serve_axe, set_language
-from webkit import READY, click_random_choice, http, shot
+from webkit import READY, click_random_choice, http, pressed, shot, tool
 
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 DESK = {"width": 1400, "height": 900}
@@ -83,14 +83,14 @@ def play_my_turn(page, rnd: random.Random) -> None:
 
 
 # ---------------------------------------------------------------------- live: the turn accounts
-@pytest.mark.parametrize("size,lang", [("phone", "en"), ("desk", "en"), ("phone", "uk"), ("desk", "pl")])
+@pytest.mark.parametrize("size,lang", [(s, lang) for lang in ("en", "uk", "pl") for s in ("phone", "desk")])
 def test_other_seats_turns_are_told_shown_and_sound(live, new_page, size, lang):
     page = open_page(new_page, live, size, lang, f"story {size} {lang}: ")
     gid, _ = join(page, live, ["random", "random"], seed=21, bot_delay=0.7)
     rnd = random.Random(3)
     # the sounds: off by default, remembered once on
-    assert page.get_attribute(".chime", "aria-pressed") == "false"
-    page.click(".chime")
+    assert pressed(tool(page, ".chime")) == "false"
+    tool(page, ".chime").click()
     assert page.evaluate("() => localStorage.getItem('redtable.chime')") == "on"
     # while a bot decides, the prompt says who is thinking
     if page.evaluate(MINE):
@@ -169,7 +169,7 @@ def test_the_sounds_each_kind_and_off_by_default(live, new_page):
       const m = await import('/js/sounds.js'); const s = new m.TableSounds();
       s.heard(null, 'active', false); s.heard([{kind: 'block'}], 'finished', true); return window.__effects; }""")
     assert silent == 0
-    page.click(".chime")
+    tool(page, ".chime").click()
     made = page.evaluate("""async () => {
       const m = await import('/js/sounds.js'); const s = new m.TableSounds(); const before = window.__effects;
       s.heard(null, 'active', false); s.heard([{kind: 'block'}], 'active', true); s.heard([], 'finished', true);
@@ -199,7 +199,7 @@ def finish_by_http(live, gid: str, token: str, rnd: random.Random, stop_at: int 
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("size,lang", [("phone", "en"), ("desk", "en"), ("phone", "pl"), ("desk", "uk")])
+@pytest.mark.parametrize("size,lang", [(s, lang) for lang in ("en", "uk", "pl") for s in ("phone", "desk")])
 def test_replay_by_turn_my_turns_and_every_hand_at_the_end(live, new_page, size, lang):
     page = open_page(new_page, live, size, lang, f"replay {size} {lang}: ")
     gid, token = join(page, live, ["random"], seed=31, bot_delay=0.0)

@@ -726,6 +726,8 @@ export function mountGame(root, gameId, hooks = {}) {
       const src = ctx.renderer.promptCard && ctx.renderer.promptCard(ctx, d);
       if (src) box.append(src);
       if (items.length) box.append(promptBlock(ctx, items));
+      // a card offered in the decision reads its whole text from its corner mark (a tap on a phone), as on the board
+      for (const el of box.querySelectorAll(".prompt-options .choice[data-card]")) quietInside(el);
     } else {
       const what = ctx.renderer.waitingText ? ctx.renderer.waitingText(ctx, d) : t("table.waiting_kind", { player: ctx.name(d.player), what: ctx.renderer.kindText(ctx, d) });
       const bot = ctx.seats && ctx.seats[d.player] && ctx.seats[d.player].type === "bot";  // a bot: say who is thinking
