@@ -95,8 +95,10 @@ def test_other_seats_turns_are_told_shown_and_sound(live, new_page, size, lang):
     # while a bot decides, the prompt says who is thinking
     if page.evaluate(MINE):
         play_my_turn(page, rnd)
-    page.wait_for_selector(".prompt .bot-thinking")
-    thinking = page.text_content(".prompt .bot-thinking")
+    # (read where it is found: the bot's turn may end, and the line go, right after)
+    thinking = page.wait_for_function(
+        "() => { const e = document.querySelector('.prompt .bot-thinking'); return e && e.textContent; }"
+    ).json_value()
     assert "Bo" in thinking and thinking.strip() != "story.thinking", thinking
     shot(page, f"story-thinking-{size}-{lang}", full_page=False)
     # a bot's turn marks what it changed on the board, no motion (the page's default here:
