@@ -212,6 +212,10 @@ def test_replay_by_turn_my_turns_and_every_hand_at_the_end(live, new_page, size,
     page.wait_for_selector(".prompt .prompt-title")
     page.wait_for_function("() => !!document.querySelector('.replay-turns')")
     assert page.query_selector(".replay-hands") is None
+    # our turn in the live game: no notice of it covers its own replay
+    page.evaluate("window.__turnWatch.poll()")
+    page.wait_for_timeout(300)
+    assert page.locator(f'.turn-notice[data-game="{gid}"]').count() == 0
     finish_by_http(live, gid, token, rnd)
     page.goto(f"{live.base}/#/")
     page.goto(f"{live.base}/#/replay/{gid}")
