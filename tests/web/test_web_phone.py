@@ -317,3 +317,27 @@ def test_no_scorepad_label_is_cut(live, new_page, six_bots, red_north_done, scre
     page.evaluate("document.querySelector('.calc-result').scrollIntoView()")
     shot(page, f"scorepad-calc-{where}")
     assert cut == [], "\n".join(cut)
+
+
+# ---------------------------------------------------------------------- no word broken
+def test_a_hand_card_name_within_a_pixel_of_its_box_is_not_broken(live, new_page):
+    """«Артефактник» measured as wide as its 94 px box on a phone's hand card and broke as
+    «Артефактни/к»: a word within a pixel of its box is set smaller too (fitwords.js)."""
+    from test_web_look import BROKEN_WORDS
+
+    bots = [{"type": "bot", "bot": "random", "name": f"Bo{i}"} for i in range(2)]
+    body = {"game": "red-rising", "seed": 21, "bot_delay": 0.7, "seats": [{"type": "human", "name": "Ann"}, *bots]}
+    status, g = http("POST", f"{live.base}/api/games", body)
+    assert status == 201, g
+    page = new_page(label="hand names: ", **PHONE)
+    set_language(page, live.base, "uk")
+    page.goto(live.base + g["seats"][0]["invite_url"])
+    page.click(".join-btn")
+    page.wait_for_selector(".rr-hand .rcard")
+    page.wait_for_timeout(300)
+    names = page.eval_on_selector_all(".rr-hand .rc-name", "els => els.map((e) => e.textContent)")
+    assert "Артефактник" in names, names
+    broken = page.evaluate(BROKEN_WORDS, ".table-shell")
+    assert broken == [], "\n".join(broken)
+    page.locator(".rr-hand").scroll_into_view_if_needed()
+    shot(page, "hand-names-uk-phone")
