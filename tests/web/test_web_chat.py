@@ -17,7 +17,7 @@ import random
 import orjson
 import pytest
 from test_web_screens import axe_violations, serve_axe
-from webkit import http, shot
+from webkit import http, shot, tool
 
 # Every message the page's WebSockets receive, kept in window.__wsin (what reached this device).
 WS_RECORD = """
@@ -51,8 +51,9 @@ def open_chat(page) -> None:
     """Unfold the chat (beside the board) or open its drawer (a phone)."""
     if page.get_attribute(".chat-fold", "aria-expanded") == "true":
         return
-    if page.locator(".chattoggle").is_visible():
-        page.click(".chattoggle")
+    toggle = tool(page, ".chattoggle")  # (on a phone, through the toolbar's "More" when it is there)
+    if toggle.is_visible():
+        toggle.click()
     else:
         page.click(".chat-fold")
     page.wait_for_selector(".chat-lines", state="visible")
@@ -61,7 +62,8 @@ def open_chat(page) -> None:
 def close_chat(page) -> None:
     if page.get_attribute(".chat-fold", "aria-expanded") != "true":
         return
-    page.click(".chattoggle" if page.locator(".chattoggle").is_visible() else ".chat-fold")
+    toggle = tool(page, ".chattoggle")
+    (toggle if toggle.is_visible() else page.locator(".chat-fold")).click()
     page.wait_for_selector(".chat-lines", state="hidden")
 
 

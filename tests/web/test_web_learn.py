@@ -2,7 +2,8 @@
 and by text, every title in every language on a phone and a desktop screen), the hub and the
 lobby's link to it, and each title's guided first game played through its guided steps to the
 point where the player goes on freely — with a move off the lesson held back, the language
-switched on the way, and a game that left the script recognised.
+switched on the way, and a game that left the script recognised. The guide calls the player by
+the name they gave, or their account's (its first and its last step).
 
 Screenshots: artifacts/screenshots/learn-*.png. Every test fails on a console error."""
 
@@ -227,11 +228,13 @@ def tutorial_game(page) -> tuple[str, str]:
 
 def test_red_rising_guided_game_to_free_play(live, new_page):
     page = new_page(**DESKTOP, label="rr tutorial: ")
+    page.add_init_script("localStorage.setItem('redtable.name', 'Ann')")  # the name the player gave
     page.goto(live.base + "/#/learn")
     page.click('.learn-title[data-title="red-rising"] .first-game')
     gid, token = tutorial_game(page)
     page.wait_for_selector(COACH)
     assert coach(page) == ("info", "welcome")
+    assert page.inner_text(".coach .coach-name") == "Welcome to the table, Ann!"  # the guide uses your name
     info = http("GET", f"{live.base}/api/games/{gid}?events=false")[1]
     assert info["seed_chosen_by_creator"] and [s["type"] for s in info["seats"]] == ["human", "bot"]
     shot(page, "learn-tutorial-rr-welcome-desktop-en", full_page=False)
@@ -271,6 +274,7 @@ def test_red_rising_guided_game_to_free_play(live, new_page):
     state = http("GET", f"{live.base}/api/games/{gid}?events=false", token=token)[1]
     me = state["view"]["players"][0]
     assert state["step"] >= 20 and me["sovereign"] and me["helium"] == 3 and me["fleet"] == 1
+    assert page.inner_text(".coach .coach-name").startswith("Well played, Ann:")
     shot(page, "learn-tutorial-rr-free-desktop-en", full_page=False)
     # the guided part is over: the player closes the guide and plays on freely
     page.click(".coach .coach-close")
@@ -289,10 +293,12 @@ def test_red_rising_guided_game_to_free_play(live, new_page):
 
 def test_red_north_guided_game_on_a_phone_in_polish(live, new_page):
     page = new_page(**PHONE, locale="pl", label="rn tutorial: ")
+    page.add_init_script("localStorage.setItem('redtable.name', 'Zofia')")
     page.goto(live.base + "/#/learn/red-north")
     gid, token = tutorial_game(page)
     page.wait_for_selector(COACH)
     assert "Red North" in page.inner_text(".coach h2") and "Dalej" in page.inner_text(".coach")
+    assert page.inner_text(".coach .coach-name") == "Witaj przy stole! Grasz tu jako Zofia."
 
     def on_step(step, kind):
         no_sideways_scroll(page)
@@ -314,19 +320,33 @@ def test_red_north_guided_game_on_a_phone_in_polish(live, new_page):
     v = state["view"]
     assert v["round_name"] == "summer" and v["resolutions"][0]["outposts"]["green"]["controller"] == 0
     assert state["decision"]["kind"] == "deploy"
+    assert page.inner_text(".coach .coach-name") == "Dobrze zagrane! Dalej grasz jako Zofia bez przewodnika."
     shot(page, "learn-tutorial-rn-free-phone-pl", full_page=False)
     no_missing_texts(page)
 
 
+# the name a player gave, and how the guide's first step greets them with it
+HELLO = {
+    "en": ("Ann", "Welcome to the table, {name}!"),
+    "uk": ("Олена", "Вітаємо за столом! Тут ви граєте під іменем {name}."),
+    "pl": ("Zofia", "Witaj przy stole! Grasz tu jako {name}."),
+}
+
+
 def test_every_guided_game_starts_in_every_language(live, new_page):
-    for size, screen in (("phone", PHONE), ("desktop", DESKTOP)):
+    for size, screen in (("phone", PHONE), ("desktop", {"width": 1400, "height": 900})):
         for lang in ("en", "uk", "pl"):
             page = new_page(**screen, locale=lang, label=f"start {size} {lang}: ")
+            name = HELLO[lang][0]
+            page.add_init_script(f"localStorage.setItem('redtable.name', '{name}')")
             for game in ("red-rising", "red-north"):
                 page.goto(f"{live.base}/#/learn/{game}")
                 tutorial_game(page)
                 page.wait_for_selector(COACH)
                 assert coach(page) == ("info", "welcome")
+                # the guide calls the player by their name, in a sentence that needs no vocative
+                assert page.inner_text(".coach .coach-name") == HELLO[lang][1].format(name=name)
+                shot(page, f"learn-tutorial-{game}-welcome-{size}-{lang}", full_page=False)
                 page.click(".coach .coach-next")
                 page.wait_for_function("() => document.querySelector('.coach').dataset.step !== 'welcome'")
                 no_sideways_scroll(page)

@@ -158,7 +158,7 @@ def test_end_screen_opens_at_its_top_and_the_toolbar_has_words(live, new_page, s
     tools = page.evaluate(TOOLBAR)
     assert all(t["words"] for t in tools), f"icon-only controls: {tools}"
     assert sum(t["trophies"] for t in tools) == 1, f"trophies after the game: {tools}"
-    assert not page.locator(".status-right .conn").is_visible(), "'Live' on a finished game"
+    assert not page.locator(".statusbar .conn").is_visible(), "'Live' on a finished game"
     broken = page.evaluate(BROKEN_WORDS, ".table-shell")
     assert broken == [], "\n".join(broken)
     shot(page, f"after-{where}")
@@ -209,7 +209,7 @@ def test_live_table_names_words_and_card_texts(live, new_page, screen, lang):
     # no icon-only control; the connection is shown while the game is live
     tools = page.evaluate(TOOLBAR)
     assert all(t["words"] for t in tools), f"icon-only controls: {tools}"
-    assert page.locator(".status-right .conn").is_visible()
+    assert page.locator(".statusbar .conn").is_visible()
     # names never break inside a word (the hand's card names, the houses' long names)
     broken = page.evaluate(BROKEN_WORDS, ".table-shell")
     assert broken == [], "\n".join(broken)
@@ -313,9 +313,11 @@ def test_light_theme_follows_the_system_and_the_switch(live, new_page, six_bots,
 
 
 # ---------------------------------------------------------------------- the tutorial
+@pytest.mark.parametrize("screen", SCREENS)
 @pytest.mark.parametrize("title", ["red-rising", "red-north"])
-def test_a_lesson_is_private_and_never_announced_on_its_own_page(live, new_page, title):
-    page = new_page(label=f"lesson {title}: ", **PHONE)
+def test_a_lesson_is_private_and_never_announced_on_its_own_page(live, new_page, title, screen):
+    where = "phone" if screen is PHONE else "1400"
+    page = new_page(label=f"lesson {title} {where}: ", **screen)
     page.add_init_script("localStorage.setItem('redtable.name', 'Ann')")
     page.goto(f"{live.base}/#/learn/{title}")
     page.wait_for_selector(".tutorial .table-shell .board [data-key], .tutorial .table-shell .board .rcard")
@@ -333,4 +335,4 @@ def test_a_lesson_is_private_and_never_announced_on_its_own_page(live, new_page,
     assert page.evaluate("window.__session.snap.seats[0].name") == "Ann"  # the lesson's seat has your name
     listed = {g["id"] for g in http("GET", f"{live.base}/api/games?limit=500")[1]}
     assert gid not in listed
-    shot(page, f"lesson-{title}-phone")
+    shot(page, f"lesson-{title}-{where}")

@@ -16,7 +16,7 @@ import random
 import re
 
 from test_web_ui import find_block, game_id, server_state
-from webkit import CHOICES, READY, click_random_choice, create_in_lobby, http, play_until_end, shot
+from webkit import CHOICES, READY, click_random_choice, create_in_lobby, http, play_until_end, shot, tool
 
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -159,7 +159,7 @@ def test_sign_out_other_devices(live, new_page, console):
     laptop_token = stored(laptop, "redtable.seats")[gid]["token"]
     assert phone_token != laptop_token
 
-    phone.click(".statusbar .info")
+    tool(phone, ".info").click()
     phone.wait_for_selector(".info-card .sign-out-others")
     phone.click(".sign-out-others")
     phone.wait_for_selector(".devices-result .invite-url")
@@ -375,7 +375,7 @@ def test_seed_chosen_by_the_creator_is_marked(live, new_page):
     state = server_state(live, gid)
     assert state["seed_chosen_by_creator"] is True and re.fullmatch(r"[0-9a-f]{64}", state["seed_commitment"])
     shot(page, "rr-table-seed-chosen", full_page=False)
-    page.click(".statusbar .info")
+    tool(page, ".info").click()
     page.wait_for_selector(".info-card code.hash")
     assert page.inner_text(".info-card code.hash") == state["seed_commitment"]
     assert "deal chosen by the creator" in page.inner_text(".info-card")
@@ -409,7 +409,7 @@ def test_no_csp_violation_through_lobby_game_end_screen_and_replay(live, new_pag
     create_in_lobby(page, live.base, "red-north", ["random"], name="Csp")
     gid = game_id(page)
     page.wait_for_selector(".rn-board")
-    page.click(".statusbar .info")
+    tool(page, ".info").click()
     page.wait_for_selector(".info-card")
     page.keyboard.press("Escape")
     play_until_end(page, random.Random(21))

@@ -10,7 +10,7 @@ import random
 
 import pytest
 from test_web_screens import axe_violations, serve_axe, set_language
-from webkit import READY, click_random_choice, http, shot
+from webkit import READY, click_random_choice, http, pressed, shot, tool
 
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 DESK = {"width": 1400, "height": 900}
@@ -83,20 +83,22 @@ def play_my_turn(page, rnd: random.Random) -> None:
 
 
 # ---------------------------------------------------------------------- live: the turn accounts
-@pytest.mark.parametrize("size,lang", [("phone", "en"), ("desk", "en"), ("phone", "uk"), ("desk", "pl")])
+@pytest.mark.parametrize("size,lang", [(s, lang) for lang in ("en", "uk", "pl") for s in ("phone", "desk")])
 def test_other_seats_turns_are_told_shown_and_sound(live, new_page, size, lang):
     page = open_page(new_page, live, size, lang, f"story {size} {lang}: ")
     gid, _ = join(page, live, ["random", "random"], seed=21, bot_delay=0.7)
     rnd = random.Random(3)
     # the sounds: off by default, remembered once on
-    assert page.get_attribute(".chime", "aria-pressed") == "false"
-    page.click(".chime")
+    assert pressed(tool(page, ".chime")) == "false"
+    tool(page, ".chime").click()
     assert page.evaluate("() => localStorage.getItem('redtable.chime')") == "on"
     # while a bot decides, the prompt says who is thinking
     if page.evaluate(MINE):
         play_my_turn(page, rnd)
-    page.wait_for_selector(".prompt .bot-thinking")
-    thinking = page.text_content(".prompt .bot-thinking")
+    # (read where it is found: the bot's turn may end, and the line go, right after)
+    thinking = page.wait_for_function(
+        "() => { const e = document.querySelector('.prompt .bot-thinking'); return e && e.textContent; }"
+    ).json_value()
     assert "Bo" in thinking and thinking.strip() != "story.thinking", thinking
     shot(page, f"story-thinking-{size}-{lang}", full_page=False)
     # a bot's turn marks what it changed on the board, no motion (the page's default here:
@@ -169,7 +171,7 @@ def test_the_sounds_each_kind_and_off_by_default(live, new_page):
       const m = await import('/js/sounds.js'); const s = new m.TableSounds();
       s.heard(null, 'active', false); s.heard([{kind: 'block'}], 'finished', true); return window.__effects; }""")
     assert silent == 0
-    page.click(".chime")
+    tool(page, ".chime").click()
     made = page.evaluate("""async () => {
       const m = await import('/js/sounds.js'); const s = new m.TableSounds(); const before = window.__effects;
       s.heard(null, 'active', false); s.heard([{kind: 'block'}], 'active', true); s.heard([], 'finished', true);
@@ -199,7 +201,7 @@ def finish_by_http(live, gid: str, token: str, rnd: random.Random, stop_at: int 
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("size,lang", [("phone", "en"), ("desk", "en"), ("phone", "pl"), ("desk", "uk")])
+@pytest.mark.parametrize("size,lang", [(s, lang) for lang in ("en", "uk", "pl") for s in ("phone", "desk")])
 def test_replay_by_turn_my_turns_and_every_hand_at_the_end(live, new_page, size, lang):
     page = open_page(new_page, live, size, lang, f"replay {size} {lang}: ")
     gid, token = join(page, live, ["random"], seed=31, bot_delay=0.0)
@@ -210,6 +212,10 @@ def test_replay_by_turn_my_turns_and_every_hand_at_the_end(live, new_page, size,
     page.wait_for_selector(".prompt .prompt-title")
     page.wait_for_function("() => !!document.querySelector('.replay-turns')")
     assert page.query_selector(".replay-hands") is None
+    # our turn in the live game: no notice of it covers its own replay
+    page.evaluate("window.__turnWatch.poll()")
+    page.wait_for_timeout(300)
+    assert page.locator(f'.turn-notice[data-game="{gid}"]').count() == 0
     finish_by_http(live, gid, token, rnd)
     page.goto(f"{live.base}/#/")
     page.goto(f"{live.base}/#/replay/{gid}")

@@ -11,7 +11,7 @@ import random
 import re
 
 import pytest
-from webkit import READY, click_random_choice, http, play_until_end, shot
+from webkit import READY, click_random_choice, http, play_until_end, shot, tool
 
 # A stand-in for WebAudio (headless Chromium has no sound card): counts the tones started.
 FAKE_AUDIO = """
@@ -101,7 +101,7 @@ def wait_finished(page, live, gid: str) -> None:
 def open_log(page) -> None:
     """Where the log is a drawer (a phone), open it."""
     if page.evaluate("() => document.querySelector('.log-lines').getBoundingClientRect().height") < 1:
-        page.click(".logtoggle")
+        tool(page, ".logtoggle").click()
         page.wait_for_function("() => document.querySelector('.log-lines').getBoundingClientRect().height > 0")
 
 
@@ -375,7 +375,7 @@ def test_running_score_panel_red_rising(live, new_page):
         click_random_choice(page, rnd)
     assert score_requests(live, gid) == 0
     page.wait_for_function(READY)
-    page.click(".scorebtn")
+    tool(page, ".scorebtn").click()
     panel_caught_up(page)
     assert page.get_attribute(".scorebtn", "aria-expanded") == "true"
     api = http("GET", f"{live.base}/api/web/games/{gid}/score", token=token)[1]
@@ -403,7 +403,7 @@ def test_running_score_panel_red_rising(live, new_page):
     watcher = new_page(width=1400, height=900, label="score-watch: ")
     watcher.goto(f"{live.base}/#/game/{gid}?watch=1")
     watcher.wait_for_selector(".board .rr-board")
-    watcher.click(".scorebtn")
+    tool(watcher, ".scorebtn").click()
     watcher.wait_for_selector("#score-panel .everyone .scorepad")
     assert watcher.locator("#score-panel .my-hand").count() == 0
     assert watcher.locator('#score-panel td[data-row="cards"]').count() == 0
@@ -433,7 +433,7 @@ def test_running_score_panel_red_rising(live, new_page):
     rows = ["cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", "total"]
     final = end_rows(page, rows)
     page.click(".close-end")
-    page.click(".scorebtn")
+    tool(page, ".scorebtn").click()
     panel_caught_up(page)
     page.wait_for_selector("#score-panel .score-final")
     for r in rows:
@@ -453,7 +453,7 @@ def test_running_score_panel_red_rising(live, new_page):
     watcher.goto(f"{live.base}/#/game/{gid}?watch=1")
     watcher.wait_for_selector(".endcard")
     watcher.click(".close-end")
-    watcher.click(".scorebtn")
+    tool(watcher, ".scorebtn").click()
     watcher.wait_for_selector("#score-panel .everyone .scorepad")
     assert watcher.locator("#score-panel .my-hand").count() == 0
     # the game is over: the hands are public now, so everyone's cards row is shown
@@ -471,7 +471,7 @@ def test_running_score_panel_red_north_on_a_phone(live, new_page):
         page.wait_for_function(READY)
         click_random_choice(page, rnd)
     page.wait_for_function(READY)
-    page.click(".scorebtn")
+    tool(page, ".scorebtn").click()
     panel_caught_up(page)
     api = http("GET", f"{live.base}/api/web/games/{gid}/score", token=token)[1]
     raid = page.eval_on_selector_all(
@@ -495,7 +495,7 @@ def test_running_score_panel_red_north_on_a_phone(live, new_page):
     play_until_end(page, rnd)
     final = end_rows(page, ["total", "glory", "hand"])
     page.click(".close-end")
-    page.click(".scorebtn")
+    tool(page, ".scorebtn").click()
     panel_caught_up(page)
     for r in ("total", "glory", "hand"):
         cells = page.eval_on_selector_all(

@@ -158,6 +158,22 @@ def shot(page, name: str, full_page: bool = True) -> Path:
     return path
 
 
+def tool(page, sel: str):
+    """A control of the table's toolbar (``sel``: ".chime", ".info"...), opening the toolbar's
+    "More" menu when the control is in it (a phone's row has no room for every control)."""
+    el = page.locator(f".statusbar {sel}").first
+    if not el.is_visible():
+        more = page.locator(".status-right .more")
+        if more.is_visible() and more.get_attribute("aria-expanded") != "true":
+            more.click()
+    return el
+
+
+def pressed(el) -> str | None:
+    """A toggle's state: aria-pressed in the toolbar's row, aria-checked in its "More" menu."""
+    return el.get_attribute("aria-pressed") or el.get_attribute("aria-checked")
+
+
 def create_in_lobby(
     page,
     base: str,

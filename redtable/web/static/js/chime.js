@@ -76,7 +76,8 @@ export class TurnSignals {
 
   label() {
     const on = chimeOn();
-    this.button.setAttribute("aria-pressed", String(on));
+    // (in the toolbar's "More" menu the toggle is a menuitemcheckbox: toolbar.js)
+    this.button.setAttribute(this.button.getAttribute("role") === "menuitemcheckbox" ? "aria-checked" : "aria-pressed", String(on));
     this.button.classList.toggle("on", on);
     this.button.title = on ? t("chime.on_title") : t("chime.off_title");
     this.button.querySelector("span").textContent = t("chime.toggle");

@@ -191,6 +191,7 @@ const ICONS = {
   undo: ["M9 5 L4 10 L9 15 M4 10 H14 A6 6 0 0 1 14 22 H10"],
   leave: ["M10 5 L3 12 L10 19 M3 12 H15", "M15 4 H20 V20 H15"],
   log: ["M5 6 H19 M5 12 H19 M5 18 H14"],
+  more: [["circle", { cx: 5, cy: 12, r: 2 }], ["circle", { cx: 12, cy: 12, r: 2 }], ["circle", { cx: 19, cy: 12, r: 2 }]],
   glory: ["M12 2 L14.6 9 L22 9 L16 13.5 L18.3 21 L12 16.5 L5.7 21 L8 13.5 L2 9 L9.4 9 Z"],
   vp: [["circle", { cx: 12, cy: 12, r: 9 }], "M8 12 L11 15 L16 9"],
   shield: ["M12 2 L20 6 V12 C20 17 16 21 12 22 C8 21 4 17 4 12 V6 Z"],

@@ -52,7 +52,9 @@ export function fitWords(root) {
     const need = longest(el, st);
     if (!need) continue;
     const have = room(el);
-    if (have > 0 && need > have + 0.5) fixes.push([el, parseFloat(st.fontSize), Math.max(SMALLEST, (have - 1) / need)]);
+    // (a word within a pixel of its box breaks too: the canvas's width and the laid-out one differ by
+    // a fraction, and the box's width is rounded; «Артефактник» measured 94 in a 94 px name broke)
+    if (have > 0 && need > have - 1.5) fixes.push([el, parseFloat(st.fontSize), Math.max(SMALLEST, (have - 2) / need)]);
   }
   for (const [el, size, k] of fixes) el.style.fontSize = `${Math.floor(size * k * 10) / 10}px`;
 }

@@ -275,6 +275,12 @@ export function mountTutorialGame(root, game, gameId) {
     return ltBlocks(`tut.${SHORT[game]}.${key}`, ruleVars(rules), refs());
   }
 
+  // the name the lesson's seat plays under (the one the player gave, else their account's), or null
+  function playerSeatName() {
+    const seat = ctx && ctx.seats && ctx.me !== null && ctx.me !== undefined ? ctx.seats[ctx.me] : null;
+    return seat && seat.type === "human" && seat.name ? seat.name : null;
+  }
+
   function optionLabel(action) {
     try {
       return ctx.renderer.optionLabel(ctx, ctx.decision, action);
@@ -337,7 +343,11 @@ export function mountTutorialGame(root, game, gameId) {
         h("button.btn.coach-free", { type: "button", onclick: playFreely }, lt("coach.deviation.free")));
     } else if (k === "info" || k === "decision" || k === "final") {
       const s = current.step;
-      body.append(h("h2", null, text(s.id + ".title")), ...blocks(s.id + ".body"));
+      body.append(h("h2", null, text(s.id + ".title")));
+      // the guide calls the player by the name they play under (the sentences need no vocative)
+      const name = playerSeatName();
+      if (name && (current.index === 0 || k === "final")) body.append(h("p.coach-name", null, lt(k === "final" ? "coach.bye" : "coach.hello", { name })));
+      body.append(...blocks(s.id + ".body"));
       if (k === "decision") {
         body.append(h("p.coach-do", null, h("span.pulse", { "aria-hidden": "true" }), lt("coach.do")));
         if (targets(s).some((el) => el.dataset.opener)) body.append(h("p.coach-menu.muted", null, lt("coach.menu", { option: optionLabel(s.option) })));

@@ -17,9 +17,10 @@ async function fetchMine() {
 }
 
 function onGamePage() { return /^#\/game\//.test(location.hash || ""); }
-// the game this page shows: a table (#/game/<id>) or a lesson of the tutorial (#/learn/<title>/<id>)
+// the game this page shows: a table (#/game/<id>), its replay (#/replay/<id>) or a lesson of the
+// tutorial (#/learn/<title>/<id>): no notice of it covers the page
 function openGameId() {
-  const m = (location.hash || "").match(/^#\/(?:game|learn\/[^/?]+)\/([^/?]+)/);
+  const m = (location.hash || "").match(/^#\/(?:game|replay|learn\/[^/?]+)\/([^/?]+)/);
   return m ? decodeURIComponent(m[1]) : null;
 }
 

@@ -79,6 +79,22 @@ function fit(box) {
     box.classList.add("compact");
   }
   fitWords(box);  // the names that fit neither way are set smaller, not broken
+  fitCorner(box);
+}
+
+// A compact pad's label column is as wide as its widest short label («Усього», «ПО: Рагнарок»):
+// a label is never cut.
+function fitCorner(box) {
+  const corner = box.querySelector("thead th.corner");
+  if (!corner) return;
+  corner.style.width = "";
+  if (!box.classList.contains("compact")) return;
+  const labels = [...box.querySelectorAll("tbody th[scope=row]")];
+  for (let i = 0; i < 3; i++) {
+    const over = Math.max(0, ...labels.map((th) => th.scrollWidth - th.clientWidth));
+    if (over <= 1) break;
+    corner.style.width = Math.ceil(corner.getBoundingClientRect().width + over + 1) + "px";
+  }
 }
 function fitBox(box) {
   if (!window.ResizeObserver) { requestAnimationFrame(() => fit(box)); return; }

@@ -19,6 +19,7 @@ import { TableSounds } from "./sounds.js";
 import { ReplayTurns } from "./replayturns.js";
 import { WaitingRoom } from "./waitroom.js";
 import { RematchBox } from "./rematch.js";
+import { Toolbar } from "./toolbar.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -175,9 +176,9 @@ function buildShell(root, mode) {
     h("div.statusbar", null,
       h("div.status-left", null, h("h1.game-name"),
         h("span.badge.seed-chosen", { hidden: true, title: t("game.seed_chosen_help") }, t("game.seed_chosen")),
-        h("span.round-info")),
+        h("span.round-info"),
+        h("span.conn", { role: "status", "aria-live": "polite" })),  // (beside the turn: the toolbar's row keeps its room for controls)
       h("div.status-right", null,
-        h("span.conn", { role: "status", "aria-live": "polite" }),
         h("button.btn.small.undo", { type: "button", hidden: true, title: t("table.undo_title") }, icon("undo"), h("span", null, t("table.undo"))),
         h("button.btn.small.results", { type: "button", hidden: true }, icon("trophy"), h("span", null, t("table.show_results"))),
         mode === "live" ? h("button.btn.small.ghost.share", { type: "button", title: t("table.copy_link") }, icon("eye"), h("span", null, t("table.copy_link"))) : null,
@@ -197,13 +198,15 @@ function buildShell(root, mode) {
   clear(root).append(shell);
   fitWordsOnResize();
   const q = (s) => shell.querySelector(s);
+  // one row of controls with their words, the rest in its "More" menu (toolbar.js)
+  const tools = new Toolbar(q(".statusbar"), q(".status-right"));
   // the log follows its newest line unless the reader scrolled it up (logfollow.js)
   const follow = new LogFollower(q(".log-lines"), q(".log"));
   q(".logtoggle").addEventListener("click", () => {
     const open = shell.classList.toggle("log-open");
     q(".logtoggle").setAttribute("aria-expanded", String(open));
   });
-  return { shell, q, follow };
+  return { shell, q, follow, tools };
 }
 
 function wireBoard(els, getCtx, decide) {
@@ -358,6 +361,7 @@ function relabelShell(els) {
   q(".info").title = t("info.title");
   q(".seed-chosen").textContent = t("game.seed_chosen");
   q(".seed-chosen").title = t("game.seed_chosen_help");
+  els.tools.relabel();
   // the card shown was in the old language: show none until the next one is picked
   clear(q(".inspector")).append(h("p.muted", null, inspectorHint()));
 }
@@ -738,6 +742,8 @@ export function mountGame(root, gameId, hooks = {}) {
       const src = ctx.renderer.promptCard && ctx.renderer.promptCard(ctx, d);
       if (src) box.append(src);
       if (items.length) box.append(promptBlock(ctx, items));
+      // a card offered in the decision reads its whole text from its corner mark (a tap on a phone), as on the board
+      for (const el of box.querySelectorAll(".prompt-options .choice[data-card]")) quietInside(el);
     } else {
       const what = ctx.renderer.waitingText ? ctx.renderer.waitingText(ctx, d) : t("table.waiting_kind", { player: ctx.name(d.player), what: ctx.renderer.kindText(ctx, d) });
       const bot = ctx.seats && ctx.seats[d.player] && ctx.seats[d.player].type === "bot";  // a bot: say who is thinking
@@ -760,6 +766,7 @@ export function mountGame(root, gameId, hooks = {}) {
       readyPrompt.destroy();
       chat.destroy();
       els.follow.destroy();
+      els.tools.destroy();
       hl.destroy();
       told.destroy();
       closeMenu();
@@ -917,7 +924,7 @@ export function mountReplay(root, gameId) {
     }
   })();
   return {
-    destroy() { stop(); chat.destroy(); bar.destroy(); els.follow.destroy(); closeMenu(); for (const o of document.querySelectorAll(".overlay")) o.remove(); },
+    destroy() { stop(); chat.destroy(); bar.destroy(); els.follow.destroy(); els.tools.destroy(); closeMenu(); for (const o of document.querySelectorAll(".overlay")) o.remove(); },
     relabel() { relabelShell(els); chat.relabel(); bar.relabel(); if (turns) turns.relabel(); if (info) go(step); },
   };
 }

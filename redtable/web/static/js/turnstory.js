@@ -42,7 +42,7 @@ export class TurnStory {
   constructor(side) {
     this.side = side;
     this.line = h("p.story-line");
-    this.list = h("ol.story-list");
+    this.list = h("ol.story-list", { tabindex: "0" });  // (a list that scrolls is reached by the keyboard too)
     this.summary = h("summary.story-since");
     this.details = h("details.story-more", null, this.summary, this.list);
     this.el = h("section.turn-story", { hidden: true }, this.line, this.details);
@@ -73,6 +73,7 @@ export class TurnStory {
     clear(this.line).append(dot(last.seat), h("span.text", null, last.text));
     this.details.hidden = told.length < 2;
     this.summary.textContent = me === null ? t("story.recent", { n: told.length }) : t("story.since", { n: told.length });
+    this.list.setAttribute("aria-label", this.summary.textContent);
     clear(this.list).append(...told.map((x) => h("li", null, dot(x.seat), h("span.text", null, x.text))));
   }
 
