@@ -22,6 +22,7 @@ from dataclasses import replace
 import httpx
 import orjson
 import pytest
+from fleetkit import Proc
 from openskill.models import PlackettLuce
 from srvkit import Backend, Client, start_server
 from tablekit import Account, address, until
@@ -504,62 +505,91 @@ def test_old_closed_reports_are_purged(backend):
 
 
 # ---------------------------------------------------------------------- two processes
-def test_mute_maintenance_and_a_removed_message_hold_on_both_processes(schema, tmp_path):
-    from fleetkit import Proc, create_game
+def test_a_removed_message_mute_suspension_and_maintenance_hold_on_both_processes(schema, tmp_path):
+    """Set through process A (or the command line), each holds on process B at once."""
     from websockets.asyncio.client import connect as ws_connect
 
     procs = [Proc(schema, tmp_path / f"server{i}.log").start() for i in range(2)]
     a, b = procs
+    backend = Backend("postgresql", None)
+    backend.schema = schema
+    st = backend.store()
+    ann, bob = Account(a.base), Account(a.base)
     try:
-        ann, bob = Account(a.base), Account(a.base)
-        store = Backend("postgresql", None)
-        store.schema = schema
-        st = store.store()
-        for name, role in ((ann.name, "moderator"),):
-            mod.grant(st, acc.account_by_name(st, name)[0].id, role, "test")
-        bob_b = httpx.Client(base_url=b.base, timeout=20, cookies=bob.http.cookies, headers=dict(bob.http.headers))
-        gid, _ = create_game(a, "red-north", [{"type": "human"}, {"type": "human"}])
-        info = httpx.get(f"{a.base}/api/games/{gid}").json()
-        assert info["status"] == "active"
-        # bob watches on B, signed by his account: mute him through A
-        assert act(ann, action="mute", username=bob.name, minutes=5, reason="spam").status_code == 201
+        mod.grant(st, acc.account_by_name(st, ann.name)[0].id, "moderator", "test")
+        r = ann.http.post("/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2})
+        assert r.status_code == 201, r.text
+        info = r.json()
+        gid = info["game_id"]
+        ann.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][0]["invite"]}).raise_for_status()
+        j = bob.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][1]["invite"]})
+        j.raise_for_status()
+        bob_token = j.json()["token"]
 
         async def main():
-            ws = await ws_connect(
-                f"{b.ws}/api/games/{gid}/ws",
-                open_timeout=20,
-                additional_headers={"Cookie": f"redtable_session={bob.http.cookies['redtable_session']}"},
-            )
-            await ws.send(orjson.dumps({"type": "auth", "token": None}).decode())
-            got = []
-            await ws.send(orjson.dumps({"type": "chat", "channel": "spectators", "text": "spam", "id": "m"}).decode())
-            while not any(m.get("id") == "m" for m in got):
-                got.append(orjson.loads(await asyncio.wait_for(ws.recv(), 20)))
-            await ws.close()
-            return next(m for m in got if m.get("id") == "m")
+            async def open_(token):
+                ws = await ws_connect(f"{b.ws}/api/games/{gid}/ws", open_timeout=20)
+                await ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
+                return ws, []
 
-        answer = asyncio.run(main())
-        assert answer["type"] == "error" and answer["error"] == "muted"
+            async def until_msg(sock, pred, seconds=15.0):
+                ws, got = sock
+                loop = asyncio.get_running_loop()
+                deadline = loop.time() + seconds
+                while not any(pred(m) for m in got):
+                    got.append(orjson.loads(await asyncio.wait_for(ws.recv(), deadline - loop.time())))
+                return next(m for m in got if pred(m))
+
+            seat, watcher = await open_(bob_token), await open_(None)  # both on B
+            await until_msg(watcher, lambda m: m["type"] == "chat_history")
+            await seat[0].send(
+                orjson.dumps({"type": "chat", "channel": "players", "text": "idiot", "id": "1"}).decode()
+            )
+            line = await until_msg(seat, lambda m: m.get("id") == "1")
+            await until_msg(watcher, lambda m: m["type"] == "chat" and m["text"] == "idiot")
+            # removed through A: B's sockets read it as removed
+            r = act(ann, action="remove_message", chat_id=line["chat_id"], reason="insult")
+            assert r.status_code == 201, r.text
+            await until_msg(watcher, lambda m: m["type"] == "chat_removed" and m["chat_id"] == line["chat_id"])
+            hist = httpx.get(f"{b.base}/api/games/{gid}/chat").json()["messages"]
+            assert [m.get("removed") for m in hist] == [True]
+            # muted through A: B refuses his next line
+            assert act(ann, action="mute", username=bob.name, minutes=5, reason="insults").status_code == 201
+            await seat[0].send(orjson.dumps({"type": "chat", "channel": "players", "text": "why", "id": "2"}).decode())
+            refused = await until_msg(seat, lambda m: m.get("id") == "2")
+            assert refused["type"] == "error" and refused["error"] == "muted"
+            # suspended through A: B plays his seat with a bot
+            r = act(ann, action="suspend", username=bob.name, minutes=60, reason="abuse")
+            assert r.status_code == 201 and r.json()["seats"] == [gid]
+            await seat[0].send(orjson.dumps({"type": "chat", "channel": "players", "text": "hey", "id": "3"}).decode())
+            refused = await until_msg(seat, lambda m: m.get("id") == "3")
+            assert refused["error"] == "suspended"
+            for sock in (seat, watcher):
+                await sock[0].close()
+
+        asyncio.run(main())
+        until(lambda: httpx.get(f"{b.base}/api/games/{gid}").json()["seats"][1]["type"] == "bot", what="a bot in B")
+        bob_b = httpx.Client(base_url=b.base, timeout=20)
+        r = bob_b.post("/api/session", json={"username": bob.name, "password": "correct horse 42"})
+        assert r.status_code == 200, r.text
+        bob_b.headers["X-CSRF-Token"] = r.json()["csrf"]
+        made = bob_b.post("/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2})
+        assert made.status_code == 403 and made.json()["error"] == "suspended"
         bob_b.close()
-        # maintenance set from the command line holds on both processes at once
-        cli("admin", "maintenance", "on", "--db", store.url, "--db-schema", schema)
+        # maintenance from the command line holds on both processes at once
+        where = ["--db", backend.url, "--db-schema", schema]
+        cli("admin", "maintenance", "on", *where)
         for p in procs:
             r = httpx.post(f"{p.base}/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2})
             assert r.status_code == 503 and r.json()["error"] == "maintenance"
-        cli("admin", "notice", "Servers restart at noon", "--db", store.url, "--db-schema", schema)
+        cli("admin", "notice", "Servers restart at noon", *where)
         assert httpx.get(f"{b.base}/api/site").json() == {"banner": "Servers restart at noon", "maintenance": True}
-        cli("admin", "maintenance", "off", "--db", store.url, "--db-schema", schema)
-        until(
-            lambda: (
-                httpx.post(
-                    f"{b.base}/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2}
-                ).status_code
-                == 201
-            )
-        )
-        st.dispose()
+        cli("admin", "maintenance", "off", *where)
+        r = httpx.post(f"{b.base}/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2})
+        assert r.status_code == 201
+    finally:
         ann.close()
         bob.close()
-    finally:
+        st.dispose()
         for p in procs:
             p.stop()
