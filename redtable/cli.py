@@ -94,6 +94,10 @@ from .server.dbcli import db_app  # noqa: E402
 
 app.add_typer(db_app, name="db")
 
+from .server.admincli import admin_app  # noqa: E402
+
+app.add_typer(admin_app, name="admin")
+
 
 def main() -> None:
     app()

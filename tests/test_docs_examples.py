@@ -72,6 +72,9 @@ NOT_RUN = {
     "docs/deploy.md: # redtable-alerts.yml": "tests/server/test_metrics.py loads and evaluates it in prometheus",
     'docs/deploy.md: {"title": "redtable"': "a Grafana dashboard; tests/server/test_metrics.py runs its queries",
     "docs/deploy.md: # backups": "paths of a real machine; tests/server/test_backup.py runs backup, check and restore",
+    "docs/moderation.md: redtable admin grant ann": (
+        "needs the accounts ann and root in games.db; tests/server/test_moderation.py runs grant and revoke"
+    ),
     "docs/simulation.md: pip install -e '.[ray]'": "a Ray cluster; tests/sim/test_ray_backend.py runs the backend",
     "docs/web.md: apt-get install -y chromium": "installs Chromium, then runs the browser test suite itself",
 }

@@ -337,6 +337,9 @@ async def account_for_write(request: HTTPConnection) -> Account | None:
     account = await current_account(request)
     if account is not None:
         require_csrf(request)
+        from .moderation import check_account  # a suspended or banned account writes nothing (moderation.py)
+
+        await run_blocking(check_account, _store(request), account.id, "write")
     return account
 
 

@@ -33,6 +33,7 @@ from .edge import BodyTooLarge, Edge, RateGate
 from .errors import ApiError, bad_token, internal_error, missing_token, token_in_url
 from .limits import Limits, network_key, rate_limited
 from .live import MAX_SEED, Hub, LiveGame, _dumps
+from .moderation_api import refuse_in_maintenance
 from .players import router as players_router
 from .store import Store, run_blocking
 from .tokens import seat_token as _token
@@ -668,6 +669,7 @@ def create_app(
     @app.post("/api/games", tags=["games"], status_code=201, response_model=GameCreated, responses=ERRORS)
     async def create_game(request: Request, body: CreateGame):
         """Create a game. The answer carries each human seat's secret invite and the creator's key (shown once)."""
+        await refuse_in_maintenance(request)  # 503 maintenance: no new tables (moderation.py)
         out = await asyncio.shield(
             asyncio.ensure_future(
                 hub.create(
@@ -879,6 +881,10 @@ def create_app(
     # -------------------------------------------------------------- accounts, profiles, leaderboards
     app.include_router(accounts_router)
     app.include_router(players_router)
+    # -------------------------------------------------------------- moderation: reports, actions, site notices
+    from .moderation_api import router as moderation_router
+
+    app.include_router(moderation_router)
     # -------------------------------------------------------------- tables: open seats, quick play, my games
     from .tableapi import router as tables_router
 

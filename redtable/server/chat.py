@@ -82,6 +82,7 @@ chat_table = Table(
     Column("text", Text, nullable=False),
     Column("step", Integer, nullable=False),  # the game's step when it was written (the replay's clock)
     Column("at", Float, nullable=False),
+    Column("removed_at", Float, nullable=True),  # a moderator removed it (moderation.py): shown as removed
     Index("redtable_chat_game", "game_id", "id"),
 )
 
@@ -225,11 +226,12 @@ _COLUMNS = (
     chat_table.c.text,
     chat_table.c.step,
     chat_table.c.at,
+    chat_table.c.removed_at,
 )
 
 
 def _message(r: Any) -> dict:
-    return {
+    out = {
         "chat_id": r[0],
         "channel": r[1],
         "seat": r[2],
@@ -239,6 +241,9 @@ def _message(r: Any) -> dict:
         "step": r[6],
         "at": r[7],
     }
+    if r[8] is not None:  # removed by a moderator: everyone reads that it was, never what it said
+        out["text"], out["removed"] = "", True
+    return out
 
 
 def read_history(
@@ -385,6 +390,10 @@ class Chat:
         wait = self.hub.limiter.try_take(who, "chat")
         if wait > 0:
             raise rate_limited("chat", wait, "chat messages")
+        sig = conn.chat if isinstance(conn.chat, Author) and not conn.chat.guest else None
+        from .moderation import check_chat_writer  # a muted, suspended or banned account writes nothing
+
+        await run_blocking(check_chat_writer, self.store, game.id, conn.seat, sig.name if sig else None)
         await self.post(game, conn.seat, channel, text, conn, req_id)
 
     async def post(
@@ -541,6 +550,8 @@ class Chat:
         n = int(parts[2])
         if parts[0] == "c":
             self.hub._spawn(self._heard_message(game, n), f"delivering chat of {game.id}")
+        elif parts[0] == "r":
+            self.removed(game, n)
         elif parts[0] == "u":
             self.hub._spawn(self._heard_mute(game, n), f"re-reading the mutes of {game.id}")
 
@@ -561,6 +572,15 @@ class Chat:
                 room.seen.append(message["chat_id"])
                 room.count[message["channel"]] = room.count.get(message["channel"], 0) + 1
                 self.deliver(game, room, message)
+
+    def removed(self, game: LiveGame, chat_id: int, publish: bool = False) -> None:
+        """A moderator removed a message (``moderation.py``): every socket here shows it as removed;
+        ``publish``: the other processes are told (``<game>:r:<process>:<id>``)."""
+        text = orjson.dumps({"type": "chat_removed", "game_id": game.id, "chat_id": chat_id}).decode()
+        for c in game.conns:
+            c.push(text)
+        if publish and self.hub.fleet is not None:
+            self.hub.fleet.bus.publish(f"{game.id}:r:{self.hub.fleet.tag}:{chat_id}")
 
     async def _heard_mute(self, game: LiveGame, seat: int) -> None:
         room = await self.room(game)

@@ -142,7 +142,8 @@ def purge_command(
     db: str | None = _db_option(),
     db_schema: str | None = _schema_option(),
 ) -> None:
-    """Delete old chat of finished games and old failed log-ins once (serve does it hourly); 0 keeps forever."""
+    """Delete old chat of finished games, old failed log-ins and reports closed a year ago, once (serve does it
+    hourly); 0 keeps forever."""
     from .retention import Retention, purge
 
     try:
@@ -154,7 +155,10 @@ def purge_command(
         gone = purge(store, retention)
     finally:
         store.dispose()
-    typer.echo(f"purged {gone['chat']} chat lines and {gone['login_failures']} failed log-ins")
+    typer.echo(
+        f"purged {gone['chat']} chat lines, {gone['login_failures']} failed log-ins "
+        f"and {gone.get('reports', 0)} closed reports"
+    )
 
 
 def _store(db: str | None, schema: str | None):

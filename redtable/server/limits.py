@@ -56,6 +56,7 @@ class Limits:
             "mute": Rate(10, 0.5),  # a seat muting or unmuting in the chat
             "login": Rate(10, 10 / 60),  # log-in attempts from one address (accounts.py)
             "register": Rate(5, 5 / 600),  # accounts created from one address
+            "report": Rate(5, 5 / 600),  # reports to the moderators, per address and per account (moderation.py)
         }
     )
 

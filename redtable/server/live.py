@@ -1389,7 +1389,7 @@ class Hub:
             return  # a game nobody watches here is caught up when next used (Hub.get)
         if g is None:
             return
-        if rest.startswith(("c:", "u:")):  # a chat message or a seat's mutes (chat.py)
+        if rest.startswith(("c:", "u:", "r:")):  # a chat message, a seat's mutes, a removed message (chat.py)
             self.chat.on_note(g, rest)
         elif rest == "r":  # a rematch offer changed (rematch.py)
             self.rematch.heard(g)

@@ -47,7 +47,15 @@ def _baseline(store: Store, conn: Connection) -> None:
     store._migrate(conn)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline,)
+def _chat_removed(store: Store, conn: Connection) -> None:
+    """Migration 2: a chat line a moderator removed (``redtable_chat.removed_at``, ``moderation.py``);
+    the moderation tables themselves are new, so made with the others."""
+    have = {c["name"] for c in inspect(conn).get_columns("redtable_chat", schema=store.schema)}
+    if "removed_at" not in have:
+        conn.exec_driver_sql(f"ALTER TABLE {store.qualified('redtable_chat')} ADD COLUMN removed_at FLOAT")
+
+
+MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -83,6 +91,7 @@ MODEL_MODULES = (
     "clientdb",
     "fairplay",
     "loginguard",
+    "moderation",
     "ratings",
     "readycheck",
     "rematch",

@@ -138,6 +138,9 @@ async def quickplay_join(request: Request, body: QuickPlayRequest) -> Response:
     """Wait for a table: the answer's ``ticket`` (secret) is polled with GET and becomes the seat's
     token once a table is made (``status``: waiting, starting or matched)."""
     tables = _tables(request)
+    from .moderation_api import refuse_in_maintenance
+
+    await refuse_in_maintenance(request)  # no new tables in maintenance (moderation.py)
     account = await _account(request, write=True)
     if body.rated:
         from .fairplay import note_request

@@ -109,7 +109,9 @@ def test_backup_while_playing_then_restore_and_finish(backend, tmp_path):
     api.close()
 
     checked = cli("db", "check", str(out)).stdout
-    assert ('"integrity": "ok"' in checked and '"schema_version": 1' in checked) or "redtable_actions" in checked
+    assert (
+        '"integrity": "ok"' in checked and f'"schema_version": {sch.latest()}' in checked
+    ) or "redtable_actions" in checked
     new = NewDatabase(backend, tmp_path)
     try:
         cli("db", "restore", str(out), *new.cli_args())
@@ -136,12 +138,12 @@ def test_schema_versions_and_migrations(backend, tmp_path):
     store = backend.store()
     try:
         with store.engine.connect() as conn:
-            assert sch.read_version(store, conn) == sch.latest() == 1
+            assert sch.read_version(store, conn) == sch.latest() == len(sch.MIGRATIONS)
         # a database made before versions were recorded is version 1, and gets its row
         with store.engine.begin() as conn:
             conn.execute(text(f"DROP TABLE {store.qualified('redtable_schema')}"))
             assert sch.read_version(store, conn) == 1
-        assert store.create_tables() == 1
+        assert sch.migrate(store) == sch.latest()  # (the later migrations find their work done)
         # a newer database is refused, saying to upgrade redtable
         with store.engine.begin() as conn:
             conn.execute(text(f"UPDATE {store.qualified('redtable_schema')} SET version = 7"))
@@ -152,22 +154,23 @@ def test_schema_versions_and_migrations(backend, tmp_path):
         with store.engine.begin() as conn:
             conn.execute(text(f"UPDATE {store.qualified('redtable_schema')} SET version = 1"))
 
-        # a redtable that knows migration 2 (a column added)
+        # a redtable that knows one more migration (a column added)
         def add_note(st, conn) -> None:
             conn.execute(text(f"ALTER TABLE {st.qualified('redtable_games')} ADD COLUMN note_v2 TEXT"))
 
         two = (*sch.MIGRATIONS, add_note)
+        n = len(two)
         if backend.kind == "postgresql":  # explicit: the server refuses and says what to run
             with pytest.raises(sch.SchemaError, match="redtable db migrate --db-schema"):
                 sch.prepare(store, migrations=two, where=f" --db-schema {backend.schema}")
-            assert sch.migrate(store, migrations=two) == 2
+            assert sch.migrate(store, migrations=two) == n
         else:  # SQLite migrates at start, after copying the file aside
-            assert sch.prepare(store, migrations=two) == 2
+            assert sch.prepare(store, migrations=two) == n
             assert (tmp_path / "games.db.before-v2").is_file()
         with store.engine.connect() as conn:
-            assert sch.read_version(store, conn) == 2
+            assert sch.read_version(store, conn) == n
             conn.execute(text(f"SELECT note_v2 FROM {store.qualified('redtable_games')}")).all()
-        assert sch.migrate(store, migrations=two) == 2  # nothing to do twice
+        assert sch.migrate(store, migrations=two) == n  # nothing to do twice
     finally:
         store.dispose()
 
@@ -216,12 +219,12 @@ def test_retention_purges_old_chat_and_failures_and_keeps_games(backend):
         conn.execute(insert(fails), [{"username_key": "ann", "at": now - 31 * DAY}, {"username_key": "ann", "at": now}])
     try:
         gone = purge(store, Retention(chat_days=30, failure_days=30))
-        assert gone == {"chat": 1, "login_failures": 1}
+        assert gone == {"chat": 1, "login_failures": 1, "reports": 0}
         with store.engine.connect() as conn:
             assert sorted(conn.execute(select(chat.c.game_id)).scalars()) == ["playing", "recent"]
             assert conn.execute(select(fails.c.at)).scalars().all() == [pytest.approx(now)]
             assert sorted(conn.execute(select(games.c.id)).scalars()) == ["old", "playing", "recent"]
-        assert purge(store, Retention(chat_days=0, failure_days=0)) == {"chat": 0, "login_failures": 0}
+        assert purge(store, Retention(chat_days=0, failure_days=0)) == {"chat": 0, "login_failures": 0, "reports": 0}
         with pytest.raises(ValueError, match="chat_days"):
             Retention(chat_days=-1)
     finally:

@@ -77,7 +77,18 @@ def test_the_scan_finds_the_server_codes():
 
 def test_every_error_code_has_words_in_every_language():
     codes = set(server_error_codes()) | PAGE_CODES
-    params = {"status", "request_id", "message", "n", "limit", "max", "min", "option"}  # what api.js errorParams gives
+    params = {
+        "status",
+        "request_id",
+        "message",
+        "n",
+        "limit",
+        "max",
+        "min",
+        "option",
+        "until",
+        "reason",
+    }  # api.js errorParams
     cats = {lang: catalog(lang) for lang in LANGS}
     for code in sorted(codes):
         key = "err." + code

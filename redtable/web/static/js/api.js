@@ -27,6 +27,10 @@ export function errorParams(body, status) {
   if (typeof body.option === "string") p.option = body.option;
   if (Number.isInteger(body.seat)) p.n = body.seat + 1;  // seats are shown from 1
   if (Number.isInteger(body.steps)) p.n = body.steps;
+  if (["muted", "suspended", "banned"].includes(body.error)) {  // a moderator's sanction: until when, and why
+    p.until = typeof body.until === "number" ? t("mod.until", { when: new Date(body.until * 1000).toLocaleString() }) : t("mod.until_lifted");
+    p.reason = String(body.reason || "—").slice(0, 500);
+  }
   return p;
 }
 

@@ -10,6 +10,7 @@
 import { h, clear, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
+import { reportButton } from "./moderation.js";
 
 const MAX = 300;  // characters, counted as the server counts them (code points, once NFC)
 const KEEP = 400;  // messages kept in the page
@@ -161,6 +162,11 @@ export class ChatPanel {
 
   // a live message (the author's own comes back with the id it was sent with: it was stored)
   message(msg) {
+    if (msg.type === "chat_removed") {  // a moderator removed it: everyone reads that it was, not what it said
+      const m = this.messages.get(msg.chat_id);
+      if (m) { m.removed = true; m.text = ""; this.render(true); }
+      return;
+    }
     if (this.messages.has(msg.chat_id)) return;
     this.messages.set(msg.chat_id, msg);
     if (this.messages.size > KEEP) this.messages.delete(this.messages.keys().next().value);
@@ -272,11 +278,13 @@ export class ChatPanel {
   line(m) {
     const who = this.authorOf(m);
     const mine = this.seat !== null && m.seat === this.seat;
-    return h("li.chatline" + (mine ? ".mine" : "") + (m.seat === null ? ".spect" : ""), { "data-chat": m.chat_id },
+    return h("li.chatline" + (mine ? ".mine" : "") + (m.seat === null ? ".spect" : "") + (m.removed ? ".removed" : ""), { "data-chat": m.chat_id },
       who.color ? h("span.seat-dot", { style: { background: who.color }, "aria-hidden": "true" }) : null,
       h("span.chat-who", { title: clock(m.at) }, who.name, mine ? ` (${t("table.you")})` : ""),
       " ",
-      h("span.chat-text", null, m.text));
+      m.removed ? h("span.chat-text.muted", null, t("chat.removed")) : h("span.chat-text", null, m.text),
+      this.mode === "live" && !mine && !m.removed
+        ? reportButton({ kind: "message", chat_id: m.chat_id }, t("report.title.message"), `${who.name}: ${m.text}`) : null);
   }
 
   renderTabs() {

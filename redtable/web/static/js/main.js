@@ -4,6 +4,7 @@ import { initI18n, t, setLang, currentLang, languages, onLangChange } from "./i1
 import { loadSession, currentUser, onAccountChange, logOut } from "./account.js";
 import { watch, myGamesLink } from "./mygames.js";
 import { applyTheme, themeSwitch } from "./theme.js";
+import { refreshSite, modRole, onRoleChange } from "./moderation.js";
 
 applyTheme();  // before the first paint of the page's own content
 
@@ -22,6 +23,7 @@ const routes = [
   [/^#\/players\/([^/?]+)/, () => import("./players.js").then((m) => m.mountProfile)],
   [/^#\/leaderboard\/([^/?]+)/, () => import("./players.js").then((m) => m.mountLeaderboard)],
   [/^#\/my-games/, () => import("./mygames.js").then((m) => m.mountMyGames)],
+  [/^#\/moderation(?:\/([a-z]+))?/, () => import("./moderation.js").then((m) => m.mountModeration)],
 ];
 
 function renderTopbar() {
@@ -38,7 +40,8 @@ function renderTopbar() {
       myGamesLink(hash),
       h("a", { href: "#/calc", "aria-current": here("#/calc") }, t("nav.calc")),
       h("a.nav-learn", { href: "#/learn", "aria-current": /^#\/(learn|rules)(\/|$)/.test(hash) ? "page" : null }, t("nav.learn")),
-      h("a.nav-board", { href: "#/leaderboard/red-rising", "aria-current": /^#\/leaderboard\//.test(hash) ? "page" : null }, t("nav.leaderboard"))),
+      h("a.nav-board", { href: "#/leaderboard/red-rising", "aria-current": /^#\/leaderboard\//.test(hash) ? "page" : null }, t("nav.leaderboard")),
+      modRole() ? h("a.nav-mod", { href: "#/moderation", "aria-current": /^#\/moderation/.test(hash) ? "page" : null }, t("nav.moderation")) : null),
     accountNav(hash),
     h("div.langs", { role: "group", "aria-label": t("nav.language") },
       languages().map((l) => h("button.lang", {
@@ -73,6 +76,7 @@ async function route() {
   if (current && current.destroy) current.destroy();
   current = null;
   renderTopbar();
+  refreshSite();  // the banner, and what a moderator did to this account (moderation.js)
   // Invite links are /join/<game>#<invite>: the server answers the path with this page, and
   // the invite stays in the #fragment, which a browser never sends to any server.
   const join = location.pathname.match(/^\/join\/([^/]+)\/?$/);
@@ -102,7 +106,8 @@ async function boot() {
   await loadSession();
   watch.start();  // my turn in any game: the top bar's count, the tab title, a notice (mygames.js)
   onAccountChange(() => watch.poll());
-  onAccountChange(() => { renderTopbar(); if (current && current.relabel) current.relabel(); });
+  onAccountChange(() => { renderTopbar(); refreshSite(); if (current && current.relabel) current.relabel(); });
+  onRoleChange(() => renderTopbar());
   onLangChange(() => {
     renderTopbar();
     if (current && current.relabel) current.relabel();

@@ -6,6 +6,7 @@ import { t, ago, has } from "./i18n.js";
 import { get } from "./api.js";
 import { lineChart } from "./chart.js";
 import { currentUser, logOut } from "./account.js";
+import { reportButton } from "./moderation.js";
 
 const TITLES = ["red-rising", "red-north"];
 const COLORS = { "red-rising": "#d8453a", "red-north": "#4b8fe0" };
@@ -91,7 +92,8 @@ export function mountProfile(root, username) {
         h("h1.profile-name", null, data.username),
         h("p.muted", null, t("players.member_since", { when: new Date(data.created_at * 1000).toLocaleDateString() })),
         h("div.rating-cards", null, TITLES.map(ratingCard)),
-        mine ? h("div.actions", null, h("button.btn.ghost.small.logout", { type: "button", onclick: logOut }, t("account.log_out"))) : null),
+        mine ? h("div.actions", null, h("button.btn.ghost.small.logout", { type: "button", onclick: logOut }, t("account.log_out")))
+          : h("div.actions", null, reportButton({ kind: "player", username: data.username }, t("report.title.player"), data.username))),
       ...TITLES.map(chart).filter(Boolean),
       ...[botPanel()].filter(Boolean),
       h("div.profile-grid", null, statsPanel(), recentPanel()));

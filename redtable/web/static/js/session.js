@@ -149,6 +149,7 @@ export class Session {
         break;
       case "chat": // the table chat (chat.js): a message, or the history on connect and after a mute
       case "chat_history":
+      case "chat_removed": // a moderator removed a message (moderation.js)
         this.on.chat && this.on.chat(msg);
         break;
       case "notice": // something the table should tell (a bot that failed and played at random, say)
@@ -156,6 +157,9 @@ export class Session {
         break;
       case "rematch": // a finished game's rematch offer changed (rematch.js)
         this.on.rematch && this.on.rematch(msg);
+        break;
+      case "mod_notice": // a moderator acted on this account (moderation.js)
+        this.on.modNotice && this.on.modNotice(msg);
         break;
       default:
         break;

@@ -11,6 +11,7 @@ import { TurnSignals } from "./chime.js";
 import { ScorePanel } from "./scorepanel.js";
 import { Scrubber, stepFromHash } from "./replaybar.js";
 import { ChatPanel } from "./chat.js";
+import { liveNotice, reportButton } from "./moderation.js";
 import { TableStrip, forfeitEnd } from "./clockview.js";
 import { ReadyPrompt } from "./readyview.js";
 import { TurnStory, storyFor } from "./turnstory.js";
@@ -534,7 +535,8 @@ export function mountGame(root, gameId, hooks = {}) {
     },
     accepted: () => { turn(); schedule(); },
     presence: () => schedule(),
-    chat: (msg) => (msg.type === "chat" ? chat.message(msg) : chat.history(msg)),
+    chat: (msg) => (msg.type === "chat" || msg.type === "chat_removed" ? chat.message(msg) : chat.history(msg)),
+    modNotice: (msg) => liveNotice(msg),  // a moderator acted on this account (moderation.js)
     status: (s) => showStatus(s),
     rematch: (msg) => {  // a rematch offered, accepted, declined or lapsed: the end screen shows it (rematch.js)
       playAgain.set(msg.rematch, true);
@@ -613,6 +615,7 @@ export function mountGame(root, gameId, hooks = {}) {
   const chat = new ChatPanel({ section: q(".chat"), shell, gameId, mode: "live", getCtx: () => ctx,
     getToken: () => session.token, send: (m) => session.send(m) });
   q(".logtoggle").before(chat.button);
+  q(".leave").before(reportButton({ kind: "table", game_id: gameId }, t("report.title.table")));  // (moderation.js)
   let chatNames = "";
   // each other seat's turn in a line, "since your last turn" (turnstory.js)
   const told = new TurnStory(q(".side"));
