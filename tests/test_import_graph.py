@@ -213,6 +213,11 @@ def test_the_cycles_of_this_work_are_gone():
         "redrising.abilities_highcaste",
         "redrising.abilities_lowcaste",
         "redrising.ability_table",
+        "redrising.rules",
+        "redrising.state",
+        "redrising.flow",
+        "redrising.hidden",
+        "redrising.views",
         "redrising.bonuses",
         "redrising.scoring",
         "sim.parallel",
@@ -323,3 +328,89 @@ def test_what_does_not_count(tmp_path):
     assert graph["pkg.c"] == set()
     assert graph["pkg"] == {"pkg.a", "pkg.b"}
     assert cycles(graph) == []
+
+
+# ------------------------------------------------------------------------------ layers
+
+#: The rules packages: engines, their data and their words; no front end.
+RULES_PACKAGES = ("redtable.redrising", "redtable.rednorth")
+#: What a rules package may not import: the terminal (typer, rich) and the web server.
+FRONT_END_LIBRARIES = ("typer", "rich", "fastapi", "starlette", "uvicorn")
+#: Terminal commands of Red Rising that still live in its package (the ``redtable cards`` and
+#: ``redtable score`` commands and the score pad's prompts); nothing else in a rules package
+#: may import them (checked below), so the engine and its data never pull a front end in.
+TERMINAL_MODULES = (
+    "redtable.redrising.gallery_cli",
+    "redtable.redrising.score_cli",
+    "redtable.redrising.scorepad",
+)
+
+
+def _external_imports(path: Path) -> set[str]:
+    """The top-level names of the modules outside ``redtable`` that a file imports (any depth,
+    except ``if TYPE_CHECKING:`` blocks)."""
+    out: set[str] = set()
+    for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name.split(".")[0] for a in node.names)
+        elif node.level == 0 and node.module:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def _rules_modules() -> dict[str, Path]:
+    return {
+        name: path
+        for name, path in module_names(ROOT).items()
+        if name.startswith(tuple(p + "." for p in RULES_PACKAGES)) or name in RULES_PACKAGES
+    }
+
+
+def test_rules_packages_import_no_front_end():
+    """The layers, not only the absence of cycles: no module of a rules package (other than the
+    declared terminal commands) imports typer, rich or the web server, and none imports, even
+    indirectly through another redtable module, a module that does."""
+    modules = _rules_modules()
+    assert "redtable.redrising.engine" in modules and "redtable.rednorth.game" in modules
+    graph = import_graph(ROOT)
+    front = {name for name, path in module_names(ROOT).items() if _external_imports(path) & set(FRONT_END_LIBRARIES)}
+    bad = []
+    for name, path in modules.items():
+        if name in TERMINAL_MODULES:
+            continue
+        direct = sorted(_external_imports(path) & set(FRONT_END_LIBRARIES))
+        if direct:
+            bad.append(f"{name} imports {', '.join(direct)}")
+        seen, stack = {name}, [name]
+        while stack:
+            for dep in graph.get(stack.pop(), ()):
+                if dep in seen:
+                    continue
+                seen.add(dep)
+                if dep in front:
+                    bad.append(f"{name} reaches {dep}, which imports a front end")
+                else:
+                    stack.append(dep)
+    assert not bad, "\n".join(bad)
+
+
+def test_the_engines_load_without_a_front_end():
+    """At run time too: importing every module of the rules packages but the terminal commands
+    loads none of typer, rich, fastapi."""
+    import subprocess
+    import sys
+
+    names = sorted(n for n in _rules_modules() if n not in TERMINAL_MODULES)
+    code = (
+        "import importlib, sys\n"
+        f"for n in {names!r}:\n    importlib.import_module(n)\n"
+        f"print(sorted(m for m in {FRONT_END_LIBRARIES!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_the_layer_check_sees_a_front_end_import(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("import os\nfrom rich.text import Text\nif TYPE_CHECKING:\n    import typer\n", encoding="utf-8")
+    assert _external_imports(path) == {"os", "rich"}

@@ -74,8 +74,7 @@ class ActionCodec:
 # ============================================================================ Red Rising
 def _rr_choice_labels() -> list[str]:
     """Labels of "choose one of these effects" abilities, read from the effect data."""
-    from ..redrising import game as _game  # noqa: F401  (registers the abilities)
-    from ..redrising.engine import DEPLOY, END_OF_GAME
+    from ..redrising.rules import DEPLOY, END_OF_GAME
 
     ops = {"highcaste_choose_one", "highcaste_split"}
     labels: list[str] = []
@@ -112,11 +111,10 @@ def red_rising_actions() -> list[str]:
     * ``block:<card>`` for every blocker in the engine's block tables;
     * the labels of choose-one abilities (Hacker, Auctioneer), read from the effect data.
     """
-    from ..redrising import game as _game  # noqa: F401  (registers the abilities)
     from ..redrising.board import DIE_FACES, LOCATION_NAMES
     from ..redrising.cards import COLOR_NAMES, NUM_CARDS, SLUG
-    from ..redrising.engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH
     from ..redrising.game import RedRising
+    from ..redrising.rules import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH
 
     out: list[str] = list(SLUG)
     out += ["lead", "scout", "deck"]

@@ -19,7 +19,6 @@ from rich.text import Text
 
 from ..core import Decision, Event, State
 from ..i18n import get_lang, ntr, tr
-from ..redrising import abilities  # noqa: F401  (registers every card's abilities)
 from ..redrising.board import (
     DIE_TEXT,
     FLEET_MAX,

@@ -1,23 +1,18 @@
-"""Every card's deploy, block and end-of-game ability, as effect data.
+"""The shared card abilities, and the families of abilities in their order.
 
 The vocabulary is in ``effects.py`` (and the turn-flow steps in ``engine.py``); each
 ability below reads like the printed card. Families of cards live in the
-``abilities_*`` modules; this module holds the shared blocks (:data:`SHARED`) and
-installs every family's :class:`~.ability_table.AbilityTable` in the engine, in the
+``abilities_*`` modules; this module holds the shared blocks (:data:`SHARED`: the cards of
+no family's) and names every family's :class:`~.ability_table.AbilityTable` in the
 explicit order of :data:`FAMILIES` (a later family may override an earlier one's ability
-for a card only where it says ``override=True``). Importing this module is what makes
-the engine know every card; the families do not import it.
+for a card only where it says ``override=True``), which :mod:`.rules` compiles into the
+game's rules value. Each ability is declared once; the families do not import this module.
 """
 
 from __future__ import annotations
 
-from . import (
-    abilities_gold,
-    abilities_highcaste,
-    abilities_lowcaste,
-    effects,  # noqa: F401  (registers the primitives)
-)
-from .ability_table import AbilityTable, card, install
+from . import abilities_gold, abilities_highcaste, abilities_lowcaste
+from .ability_table import AbilityTable, card
 from .board import INSTITUTE, JUPITER, LUNA, MARS
 from .cards import BLUE, GOLD
 
@@ -29,7 +24,7 @@ __all__ = ["FAMILIES", "SHARED", "card", "deploy", "end_of_game"]
 
 
 # Blocks against stealing or banishing your cards: reveal, and the attempt fails.
-SHARED.block_steal_banish("judge", "pax-au-telemanus", "the-howlers")
+SHARED.block_steal_banish("judge")  # Pax au Telemanus and The Howlers: abilities_gold.py
 
 # Blocks against the Sovereign token being taken: banish the blocker, keep the token,
 # then gain the top card of the deck.
@@ -63,11 +58,6 @@ deploy(
     ),
 )
 
-# Golds that take the Sovereign token.
-deploy("boneriders", ("sovereign",))
-deploy("the-jackal", ("sovereign",))
-deploy("cassius", ("under", ("seq", ("gain_c",), ("unless", ("c_color", (GOLD,)), ("banish_self",)))))
-
 
 # Oranges: you may gain a card of some colours from this location; if you do, end your turn.
 def _orange(slug: str, filt: tuple) -> None:
@@ -76,9 +66,6 @@ def _orange(slug: str, filt: tuple) -> None:
 
 _orange("cyther", (("color", (BLUE,)),))
 
-# Copper.
-deploy("lawyer", ("influence", 1))
-
 # The shared blocks first, then each family (which may override them where it says so).
 FAMILIES: tuple[AbilityTable, ...] = (
     SHARED,
@@ -86,4 +73,3 @@ FAMILIES: tuple[AbilityTable, ...] = (
     abilities_highcaste.ABILITIES,
     abilities_lowcaste.ABILITIES,
 )
-install(*FAMILIES)

@@ -384,7 +384,7 @@ TEXT.setdefault("attempt", lambda node: render(node[2]))
 
 
 # ============================================================================ the cards
-ABILITIES = AbilityTable("abilities_gold")  # installed by abilities.py
+ABILITIES = AbilityTable("abilities_gold")  # compiled into the rules by rules.py
 deploy = ABILITIES.deploy
 
 
@@ -411,16 +411,15 @@ deploy(
     ),
 )
 
-# Boneriders and The Jackal: "Gain the Sovereign token." (abilities.py, unchanged).
+# Boneriders and The Jackal: "Gain the Sovereign token."
 deploy("boneriders", ("sovereign",))
 deploy("the-jackal", ("sovereign",))
 
 # Gain the card directly under this one. Banish Cassius unless that card is a Gold.
-# (Overrides abilities.py: the colour is read as the card lay, so a face-down card is no Gold.)
+# (The colour is read as the card lay, so a face-down card is no Gold.)
 deploy(
     "cassius",
     ("under", ("gold_note_c", ("seq", ("gain_c",), ("unless", ("gold_c_color", (GOLD,)), ("banish_self",))))),
-    override=True,
 )
 
 # If deployed to the Institute, place 1 Influence there.

@@ -557,7 +557,7 @@ TEXT["lowcaste_choose_topmost"] = lambda node: render(node[3]).replace(
 
 
 # ============================================================================ the cards
-ABILITIES = AbilityTable("abilities_lowcaste")  # installed by abilities.py
+ABILITIES = AbilityTable("abilities_lowcaste")  # compiled into the rules by rules.py
 deploy = ABILITIES.deploy
 
 

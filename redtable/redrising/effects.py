@@ -568,10 +568,9 @@ def _deploy_c(st: RRState, node, ctx, answer):
             st.locs[dest].append(card)
             st.note_deploy(ctx["p"], dest)
             st.log("deploy", player=ctx["p"], card=SLUG[card], location=LOCATION_NAMES[dest], bottom=False)
-            from .engine import DEPLOY
-
-            if card in DEPLOY:
-                st.push(("ability", card, DEPLOY[card]), {"p": ctx["p"], "src": card, "loc": dest})
+            ability = st.game.rules.deploy.get(card)
+            if ability is not None:
+                st.push(("ability", card, ability), {"p": ctx["p"], "src": card, "loc": dest})
         else:
             st.push(("deploy", card, LOCATION_NAMES[cur], ctx.get("loc", -1)), {"p": ctx["p"]})
 

@@ -14,8 +14,8 @@ import copy
 
 from .cards import CARDS, COLOR_NAMES, GRAY, ORANGE, card_index
 from .effects import render
-from .engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
 from .lang import LANGS, check_lang
+from .rules import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
 
 BLOCK_TEXT = {
     "steal_or_banish": "When an opponent tries to steal or banish your cards, reveal this to block them.",
@@ -113,8 +113,6 @@ def gallery(lang: str = "en") -> list[dict]:
 
     The same structure in every language; "en" is the printed English. A fresh copy each
     call (the texts are rendered once per language)."""
-    from . import abilities  # noqa: F401  (make sure every ability is registered)
-
     lang = check_lang(lang)
     if lang not in _GALLERIES:
         _GALLERIES[lang] = [card_entry(c.index, lang) for c in CARDS]

@@ -6,8 +6,8 @@ from collections import Counter
 from typing import Any
 
 from ..core import Game, InvalidOptions
-from . import abilities  # noqa: F401  (registers every card's effects)
 from .engine import RRState
+from .rules import RULES, Rules
 
 
 class RedRising(Game):
@@ -23,6 +23,9 @@ class RedRising(Game):
     decision kind and context: holding no blocker, their only option is ``"no"``. Without it
     (the printed game's habit at a table of bots) only a seat holding a blocker is asked, so
     the prompt itself tells the table they hold one.
+
+    ``rules``: the card abilities played by (a :class:`~.rules.Rules` value; by default the
+    printed game's, :data:`~.rules.RULES`).
     """
 
     name = "red-rising"
@@ -30,8 +33,19 @@ class RedRising(Game):
     min_players = 2
     max_players = 6
 
-    def __init__(self, players: int = 4, multiplayer_variant: bool = False, block_windows: bool = False) -> None:
+    #: The card abilities this game plays by (:mod:`.rules`); ``rules=`` gives another value.
+    rules: Rules = RULES
+
+    def __init__(
+        self,
+        players: int = 4,
+        multiplayer_variant: bool = False,
+        block_windows: bool = False,
+        rules: Rules | None = None,
+    ) -> None:
         super().__init__(players)
+        if rules is not None:
+            self.rules = rules
         for name, value in (("multiplayer_variant", multiplayer_variant), ("block_windows", block_windows)):
             if not isinstance(value, bool):
                 raise InvalidOptions(f"option {name!r} must be true or false, got {value!r}")

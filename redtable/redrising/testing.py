@@ -147,8 +147,8 @@ def twin_window_states(seed: int, players: int) -> tuple[RRState, RRState, int, 
     random decisions (``history``), then hidden cards are exchanged, so every other seat's
     view is the same in both. None when the seed's position does not allow it."""
     from .cards import BY_SLUG
-    from .engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH
     from .game import RedRising
+    from .rules import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH
 
     st = RedRising(players, block_windows=True).new_initial_state(seed)
     rng = Rng(seed)

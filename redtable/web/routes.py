@@ -37,7 +37,6 @@ LANGS = ("en", "uk", "pl")
 
 @lru_cache(maxsize=4)
 def red_rising_cards(lang: str = "en") -> dict:
-    from ..redrising import abilities  # noqa: F401  (registers every ability)
     from ..redrising.board import (
         DIE_FACES,
         DIE_TEXT,

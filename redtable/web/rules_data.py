@@ -72,7 +72,6 @@ def _capital(s: str) -> str:
 # ---------------------------------------------------------------------- Red Rising
 @lru_cache(maxsize=3)
 def red_rising_rules(lang: str) -> dict[str, Any]:
-    from ..redrising import abilities  # noqa: F401  (registers every ability before rendering)
     from ..redrising.board import (
         DIE_FACES,
         DIE_TEXT,

@@ -23,7 +23,7 @@ unknown, except in the seat's own Party), and the seat's own hand's Raid Points.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 ROWS = ("cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", "total")
@@ -49,8 +49,7 @@ def influence_ranks(tokens: list[int], neutral: int = 0) -> list[int | None]:
 
 
 def red_rising(view: dict, events: Iterable[dict], seat: int | None) -> dict:
-    from ..redrising import abilities  # noqa: F401  (registers the end-of-game abilities)
-    from ..redrising.engine import END_OF_GAME
+    from ..redrising.rules import END_OF_GAME
     from ..redrising.scoring import EXCESS_CARD_VP, FLEET_VP, HAND_LIMIT, HELIUM_VP, SOVEREIGN_VP, influence_points
 
     players = view["players"]
@@ -104,7 +103,7 @@ def red_rising(view: dict, events: Iterable[dict], seat: int | None) -> dict:
 
 
 def _rr_hand(
-    view: dict, seat: int, extra: int, public_rows: dict, resolved: set, over: bool, end_of_game: dict
+    view: dict, seat: int, extra: int, public_rows: dict, resolved: set, over: bool, end_of_game: Mapping[int, tuple]
 ) -> dict:
     """The seat's hand scored as at the end of the game, from its view."""
     from ..redrising.cards import BY_SLUG, NAME, NUM_CARDS, SLUG, VALUE

@@ -12,8 +12,8 @@ from hypothesis import strategies as st_
 
 from redtable.core import InvalidOptions, Rng, make_game
 from redtable.redrising.cards import BY_SLUG, SLUG
-from redtable.redrising.engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH
 from redtable.redrising.game import RedRising
+from redtable.redrising.rules import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH
 from redtable.redrising.testing import hand_names, play, scenario, twin_window_states
 
 from .test_properties import check_invariants, check_views

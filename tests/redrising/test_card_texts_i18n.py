@@ -18,13 +18,13 @@ from redtable.redrising import bonuses as B
 from redtable.redrising.bonuses import bonus_text
 from redtable.redrising.cards import BY_SLUG, CARDS, NUM_CARDS
 from redtable.redrising.effects import COND_TEXT, TEXT, render
-from redtable.redrising.engine import DEPLOY
 from redtable.redrising.gallery import TEXT_FIELDS, card_entry, card_name, card_texts, gallery
 from redtable.redrising.lang import names as name_tables
 from redtable.redrising.lang.bonuses_text import clause_text
 from redtable.redrising.lang.effects_text import COND, RENDER
 from redtable.redrising.lang.grammar import Count, euphony, plural_form
 from redtable.redrising.lang.tables import lang as get_lang
+from redtable.redrising.rules import DEPLOY
 
 LANGS = ("uk", "pl")
 # sha256 of json.dumps(gallery(), ensure_ascii=False, sort_keys=True): the English gallery

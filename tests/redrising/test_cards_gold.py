@@ -6,7 +6,7 @@ import redtable.redrising.abilities  # noqa: F401  (installs every card's abilit
 import redtable.redrising.abilities_gold as gold
 from redtable.redrising.cards import BY_SLUG, NUM_CARDS
 from redtable.redrising.effects import render
-from redtable.redrising.engine import BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
+from redtable.redrising.rules import BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
 from redtable.redrising.testing import hand_names, location_names, play
 from redtable.redrising.testing import scenario as _scenario
 

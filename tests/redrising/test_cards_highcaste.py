@@ -7,7 +7,7 @@ import redtable.redrising.abilities_highcaste as hc  # noqa: F401  (the family's
 import redtable.redrising.game  # noqa: F401
 from redtable.redrising.cards import BY_SLUG, COLOR, NUM_CARDS, SLUG, VALUE
 from redtable.redrising.effects import render
-from redtable.redrising.engine import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
+from redtable.redrising.rules import BLOCK_SOVEREIGN, BLOCK_STEAL_BANISH, DEPLOY, END_OF_GAME
 from redtable.redrising.testing import hand_names, location_names, play
 from redtable.redrising.testing import scenario as _scenario
 

@@ -8,7 +8,7 @@ import redtable.redrising.abilities_lowcaste as low
 import redtable.redrising.game  # noqa: F401  (registers the shared abilities)
 from redtable.redrising.cards import BY_SLUG, SLUG
 from redtable.redrising.effects import render
-from redtable.redrising.engine import DEPLOY
+from redtable.redrising.rules import DEPLOY
 from redtable.redrising.testing import hand_names, location_names, play, scenario
 
 

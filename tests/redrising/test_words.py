@@ -20,8 +20,8 @@ from rich.text import Text
 from redtable.i18n import set_lang
 from redtable.redrising import abilities  # noqa: F401  (registers the encodings)
 from redtable.redrising.cards import CARDS, NAME, SLUG, card_index
-from redtable.redrising.engine import DEPLOY, END_OF_GAME
 from redtable.redrising.game import RedRising
+from redtable.redrising.rules import DEPLOY, END_OF_GAME
 from redtable.redrising.words import LANGS, public_about, say, uk_needs_fallback
 
 OPTIONAL = {"may": "may", "gold_reveal_instead": "instead", "lowcaste_may_banish_from_hand": "none"}

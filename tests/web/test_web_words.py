@@ -351,7 +351,7 @@ def test_a_cards_question_reads_with_the_cards_words(live, new_page):
     """Hand-built decisions: Bridge's "may" about Sevro, Martyr's end-of-game gain from Mars,
     Mickey the Carver's optional banish of a Red, in all three languages; and what the others read."""
     from redtable.redrising.cards import card_index
-    from redtable.redrising.engine import DEPLOY, END_OF_GAME
+    from redtable.redrising.rules import DEPLOY, END_OF_GAME
     from redtable.redrising.words import say
 
     def find(n, k):
