@@ -48,6 +48,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from .errors import ApiError
+from .sanctions import check_account
 from .store import Store, metadata, run_blocking
 from .validate import check_name
 
@@ -337,8 +338,7 @@ async def account_for_write(request: HTTPConnection) -> Account | None:
     account = await current_account(request)
     if account is not None:
         require_csrf(request)
-        from .moderation import check_account  # a suspended or banned account writes nothing (moderation.py)
-
+        # a suspended or banned account writes nothing (sanctions.py)
         await run_blocking(check_account, _store(request), account.id, "write")
     return account
 

@@ -167,7 +167,7 @@ async def _log_in(request: Request, body: LogIn) -> Response:
     if not ok or found is None:
         raise ApiError(401, "bad_login", "wrong username or password")
     account = found[0]
-    from .moderation import check_account  # a banned account logs in no more (moderation.py)
+    from .sanctions import check_account  # a banned account logs in no more (sanctions.py)
 
     await run_blocking(check_account, store, account.id, "login")
     await run_blocking(guard.clear_failures, store, key)

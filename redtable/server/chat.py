@@ -50,10 +50,11 @@ import orjson
 from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, delete, func, insert, select
 from sqlalchemy.engine import Connection
 
-from .accounts import current_account
+from .accounts import accounts_table, current_account, username_key
 from .errors import ApiError, clip, storage_error
 from .limits import rate_limited
-from .store import EXTRA_WRITES, metadata, run_blocking
+from .sanctions import check_account
+from .store import EXTRA_WRITES, Store, metadata, run_blocking, seats_table
 from .textrules import problem
 
 if TYPE_CHECKING:
@@ -391,8 +392,7 @@ class Chat:
         if wait > 0:
             raise rate_limited("chat", wait, "chat messages")
         sig = conn.chat if isinstance(conn.chat, Author) and not conn.chat.guest else None
-        from .moderation import check_chat_writer  # a muted, suspended or banned account writes nothing
-
+        # a muted, suspended or banned account writes nothing (sanctions.py)
         await run_blocking(check_chat_writer, self.store, game.id, conn.seat, sig.name if sig else None)
         await self.post(game, conn.seat, channel, text, conn, req_id)
 
@@ -587,3 +587,22 @@ class Chat:
         mutes = await run_blocking(read_mutes, self.store, game.id)
         room.mutes[seat] = mutes.get(seat, set())
         await self.refresh_seat(game, room, seat)
+
+
+def chat_writer_account(store: Store, game_id: str, seat: int | None, username: str | None) -> int | None:
+    """The account behind a chat line: the seat's bound account, or a spectator's logged-in name."""
+    with store.engine.connect() as conn:
+        if seat is not None:
+            s = seats_table.c
+            return conn.execute(select(s.account_id).where(s.game_id == game_id, s.seat == seat)).scalar()
+        if username:
+            a = accounts_table.c
+            return conn.execute(select(a.id).where(a.username_key == username_key(username))).scalar()
+    return None
+
+
+def check_chat_writer(store: Store, game_id: str, seat: int | None, username: str | None) -> None:
+    """Refuse a chat line from a muted, suspended or banned account (read at every line: a fleet agrees)."""
+    account_id = chat_writer_account(store, game_id, seat, username)
+    if account_id is not None:
+        check_account(store, account_id, "chat")

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -44,14 +43,15 @@ from sqlalchemy import (
     delete,
     func,
     insert,
-    or_,
     select,
     update,
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from .accounts import accounts_table, sessions_table, username_key
 from .errors import ApiError, clip
+from .sanctions import active_sanctions, sanctions_table
 from .store import Store, metadata
 
 ROLES = ("moderator", "admin")
@@ -69,7 +69,6 @@ ACTIONS = (
     "close_table",
     "undo_ratings",
 )
-SANCTIONS = ("mute", "suspend", "ban")
 NOTE_MAX = 500  # characters of a report's note
 REASON_MAX = 500  # characters of a moderator's reason
 BANNER_MAX = 300  # characters of the site's banner
@@ -122,17 +121,6 @@ actions_table = Table(
     Column("reason", Text, nullable=False),
     Column("detail", Text, nullable=True),  # JSON: what the action changed
     Index("redtable_mod_actions_account", "account_id", "at"),
-)
-
-sanctions_table = Table(
-    "redtable_sanctions",
-    metadata,
-    Column("account_id", Integer, primary_key=True),
-    Column("kind", String(12), primary_key=True),  # mute, suspend, ban
-    Column("until", Float, nullable=True),  # None: until lifted
-    Column("reason", Text, nullable=False),
-    Column("action_id", Integer, nullable=True),
-    Column("at", Float, nullable=False),
 )
 
 notices_table = Table(
@@ -189,80 +177,6 @@ def revoke(store: Store, account_id: int, role: str) -> bool:
     r = roles_table.c
     with store.engine.begin() as conn:
         return bool(conn.execute(delete(roles_table).where(r.account_id == account_id, r.role == role)).rowcount)
-
-
-# ---------------------------------------------------------------------- sanctions
-@dataclass(frozen=True, slots=True)
-class Sanction:
-    kind: str
-    until: float | None
-    reason: str
-
-
-def active_sanctions(store: Store, account_id: int, now: float | None = None) -> dict[str, Sanction]:
-    """The account's sanctions in force now, by kind."""
-    now = time.time() if now is None else now
-    s = sanctions_table.c
-    with store.engine.connect() as conn:
-        rows = conn.execute(
-            select(s.kind, s.until, s.reason).where(s.account_id == account_id, or_(s.until.is_(None), s.until > now))
-        ).all()
-    return {r.kind: Sanction(r.kind, r.until, r.reason) for r in rows}
-
-
-def _until_text(until: float | None) -> str:
-    return "until lifted" if until is None else f"until {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(until))}"
-
-
-def blocked(sanctions: dict[str, Sanction], what: str) -> ApiError | None:
-    """The refusal of ``what`` (chat, write, login) for an account under ``sanctions``, or None."""
-    if "ban" in sanctions:
-        b = sanctions["ban"]
-        return ApiError(403, "banned", "this account is banned from this server", until=b.until, reason=b.reason)
-    if what == "login":
-        return None
-    if "suspend" in sanctions:
-        s = sanctions["suspend"]
-        return ApiError(
-            403,
-            "suspended",
-            f"this account is suspended {_until_text(s.until)}: it cannot create tables, sit, or write",
-            until=s.until,
-            reason=s.reason,
-        )
-    if what == "chat" and "mute" in sanctions:
-        m = sanctions["mute"]
-        return ApiError(403, "muted", f"this account is muted in every chat {_until_text(m.until)}", until=m.until)
-    return None
-
-
-def check_account(store: Store, account_id: int, what: str) -> None:
-    """Raise the refusal of ``what`` for this account, if a sanction forbids it (blocking)."""
-    err = blocked(active_sanctions(store, account_id), what)
-    if err is not None:
-        raise err
-
-
-def chat_writer_account(store: Store, game_id: str, seat: int | None, username: str | None) -> int | None:
-    """The account behind a chat line: the seat's bound account, or a spectator's logged-in name."""
-    from .accounts import accounts_table, username_key
-    from .store import seats_table
-
-    with store.engine.connect() as conn:
-        if seat is not None:
-            s = seats_table.c
-            return conn.execute(select(s.account_id).where(s.game_id == game_id, s.seat == seat)).scalar()
-        if username:
-            a = accounts_table.c
-            return conn.execute(select(a.id).where(a.username_key == username_key(username))).scalar()
-    return None
-
-
-def check_chat_writer(store: Store, game_id: str, seat: int | None, username: str | None) -> None:
-    """Refuse a chat line from a muted, suspended or banned account (read at every line: a fleet agrees)."""
-    account_id = chat_writer_account(store, game_id, seat, username)
-    if account_id is not None:
-        check_account(store, account_id, "chat")
 
 
 # ---------------------------------------------------------------------- site notices
@@ -333,7 +247,6 @@ def maintenance_error() -> ApiError:
 # ---------------------------------------------------------------------- reports
 def report_target(store: Store, kind: str, body: dict[str, Any]) -> dict[str, Any]:
     """Resolve what a report names: its target key, account, game and chat message (or 404/422)."""
-    from .accounts import accounts_table, username_key
     from .chat import chat_table
     from .store import games_table, seats_table
 
@@ -420,8 +333,6 @@ def file_report(
 
 
 def _names(conn: Connection, ids: set[int]) -> dict[int, str]:
-    from .accounts import accounts_table
-
     a = accounts_table.c
     ids = {i for i in ids if i is not None}
     if not ids:
@@ -593,8 +504,6 @@ def record_action(
 ) -> int:
     """One action in one transaction: its audit row, the sanction set or lifted, the player's
     notice, its sessions ended. Answers the audit row's id."""
-    from .accounts import sessions_table
-
     now = time.time()
     with store.engine.begin() as conn:
         got = conn.execute(
@@ -681,7 +590,6 @@ def undo_ratings(store: Store, game_id: str) -> dict[str, Any]:
     history rows go, and every rating of its title is recomputed from the remaining rated games in
     the order they were rated, so the players who met its players later move as if it had never
     been rated. Answers the accounts whose ratings changed, before and after."""
-    from .accounts import accounts_table
     from .ratings import MODEL, bot_rating, history_table, ordinal, places_of, rate, ratings_table
     from .store import games_table, seats_table
 

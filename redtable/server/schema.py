@@ -92,6 +92,7 @@ MODEL_MODULES = (
     "fairplay",
     "loginguard",
     "moderation",
+    "sanctions",
     "ratings",
     "readycheck",
     "rematch",

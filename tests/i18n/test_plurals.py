@@ -152,6 +152,9 @@ PAGE_NOT_A_COUNT = {
     *("err.bad_name.length", "account.password_help", "err.bad_username.length", "err.bad_password"),
     *("err.message_too_long", "err.invalid_bot", "err.malformed.seat", "err.one_seat_per_account", "err.seat_bound"),
     *("table.waiting_players", "ready.count", "ready.waiting", "tables.waiting", "tables.seated"),
+    # the waiting room and quick play: seat numbers, "{n} of {total}" with no noun, a unit's abbreviation
+    *("wait.lead", "wait.link_label", "wait.to_bot_label", "tables.someone_came", "rematch.minutes"),
+    "err.text_too_long",  # {max} is a constant of the field (500 for a report's note)
 }
 NUMBER = re.compile(r"\{(n|count|limit|max|min|points|vp|total|left|glory|helium|influence|fleet|seats)\}")
 
