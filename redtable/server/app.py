@@ -879,6 +879,7 @@ def create_app(
 
     # -------------------------------------------------------------- web UI
     web = Path(web_dir) if web_dir else WEB_STATIC
+    app.state.web_dir = web  # the service worker lists its files (web/appshell.py)
 
     @app.get("/join/{game_id}", include_in_schema=False)
     async def join_page(game_id: str):

@@ -27,6 +27,7 @@ function setSession(info) {
 }
 
 export async function loadSession() {
+  if (navigator.onLine === false) return;  // offline: asked again when the page is back online (main.js)
   try {
     setSession(await get("/api/session"));
   } catch (e) {
