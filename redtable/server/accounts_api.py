@@ -46,6 +46,13 @@ class Credentials(BaseModel):
     password: StrictStr = Field(..., max_length=4 * acc.PASSWORD_MAX, description="8-256 characters")
 
 
+class Registration(Credentials):
+    email: StrictStr | None = Field(
+        None, max_length=1024, description="optional: an address for password resets (a verification link is mailed)"
+    )
+    lang: StrictStr | None = Field(None, max_length=8, description="the e-mails' language: en, uk or pl")
+
+
 class Proof(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     challenge: StrictStr = Field(
@@ -125,10 +132,15 @@ def _logged_in(request: Request, account: acc.Account, token: str, status: int) 
 
 
 @router.post("/api/accounts", status_code=201, response_model=SessionInfo)
-async def register(request: Request, body: Credentials) -> Response:
-    """Make an account; the answer logs this browser in as it."""
+async def register(request: Request, body: Registration) -> Response:
+    """Make an account; the answer logs this browser in as it (``email``: a verification link is mailed)."""
+    from . import emails
+
     username = acc.check_username(body.username)
     password = acc.check_password(body.password)
+    address = emails.check_email(body.email) if body.email is not None else None
+    if address is not None:
+        emails.require_mailer(request)
     with _place(request):
         await _admit(request, "register", "new accounts")
         store = request.app.state.store
@@ -137,6 +149,8 @@ async def register(request: Request, body: Credentials) -> Response:
             account = await run_blocking(acc.create_account, store, username, digest)
         except acc.UsernameTaken:
             raise ApiError(409, "username_taken", "that username is taken (usernames ignore case)") from None
+        if address is not None:
+            await emails.add_address(request, account, address, emails.lang_of(request, body.lang))
         return await _session_for(request, account, 201)
 
 

@@ -442,6 +442,8 @@ def create_app(
     metrics_token: str | None = None,
     log_requests: bool = False,
     retention: Any = None,
+    smtp: str | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The app.
 
@@ -519,6 +521,11 @@ def create_app(
     )
     app.state.hub = hub
     app.state.store = store
+    # e-mail (emails.py, mailer.py): the SMTP server, and the origin links in e-mails start with
+    from .mailer import Mailer
+
+    app.state.mailer = Mailer.from_url(smtp) if smtp else None
+    app.state.public_url = public_url.rstrip("/") if public_url else None
     app.state.hash_pool = hash_pool_for(limits)  # (password hashes: a bounded pool of their own, accounts_api.py)
     app.add_middleware(
         RateGate, classify=rate_kind, client=lambda scope: scope_client(scope, limits), try_take=hub.limiter.try_take
@@ -866,6 +873,9 @@ def create_app(
     metrics.install(app, hub, store, token=metrics_token)  # /healthz, /readyz, /metrics (with a token)
     # -------------------------------------------------------------- accounts, profiles, leaderboards
     app.include_router(accounts_router)
+    from .emails import router as emails_router
+
+    app.include_router(emails_router)  # e-mail addresses, password reset, change password
     app.include_router(players_router)
     # -------------------------------------------------------------- tables: open seats, quick play, my games
     from .tableapi import router as tables_router

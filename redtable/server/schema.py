@@ -47,7 +47,15 @@ def _baseline(store: Store, conn: Connection) -> None:
     store._migrate(conn)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline,)
+def _notify_tables(store: Store, conn: Connection) -> None:
+    """Migration 2: accounts' e-mail addresses and their single-use links (``emails.py``)."""
+    from .emails import email_tokens_table, emails_table
+
+    emails_table.create(conn, checkfirst=True)
+    email_tokens_table.create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_baseline, _notify_tables)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -81,6 +89,7 @@ MODEL_MODULES = (
     "accounts",
     "chat",
     "clientdb",
+    "emails",
     "fairplay",
     "loginguard",
     "ratings",
