@@ -23,6 +23,10 @@ const routes = [
   [/^#\/players\/([^/?]+)/, () => import("./players.js").then((m) => m.mountProfile)],
   [/^#\/leaderboard\/([^/?]+)/, () => import("./players.js").then((m) => m.mountLeaderboard)],
   [/^#\/my-games/, () => import("./mygames.js").then((m) => m.mountMyGames)],
+  [/^#\/account\/?$/, () => import("./accountpage.js").then((m) => m.mountSettings)],
+  [/^#\/forgot\/?$/, () => import("./accountpage.js").then((m) => m.mountForgot)],
+  [/^#\/reset\/([^/?]+)/, () => import("./accountpage.js").then((m) => m.mountReset)],
+  [/^#\/verify-email\/([^/?]+)/, () => import("./accountpage.js").then((m) => m.mountVerify)],
 ];
 // Pages that work offline (the service worker keeps their files and data): the others need the server.
 const OFFLINE_OK = /^#\/(calc|learn\/?$|rules\/)/;
