@@ -876,6 +876,9 @@ def create_app(
     from .emails import router as emails_router
 
     app.include_router(emails_router)  # e-mail addresses, password reset, change password
+    from .push import router as push_router
+
+    app.include_router(push_router)  # Web Push subscriptions (push.py)
     app.include_router(players_router)
     # -------------------------------------------------------------- tables: open seats, quick play, my games
     from .tableapi import router as tables_router

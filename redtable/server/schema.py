@@ -48,11 +48,13 @@ def _baseline(store: Store, conn: Connection) -> None:
 
 
 def _notify_tables(store: Store, conn: Connection) -> None:
-    """Migration 2: accounts' e-mail addresses and their single-use links (``emails.py``)."""
+    """Migration 2: accounts' e-mail addresses and their single-use links (``emails.py``), the
+    server's VAPID key and the browsers' push subscriptions (``push.py``)."""
     from .emails import email_tokens_table, emails_table
+    from .push import push_keys_table, push_subscriptions_table
 
-    emails_table.create(conn, checkfirst=True)
-    email_tokens_table.create(conn, checkfirst=True)
+    for table in (emails_table, email_tokens_table, push_keys_table, push_subscriptions_table):
+        table.create(conn, checkfirst=True)
 
 
 MIGRATIONS: tuple[Migration, ...] = (_baseline, _notify_tables)
@@ -92,6 +94,7 @@ MODEL_MODULES = (
     "emails",
     "fairplay",
     "loginguard",
+    "push",
     "ratings",
     "readycheck",
     "sharedlimits",

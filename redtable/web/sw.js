@@ -79,3 +79,28 @@ self.addEventListener("fetch", (event) => {
   else if (!url.search && shellSet.has(url.pathname)) event.respondWith(fromShell(request, url.pathname));
   // anything else (every other /api/ answer, /docs, /metrics) goes to the network untouched
 });
+
+// Web Push (server/push.py): a turn-based game waits on you. The payload names the game and
+// whose turn it is, never a card; a click opens (or focuses) that table.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = {}; }
+  const title = typeof data.title === "string" ? data.title.slice(0, 120) : "redtable";
+  event.waitUntil(self.registration.showNotification(title, {
+    body: typeof data.body === "string" ? data.body.slice(0, 240) : "",
+    tag: data.game_id ? "game-" + data.game_id : "redtable",
+    icon: "/icons/icon-192.png",
+    data: { url: typeof data.url === "string" && data.url.startsWith("/#/") ? data.url : "/" },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data && event.notification.data.url || "/", self.location.origin).href;
+  event.waitUntil((async () => {
+    for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+      if (client.url === url && "focus" in client) return client.focus();
+    }
+    return self.clients.openWindow(url);
+  })());
+});
