@@ -81,3 +81,52 @@ def test_register_confirm_forget_and_reset(mailing, new_page):
     page.wait_for_selector(".account-name")
     # no token in any URL the server was asked for
     assert not any(token in u for u in srv.seen.urls)
+
+
+def test_subscribe_to_pushes_from_the_account_page(mailing, new_page):
+    """The subscribe flow with a stubbed permission and push service: Chromium's own push service
+    is not reachable from a test, so PushManager.subscribe answers with a loopback subscription."""
+    from pushkit import Browser, PushService
+
+    from redtable.server.push import subscriptions_of
+
+    srv, _ = mailing
+    service = PushService()
+    srv.app.state.push_loopback = True
+    try:
+        browser = Browser(service, "web-" + uuid.uuid4().hex[:6])
+        sub = browser.subscription()
+        page = new_page()
+        page.context.grant_permissions(["notifications"], origin=srv.base)
+        page.context.add_init_script(
+            "(() => { const sub = " + __import__("json").dumps(sub) + ";"
+            " let current = null;"
+            " const fake = { endpoint: sub.endpoint, toJSON: () => sub,"
+            " unsubscribe: async () => { current = null; return true; } };"
+            " PushManager.prototype.subscribe = async function () { current = fake; return fake; };"
+            " PushManager.prototype.getSubscription = async function () { return current; }; })();"
+        )
+        name = "s" + uuid.uuid4().hex[:9]
+        page.goto(srv.base + "/#/register")
+        page.fill("#acct-user", name)
+        page.fill("#acct-pass", "correct horse battery")
+        page.click(".account-submit")
+        page.wait_for_selector(".account-name")
+        page.goto(srv.base + "/#/account")
+        page.wait_for_selector(".push-on")
+        page.click(".push-on")
+        page.wait_for_selector(".push-off")
+        page.wait_for_selector(".toast", state="detached", timeout=15000)  # (the toasts, not over the button)
+        shot(page, "account-push-on")
+        from redtable.server.accounts import find_account
+
+        store = srv.app.state.store
+        found = find_account(store, name)
+        assert found is not None
+        assert [s["endpoint"] for s in subscriptions_of(store, found[0].id)] == [browser.endpoint]
+        page.click(".push-off")
+        page.wait_for_selector(".push-on")
+        assert subscriptions_of(store, found[0].id) == []
+    finally:
+        srv.app.state.push_loopback = False
+        service.stop()

@@ -35,6 +35,8 @@ export function mountSettings(root) {
       email = info.email || "";
     } catch (e) { error = e.message; }
     render();
+    await readPush();
+    render();
   }
 
   function render() {
@@ -67,11 +69,68 @@ export function mountSettings(root) {
       field(t("settings.new_password"), { type: "password", name: "new", autocomplete: "new-password", maxlength: PASSWORD_MAX, oninput: (e) => { next = e.target.value; } },
         t("account.password_help", { min: PASSWORD_MIN })),
       h("div.actions", null, h("button.btn.primary.change-password", { type: "submit" }, t("settings.change_password")))));
+    // notifications on this device (Web Push: a turn-based game waits on you, with the tab closed)
+    page.append(pushBlock());
     // every session
     page.append(h("div.settings-sessions", null,
       h("h2", null, t("settings.sessions")),
       h("p.muted", null, t("settings.sessions_help")),
       h("button.btn.ghost.sign-out-everywhere", { type: "button", onclick: signOutEverywhere }, t("settings.sign_out_everywhere"))));
+  }
+
+  let pushState = null;  // "on", "off", "unsupported", "denied"
+  let pushSub = null;
+
+  async function readPush() {
+    if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) { pushState = "unsupported"; return; }
+    if (Notification.permission === "denied") { pushState = "denied"; return; }
+    try {
+      const reg = await navigator.serviceWorker.ready;
+      pushSub = await reg.pushManager.getSubscription();
+    } catch (e) { pushSub = null; }
+    pushState = pushSub ? "on" : "off";
+  }
+
+  function pushBlock() {
+    const box = h("div.settings-push", null, h("h2", null, t("push.title")), h("p.muted", null, t("push.help")));
+    if (pushState === "unsupported" || pushState === "denied") box.append(h("p.push-status", { role: "status" }, t("push." + pushState)));
+    else if (pushState) {
+      box.append(h("p.push-status", { role: "status" }, t(pushState === "on" ? "push.on" : "push.off")),
+        h("div.actions", null, pushState === "on"
+          ? h("button.btn.ghost.push-off", { type: "button", onclick: pushOff }, t("push.turn_off"))
+          : h("button.btn.primary.push-on", { type: "button", onclick: pushOn }, t("push.turn_on"))));
+    }
+    return box;
+  }
+
+  function keyBytes(b64) {
+    const raw = atob((b64 + "=".repeat((4 - (b64.length % 4)) % 4)).replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  }
+
+  async function pushOn() {
+    try {
+      if (await Notification.requestPermission() !== "granted") { pushState = "denied"; render(); return; }
+      const reg = await navigator.serviceWorker.ready;
+      const { public_key } = await get("/api/push/key");
+      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key) });
+      const json = sub.toJSON();
+      await post("/api/push/subscriptions", { endpoint: json.endpoint, keys: json.keys, lang: currentLang() });
+      pushSub = sub; pushState = "on"; error = null;
+      toast(t("push.on"));
+    } catch (err) { error = err.message; }
+    render();
+  }
+
+  async function pushOff() {
+    try {
+      if (pushSub) {
+        await post("/api/push/unsubscribe", { endpoint: pushSub.endpoint });
+        await pushSub.unsubscribe();
+      }
+      pushSub = null; pushState = "off"; error = null;
+    } catch (err) { error = err.message; }
+    render();
   }
 
   async function saveEmail(e) {
