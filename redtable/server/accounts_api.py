@@ -17,9 +17,6 @@ cookie, and no error message repeats them.
 
 from __future__ import annotations
 
-import contextlib
-import os
-from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -32,8 +29,8 @@ from . import sharedlimits
 from .devices import device_id, ensure_device
 from .errors import ApiError
 from .fairplay import note_request
-from .hashpool import HashPool, HashPoolFull, busy_error
-from .limits import Limits, rate_limited
+from .hashing import hash_off, hashing_place
+from .limits import rate_limited
 from .store import run_blocking
 
 router = APIRouter(tags=["accounts"])
@@ -44,6 +41,13 @@ class Credentials(BaseModel):
     # bounded loosely here so that the answer to a bad value is ours, naming the rule
     username: StrictStr = Field(..., max_length=4 * acc.USERNAME_MAX, description="3-24 of A-Z a-z 0-9 _ -")
     password: StrictStr = Field(..., max_length=4 * acc.PASSWORD_MAX, description="8-256 characters")
+
+
+class Registration(Credentials):
+    email: StrictStr | None = Field(
+        None, max_length=1024, description="optional: an address for password resets (a verification link is mailed)"
+    )
+    lang: StrictStr | None = Field(None, max_length=8, description="the e-mails' language: en, uk or pl")
 
 
 class Proof(BaseModel):
@@ -74,38 +78,6 @@ def _client(request: Request) -> str:
     return acc.client_address(request)
 
 
-def hash_pool_for(limits: Limits) -> HashPool:
-    """The app's hashing pool, sized by ``limits`` (a cap smaller than one hash is refused at start)."""
-    return HashPool(
-        limits.hash_workers or os.cpu_count() or 1,
-        limits.hash_queue,
-        limits.hash_memory_mb << 20,
-        acc.HASHER.memory_cost * 1024,  # (argon2 counts KiB)
-    )
-
-
-def _pool(request: Request) -> HashPool:
-    pool = getattr(request.app.state, "hash_pool", None)
-    if pool is None:
-        pool = request.app.state.hash_pool = hash_pool_for(request.app.state.hub.limits)
-    return pool
-
-
-@contextlib.contextmanager
-def _place(request: Request) -> Iterator[None]:
-    """A place in the hashing pool for this whole request, or the 503 at once (``hashpool.py``)."""
-    try:
-        with _pool(request).place():
-            yield
-    except HashPoolFull as e:  # (only taking the place raises it)
-        raise busy_error(e) from None
-
-
-async def _hash(request: Request, fn: Any, *args: Any) -> Any:
-    """``fn(*args)`` on a hashing thread (the request holds its :func:`_place`)."""
-    return await _pool(request).compute(fn, *args)
-
-
 async def _admit(request: Request, kind: str, what: str) -> None:
     """Let a request that holds a hashing place in, cheapest refusal first: this process's bucket
     ``kind`` of the client's network (429; memory only), then the fleet's bucket in storage (429)."""
@@ -125,18 +97,25 @@ def _logged_in(request: Request, account: acc.Account, token: str, status: int) 
 
 
 @router.post("/api/accounts", status_code=201, response_model=SessionInfo)
-async def register(request: Request, body: Credentials) -> Response:
-    """Make an account; the answer logs this browser in as it."""
+async def register(request: Request, body: Registration) -> Response:
+    """Make an account; the answer logs this browser in as it (``email``: a verification link is mailed)."""
+    from . import emails
+
     username = acc.check_username(body.username)
     password = acc.check_password(body.password)
-    with _place(request):
+    address = emails.check_email(body.email) if body.email is not None else None
+    if address is not None:
+        emails.require_mailer(request)
+    with hashing_place(request):
         await _admit(request, "register", "new accounts")
         store = request.app.state.store
-        digest = await _hash(request, acc.hash_password, password)
+        digest = await hash_off(request, acc.hash_password, password)
         try:
             account = await run_blocking(acc.create_account, store, username, digest)
         except acc.UsernameTaken:
             raise ApiError(409, "username_taken", "that username is taken (usernames ignore case)") from None
+        if address is not None:
+            await emails.add_address(request, account, address, emails.lang_of(request, body.lang))
         return await _session_for(request, account, 201)
 
 
@@ -146,7 +125,7 @@ async def log_in(request: Request, body: LogIn) -> Response:
 
     Failures at the username make the next tries wait, then ask for a proof of work; a device
     that logged in to the account before is spared both (``loginguard.py``)."""
-    with _place(request):
+    with hashing_place(request):
         await _admit(request, "login", "log-in attempts")
         return await _log_in(request, body)
 
@@ -163,7 +142,7 @@ async def _log_in(request: Request, body: LogIn) -> Response:
     if not known:
         await _check_friction(request, key, body.proof)
     await run_blocking(guard.record_failure, store, key)  # counted first: tries at once see each other
-    ok, rehash = await _hash(request, acc.verify_password, found[1] if found else None, body.password)
+    ok, rehash = await hash_off(request, acc.verify_password, found[1] if found else None, body.password)
     if not ok or found is None:
         raise ApiError(401, "bad_login", "wrong username or password")
     account = found[0]

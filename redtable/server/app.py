@@ -25,12 +25,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..core import GAMES, game_class
 from .accounts import account_for_write
-from .accounts_api import hash_pool_for
 from .accounts_api import router as accounts_router
 from .botpool import PRESETS
 from .conn import Conn
 from .edge import BodyTooLarge, Edge, RateGate
 from .errors import ApiError, bad_token, internal_error, missing_token, token_in_url
+from .hashing import hash_pool_for
 from .limits import Limits, network_key, rate_limited
 from .live import MAX_SEED, Hub, LiveGame, _dumps
 from .moderation_api import refuse_in_maintenance
@@ -449,6 +449,8 @@ def create_app(
     metrics_token: str | None = None,
     log_requests: bool = False,
     retention: Any = None,
+    smtp: str | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The app.
 
@@ -532,6 +534,11 @@ def create_app(
     )
     app.state.hub = hub
     app.state.store = store
+    # e-mail (emails.py, mailer.py): the SMTP server, and the origin links in e-mails start with
+    from .mailer import Mailer
+
+    app.state.mailer = Mailer.from_url(smtp) if smtp else None
+    app.state.public_url = public_url.rstrip("/") if public_url else None
     app.state.hash_pool = hash_pool_for(limits)  # (password hashes: a bounded pool of their own, accounts_api.py)
     app.add_middleware(
         RateGate, classify=rate_kind, client=lambda scope: scope_client(scope, limits), try_take=hub.limiter.try_take
@@ -880,6 +887,12 @@ def create_app(
     metrics.install(app, hub, store, token=metrics_token)  # /healthz, /readyz, /metrics (with a token)
     # -------------------------------------------------------------- accounts, profiles, leaderboards
     app.include_router(accounts_router)
+    from .emails import router as emails_router
+
+    app.include_router(emails_router)  # e-mail addresses, password reset, change password
+    from .push import router as push_router
+
+    app.include_router(push_router)  # Web Push subscriptions (push.py)
     app.include_router(players_router)
     # -------------------------------------------------------------- moderation: reports, actions, site notices
     from .moderation_api import router as moderation_router
@@ -900,6 +913,7 @@ def create_app(
 
     # -------------------------------------------------------------- web UI
     web = Path(web_dir) if web_dir else WEB_STATIC
+    app.state.web_dir = web  # the service worker lists its files (web/appshell.py)
 
     @app.get("/join/{game_id}", include_in_schema=False)
     async def join_page(game_id: str):

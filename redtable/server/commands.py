@@ -131,6 +131,22 @@ def serve_command(
     table_idle_seconds: float | None = typer.Option(
         None, "--table-idle-seconds", hidden=True, help="tests: seconds without a person acting before any table closes"
     ),
+    smtp: str | None = typer.Option(
+        None,
+        "--smtp",
+        envvar="REDTABLE_SMTP",
+        show_envvar=False,
+        help="send e-mail (address verification, password reset) through this server: smtp://host:port, "
+        "smtp://user@host:587?starttls=true&from=name%40domain or smtps://host:465; the password in the env "
+        "REDTABLE_SMTP_PASSWORD (docs/deploy.md); env REDTABLE_SMTP",
+    ),
+    public_url: str | None = typer.Option(
+        None,
+        "--public-url",
+        envvar="REDTABLE_PUBLIC_URL",
+        show_envvar=False,
+        help="the origin players reach this server at (https://cards.example.org): links in e-mails start with it",
+    ),
 ) -> None:
     """Run the game server: HTTP + WebSocket API (interactive docs at /docs) and the web UI at /."""
     if not 0 < port < 65536:
@@ -169,6 +185,15 @@ def serve_command(
             _fail(f"{name} must be 0 (keep forever) to 36500, got {days}")
     if access_log is None:
         access_log = log_format == "json"
+    if smtp:
+        from .mailer import BadSmtpUrl, parse_smtp_url
+
+        try:
+            parse_smtp_url(smtp)
+        except BadSmtpUrl as e:  # (the message names the rule, never the password)
+            _fail(f"bad --smtp: {e}")
+    if public_url and not public_url.startswith(("https://", "http://")):
+        _fail(f"--public-url must start with https:// (or http:// on a private network), got {public_url[:80]!r}")
     if bus is not None and not (
         bus in ("postgres", "postgresql") or bus.startswith(("redis://", "rediss://", "unix://"))
     ):
@@ -217,6 +242,10 @@ def serve_command(
         _fail(f"cannot open the database {shown!r}: {str(e).splitlines()[0]}")
     if workers > 1:
         store.dispose()
+        if smtp:  # to the workers in their environment (the URL may hold a password), never on a command line
+            os.environ["REDTABLE_SMTP"] = smtp
+        if public_url:
+            os.environ["REDTABLE_PUBLIC_URL"] = public_url
         _supervise(
             workers,
             host,
@@ -280,6 +309,8 @@ def serve_command(
         metrics_token=metrics_token,
         log_requests=access_log,
         retention=Retention(chat_days=chat_days, failure_days=login_failure_days),
+        smtp=smtp,
+        public_url=public_url,
     )
     if not reuse_port:
         _announce(host, port, docs, db)

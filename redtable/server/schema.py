@@ -55,7 +55,15 @@ def _chat_removed(store: Store, conn: Connection) -> None:
         conn.exec_driver_sql(f"ALTER TABLE {store.qualified('redtable_chat')} ADD COLUMN removed_at FLOAT")
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed)
+def _notify_tables(store: Store, conn: Connection) -> None:
+    """Migration 3: accounts' e-mail addresses and their single-use links (``emails.py``), the
+    server's VAPID key and the browsers' push subscriptions (``push.py``)."""
+    _load_models()  # the tables are on the store's metadata (MODEL_MODULES: no import of those modules here)
+    for name in ("redtable_emails", "redtable_email_tokens", "redtable_push_keys", "redtable_push_subscriptions"):
+        store.metadata.tables[name].create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -89,13 +97,15 @@ MODEL_MODULES = (
     "accounts",
     "chat",
     "clientdb",
+    "emails",
     "fairplay",
     "loginguard",
     "moderation",
-    "sanctions",
+    "push",
     "ratings",
     "readycheck",
     "rematch",
+    "sanctions",
     "sharedlimits",
     "tabledb",
 )

@@ -442,10 +442,22 @@ class TableService:
         if clk is None or tbl.over:
             return
         now = time.time()
-        clk.advance(now, game.version, decided_by if by_person else None, tbl.waiting_on(game))
+        waiting = tbl.waiting_on(game)
+        clk.advance(now, game.version, decided_by if by_person else None, waiting)
         if not remote:
             self.persist(game, idle_at=now + self.idle_limit(tbl) if by_person else None)
+            self.turn_push(game, waiting, decided_by)
         self.arm(game)
+
+    def turn_push(self, game: LiveGame, seat: int | None, decided_by: int | None) -> None:
+        """A turn-based game now waits on another seat: its account's browsers hear it (push.py;
+        sent by the process that committed the change, so once in a fleet)."""
+        clk = game.table.clock
+        if seat is None or seat == decided_by or clk is None or clk.spec.kind != "turn":
+            return
+        from .push import notify_turn
+
+        self._spawn(notify_turn(self.hub, game, seat))
 
     def persist(self, game: LiveGame, idle_at: float | None = None) -> None:
         """Store the game's clock (in the background: a later write never loses to an older one)."""
@@ -558,6 +570,7 @@ class TableService:
         now = time.time()
         if tbl.clock is not None:
             tbl.clock.advance(now, game.version, None, tbl.waiting_on(game))
+            self.turn_push(game, tbl.waiting_on(game), None)
         self.persist(game, idle_at=now + self.idle_limit(tbl))
         fleet = self.hub.fleet
         if fleet is not None and self.hub._server_turn(game):  # bots move first: this process plays them

@@ -11,6 +11,7 @@
   (its hand's points and everyone's public rows; a spectator: the public rows).
 - ``GET  /api/web/rules/{game}?lang=``: a title's rules page data, read from the engines' tables
   (:mod:`redtable.web.rules_data`).
+- ``GET  /sw.js``: the service worker of the installable app (:mod:`redtable.web.appshell`).
 
 Wire it into the server with :func:`install` (``install(app)`` after ``create_app``): it
 includes the router and moves its routes in front of the static files mounted at ``/``.
@@ -215,8 +216,11 @@ def install(app: FastAPI) -> FastAPI:
     """Add the router to ``app`` ahead of a static mount at ``/`` (idempotent)."""
     if getattr(app.state, "web_routes", False):
         return app
+    from .appshell import router as shell_router
+
     before = len(app.router.routes)
     app.include_router(router)
+    app.include_router(shell_router)  # /sw.js: the installable app's service worker
     added = app.router.routes[before:]
     del app.router.routes[before:]
     app.router.routes[0:0] = added

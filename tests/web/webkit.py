@@ -111,7 +111,7 @@ class LiveServer:
     ``allow_chosen_seeds`` lets a test deal a known game to two people, and block windows
     are declined after a short wait (``window_median``)."""
 
-    def __init__(self, db_path: Path) -> None:
+    def __init__(self, db_path: Path, web_dir: Path | None = None, **options) -> None:
         for mod in ("fastapi", "uvicorn", "sqlalchemy", "orjson"):
             pytest.importorskip(mod, reason="the game server's dependencies are not installed")
         import uvicorn
@@ -126,6 +126,8 @@ class LiveServer:
                 limits=replace(Limits().relaxed(), trust_proxy=True),
                 allow_chosen_seeds=True,
                 window_median=WINDOW_MEDIAN,
+                web_dir=str(web_dir) if web_dir else None,
+                **options,
             )
         )
         self.seen = SeenURLs(self.app)

@@ -5,7 +5,7 @@
 // at a username the server may ask for a proof of work (pow.js), solved here and sent again;
 // a busy server (503) is asked once more after its Retry-After.
 import { h, clear, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, currentLang } from "./i18n.js";
 import { get, post, del, setCsrf } from "./api.js";
 import { canProve, solveChallenge } from "./pow.js";
 
@@ -27,6 +27,7 @@ function setSession(info) {
 }
 
 export async function loadSession() {
+  if (navigator.onLine === false) return;  // offline: asked again when the page is back online (main.js)
   try {
     setSession(await get("/api/session"));
   } catch (e) {
@@ -65,6 +66,7 @@ export function accountForm(initialMode, onDone) {
   let working = null; // what the page is doing meanwhile (proving, waiting for a busy server)
   let username = "";
   let password = "";
+  let email = "";  // (register: optional, for a forgotten password)
   const box = h("div.account-box");
 
   function render() {
@@ -90,8 +92,15 @@ export function accountForm(initialMode, onDone) {
           oninput: (e) => { password = e.target.value; },
         }),
         mode === "register" ? h("small#acct-pass-help.muted", null, t("account.password_help", { min: PASSWORD_MIN })) : null),
+      mode === "register" ? h("label.field", null, h("span", null, t("account.email_optional")),
+        h("input#acct-email", {
+          type: "email", name: "email", autocomplete: "email", maxlength: 254, value: email,
+          "aria-describedby": "acct-email-help", oninput: (e) => { email = e.target.value; },
+        }),
+        h("small#acct-email-help.muted", null, t("account.email_help"))) : null,
       error ? h("p.error.account-error", { role: "alert" }, error) : null,
       working ? h("p.muted.account-working", { role: "status" }, working) : null,
+      mode === "login" ? h("p.forgot", null, h("a.forgot-link", { href: "#/forgot" }, t("reset.forgot_link"))) : null,
       h("div.actions", null,
         h("button.btn.primary.account-submit", { type: "submit", disabled: busy },
           t(mode === "register" ? "account.register" : "account.log_in"))));
@@ -126,6 +135,7 @@ export function accountForm(initialMode, onDone) {
   async function send(name) {
     const path = mode === "register" ? "/api/accounts" : "/api/session";
     const body = { username: name, password };
+    if (mode === "register" && email.trim()) { body.email = email.trim(); body.lang = currentLang(); }
     let waited = false;
     for (let round = 0; round < 4; round++) {
       try {
@@ -171,6 +181,7 @@ export function mountAccount(root, mode) {
       page.append(h("p", null, t("account.logged_in_as", { name: user })),
         h("div.actions", null,
           h("a.btn.primary", { href: `#/players/${encodeURIComponent(user)}` }, t("account.my_profile")),
+          h("a.btn.settings-link", { href: "#/account" }, t("settings.title")),
           h("button.btn.ghost.logout", { type: "button", onclick: logOut }, t("account.log_out"))));
       return;
     }

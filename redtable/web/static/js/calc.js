@@ -249,6 +249,12 @@ export function mountCalc(root) {
   }
 
   async function score() {
+    if (navigator.onLine === false) {  // the cards and the entries work offline; the scoring is the server's
+      result = null;
+      error = t("app.offline_score");
+      render();
+      return;
+    }
     try {
       result = await post("/api/web/score/red-rising", body());
       error = null;

@@ -5,6 +5,7 @@ import { loadSession, currentUser, onAccountChange, logOut } from "./account.js"
 import { watch, myGamesLink } from "./mygames.js";
 import { applyTheme, themeSwitch } from "./theme.js";
 import { refreshSite, modRole, onRoleChange } from "./moderation.js";
+import { startApp, online, offlinePage } from "./appupdate.js";
 
 applyTheme();  // before the first paint of the page's own content
 
@@ -24,7 +25,13 @@ const routes = [
   [/^#\/leaderboard\/([^/?]+)/, () => import("./players.js").then((m) => m.mountLeaderboard)],
   [/^#\/my-games/, () => import("./mygames.js").then((m) => m.mountMyGames)],
   [/^#\/moderation(?:\/([a-z]+))?/, () => import("./moderation.js").then((m) => m.mountModeration)],
+  [/^#\/account\/?$/, () => import("./accountpage.js").then((m) => m.mountSettings)],
+  [/^#\/forgot\/?$/, () => import("./accountpage.js").then((m) => m.mountForgot)],
+  [/^#\/reset\/([^/?]+)/, () => import("./accountpage.js").then((m) => m.mountReset)],
+  [/^#\/verify-email\/([^/?]+)/, () => import("./accountpage.js").then((m) => m.mountVerify)],
 ];
+// Pages that work offline (the service worker keeps their files and data): the others need the server.
+const OFFLINE_OK = /^#\/(calc|learn\/?$|rules\/)/;
 
 function renderTopbar() {
   const bar = document.getElementById("topbar");
@@ -80,6 +87,10 @@ async function route() {
   // Invite links are /join/<game>#<invite>: the server answers the path with this page, and
   // the invite stays in the #fragment, which a browser never sends to any server.
   const join = location.pathname.match(/^\/join\/([^/]+)\/?$/);
+  if (join && !online()) {
+    clear(app).append(offlinePage());
+    return;
+  }
   if (join) {
     const m = await import("./lobby.js");
     if (mine !== routing) return;
@@ -88,6 +99,10 @@ async function route() {
     return;
   }
   const hash = location.hash || "#/";
+  if (!online() && !OFFLINE_OK.test(hash)) {  // a table, the lobby, my games: say so instead of failing
+    clear(app).append(offlinePage());
+    return;
+  }
   for (const [re, loader] of routes) {
     const m = hash.match(re);
     if (m) {
@@ -114,6 +129,17 @@ async function boot() {
     else route();
   });
   window.addEventListener("hashchange", route);
+  startApp();  // the service worker, the update offer, the offline strip (appupdate.js)
+  let wasOnline = online();
+  const reroute = () => {  // a page that needed the connection comes back with it (and says so when it goes)
+    const now = online();
+    const hash = location.hash || "#/";
+    if (now && !wasOnline) loadSession().then(() => watch.poll());
+    if (now !== wasOnline && (!OFFLINE_OK.test(hash) || location.pathname.startsWith("/join/"))) route();
+    wasOnline = now;
+  };
+  window.addEventListener("online", reroute);
+  window.addEventListener("offline", reroute);
   window.addEventListener("unhandledrejection", (e) => {
     e.preventDefault();
     const msg = (e.reason && e.reason.message) || String(e.reason);

@@ -51,7 +51,7 @@ class TurnWatch {
   get count() { return this.mine ? this.mine.size : 0; }
 
   async poll() {
-    if (this.busy) return;
+    if (this.busy || navigator.onLine === false) return;  // offline: the next round after it is back
     this.busy = true;
     try {
       const games = await fetchMine();

@@ -21,8 +21,8 @@ export function currentTheme() { return saved() || (query && query.matches ? "li
 export function applyTheme() {
   const theme = currentTheme();
   document.documentElement.dataset.theme = theme;
-  const meta = document.querySelector('meta[name="theme-color"]');
-  if (meta) meta.content = theme === "light" ? "#f4f1ea" : "#14121a";
+  // both theme-color tags (one per system scheme, as the manifest's page starts) follow the pick
+  for (const meta of document.querySelectorAll('meta[name="theme-color"]')) meta.content = theme === "light" ? "#f4f1ea" : "#14121a";
   for (const b of document.querySelectorAll(".theme-switch")) label(b);
 }
 
