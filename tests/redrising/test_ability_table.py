@@ -44,6 +44,7 @@ def test_installing_again_changes_nothing():
     assert (dict(DEPLOY), dict(END_OF_GAME), set(BLOCK_STEAL_BANISH), dict(BLOCK_SOVEREIGN)) == before
 
 
+@pytest.mark.multiprocess
 def test_a_family_imported_first_gives_the_same_tables():
     """The old side-effect imports filled the tables in an order that depended on which
     module came first; now any entry point gives the same ordered tables."""
