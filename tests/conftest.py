@@ -8,7 +8,8 @@ Every test is sorted by what it costs, with markers (registered in pyproject.tom
   worker pools): set here for a test whose module imports ``pexpect`` or holds a
   :class:`kit.procs.ServerProcess` (``fleetkit.Proc``), or that asks for a fixture of
   ``PROCESS_FIXTURES``; otherwise written on the test (``@pytest.mark.multiprocess``);
-* ``slow``: it takes more than a few seconds of CPU by itself; written on the test.
+* ``slow``: it takes more than a second of CPU by itself: written on the test, or its node id is
+  in ``slow_tests.txt`` (measured; a parametrized case by its own id).
 
 The unit tier is ``python -m pytest -n 2 -m "not browser and not multiprocess and not slow"``.
 While it runs, a test that starts a process anyway fails and says which marker it lacks
@@ -37,6 +38,12 @@ PROCESS_FIXTURES = {"schema"}  # (tests/server/conftest.py: a PostgreSQL schema 
 #: Fixtures that drive Chromium.
 BROWSER_FIXTURES = {"browser"}
 
+SLOW_IDS = {
+    line.strip()
+    for line in (Path(__file__).resolve().parent / "slow_tests.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+}
+
 _PROCESS_EVENTS = {"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn", "os.posix_spawnp", "os.exec"}
 
 
@@ -61,6 +68,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = getattr(item, "module", None)
         if module is not None and module.__name__ not in by_module:
             by_module[module.__name__] = _starts_processes(module)
+        if item.nodeid in SLOW_IDS:
+            item.add_marker(pytest.mark.slow)
         if names & PROCESS_FIXTURES or (module is not None and by_module[module.__name__]):
             item.add_marker(pytest.mark.multiprocess)
 
