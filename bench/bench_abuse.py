@@ -51,7 +51,6 @@ import os
 import random
 import resource
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -62,7 +61,8 @@ from pathlib import Path
 
 import httpx
 import orjson
-from bench_server import cpu_seconds, free_port, pct  # the load benchmark's helpers (bench/ is on the path)
+from bench_server import cpu_seconds, pct  # the load benchmark's helpers (bench/ is on the path)
+from kit import free_port, stop_process, wait_http  # the shared test kit (bench_server puts tests/ on the path)
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
@@ -919,29 +919,14 @@ def start_server(tmp: str, loop_probe: bool = False) -> tuple[subprocess.Popen, 
         cmd = [sys.executable, "-m", "redtable.server", *server_args]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "w"))
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            break
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1, trust_env=False).status_code == 200:
-                return proc, base, Path(str(db) + "-wal")
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(
-        f"the server did not start; see {tmp}/server.log:\n" + (Path(tmp) / "server.log").read_text()[-2000:]
-    )
-
-
-def stop_process(proc: subprocess.Popen, sig: int = signal.SIGINT, wait: float = 15) -> None:
-    if proc.poll() is None:
-        proc.send_signal(sig)
-        try:
-            proc.wait(wait)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+    try:
+        wait_http(f"{base}/api/health", proc, timeout=30, every=0.1, trust_env=False)
+        return proc, base, Path(str(db) + "-wal")
+    except RuntimeError:
+        proc.kill()
+        raise SystemExit(
+            f"the server did not start; see {tmp}/server.log:\n" + (Path(tmp) / "server.log").read_text()[-2000:]
+        ) from None
 
 
 def lat_stats(values: list[float]) -> dict:
@@ -1440,7 +1425,7 @@ def main() -> None:
     try:
         report = (uvloop.run if uvloop else asyncio.run)(orchestrate(args, proc, base, wal, tmp))
     finally:
-        stop_process(proc)
+        stop_process(proc, wait=15)
         log_text = (Path(tmp) / "server.log").read_text(errors="replace") if (Path(tmp) / "server.log").exists() else ""
         if args.keep:
             print(f"kept {tmp}", file=sys.stderr)

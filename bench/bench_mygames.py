@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the shared test kit, which srvkit uses
 
 from srvkit import Api, Backend, start_server  # noqa: E402
 

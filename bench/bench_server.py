@@ -38,7 +38,6 @@ import json
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -53,11 +52,9 @@ import orjson
 import websockets
 from websockets.asyncio.client import connect
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the shared test kit
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from kit import free_port, wait_http  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:
@@ -411,19 +408,13 @@ def start_servers(
         if cap is not None:
             cap.put(procs[-1].pid)
         bases.append(f"http://127.0.0.1:{port}")
-    deadline = time.time() + 60
     for p, base in zip(procs, bases, strict=True):
-        while True:
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.time() > deadline or p.poll() is not None:
-                for q in procs:
-                    q.kill()
-                raise SystemExit(f"a server did not start; see {tmp}/server*.log")
-            time.sleep(0.1)
+        try:
+            wait_http(f"{base}/api/health", p, timeout=60, every=0.1)
+        except RuntimeError:
+            for q in procs:
+                q.kill()
+            raise SystemExit(f"a server did not start; see {tmp}/server*.log") from None
     return procs, bases, info
 
 

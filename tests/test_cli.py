@@ -161,6 +161,7 @@ def test_replay_deep_nesting(tmp_path, text):
         clean_error(r, "JSON nested too deeply", "at most 64")
 
 
+@pytest.mark.multiprocess
 def test_replay_deep_nesting_in_a_real_process(tmp_path):
     f = tmp_path / "deep.json"
     f.write_text('{"a":' * 100_000 + "[" * 100_000)
@@ -207,6 +208,7 @@ def test_replay_dev_zero_stops_at_the_size_limit():
     assert time.monotonic() - start < 10
 
 
+@pytest.mark.multiprocess
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
 def test_replay_dev_zero_in_a_real_process():
     start = time.monotonic()

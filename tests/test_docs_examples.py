@@ -50,6 +50,7 @@ TIMEOUT = 120  # seconds for any one command: a hang fails the test instead of s
 # block's first line, or a command's first words) and the reason.
 NOT_RUN = {
     "README.md: (command -v chromium": "the whole test suite; test_test_command.py checks it is .ci/run's command",
+    "python -m pytest -n 2 -m": "tiers of this very test suite (tests/conftest.py holds the markers)",
     "redtable tournament red-north --bots ismcts,heuristic -n 400 --backend ray": (
         "starts a Ray runtime (half a minute alone); tests/sim/test_ray_backend.py runs the Ray backend"
     ),
@@ -321,6 +322,7 @@ def command_blocks() -> list[pytest.param]:
     return params
 
 
+@pytest.mark.multiprocess
 @pytest.mark.parametrize("block", command_blocks())
 def test_commands_run(block: Block, scratch):
     here, env = scratch
@@ -350,6 +352,7 @@ def test_commands_run(block: Block, scratch):
 
 
 # ---------------------------------------------------------------------- inputs: the scorer
+@pytest.mark.multiprocess
 @pytest.mark.parametrize("kind, suffix", [("scorer text", ".txt"), ("scorer json", ".json")])
 def test_scorer_examples_are_accepted(kind, suffix, scratch):
     here, env = scratch
@@ -361,6 +364,7 @@ def test_scorer_examples_are_accepted(kind, suffix, scratch):
         assert "Winner:" in run(["redtable", "score", "red-rising", "-"], here, env, stdin=path.read_text()).stdout
 
 
+@pytest.mark.multiprocess
 def test_python_block_runs(scratch):
     here, env = scratch
     pytest.importorskip("pyspiel")
@@ -371,6 +375,7 @@ def test_python_block_runs(scratch):
         assert r.returncode == 0, f"{b}: {r.stderr[-3000:]}"
 
 
+@pytest.mark.multiprocess
 def test_serve_output_example_is_what_serve_prints(scratch):
     """docs/deploy.md shows the refusal of --workers 2 on SQLite: the same words, wrapped."""
     here, env = scratch
@@ -483,6 +488,7 @@ def test_rematch_message_is_a_real_ones(server):
     assert msg["rematch"]["game_id"] == got.json()["game_id"] and msg["rematch"]["status"] == "started"
 
 
+@pytest.mark.multiprocess
 @pytest.mark.slow
 def test_seed_check_of_security_md(server, scratch):
     """The commit-and-reveal check, with HOST and ID those of a finished game of this server."""

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from redtable.cli import app
@@ -12,6 +13,7 @@ from redtable.sim.simulate import simulate
 runner = CliRunner()
 
 
+@pytest.mark.multiprocess
 def test_simulate_json_has_vp_and_glory_statistics(tmp_path):
     out = tmp_path / "games"
     res = runner.invoke(
@@ -37,6 +39,7 @@ def test_simulate_json_has_vp_and_glory_statistics(tmp_path):
     assert replayed["summary"]["vp"] == saved["result"]["scores"]
 
 
+@pytest.mark.multiprocess
 def test_simulate_with_outpost_points_option():
     res = runner.invoke(app, ["simulate", "red-north", "-p", "2", "-n", "3", "--json", "-o", "outpost_points=3"])
     assert res.exit_code == 0, res.output

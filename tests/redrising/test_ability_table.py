@@ -75,6 +75,7 @@ def test_another_rules_value_is_played_by_the_game_that_has_it():
     assert copy == rules and copy is not rules
 
 
+@pytest.mark.multiprocess
 def test_a_family_imported_first_gives_the_same_tables():
     """Whichever module comes first, the rules value and its ordered tables are the same."""
     code = (

@@ -383,6 +383,7 @@ def test_score_deep_nesting(tmp_path, text):
         clean_error(r, "JSON nested too deeply", "at most 32")
 
 
+@pytest.mark.multiprocess
 def test_score_deep_nesting_in_a_real_process(tmp_path):
     f = tmp_path / "deep.json"
     f.write_text("[" * 100_000 + '{"a":' * 100_000)
@@ -431,6 +432,7 @@ def test_score_dev_zero_stops_at_the_size_limit():
     assert time.monotonic() - start < 10
 
 
+@pytest.mark.multiprocess
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
 def test_score_dev_zero_in_a_real_process():
     start = time.monotonic()
@@ -765,6 +767,7 @@ def test_cards_gallery_in_ukrainian():
 # ------------------------------------------------------------------- the interactive scorepad (a terminal)
 
 
+@pytest.mark.multiprocess
 def test_interactive_scorepad_through_a_terminal(tmp_path):
     import pexpect
 
@@ -839,6 +842,7 @@ def test_interactive_scorepad_through_a_terminal(tmp_path):
     assert child.exitstatus == 0
 
 
+@pytest.mark.multiprocess
 def test_interactive_scorepad_end_of_input_scores_nothing():
     import pexpect
 

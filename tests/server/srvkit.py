@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
-import threading
-import time
 import uuid
 from functools import lru_cache
 
 import httpx
 import orjson
 import pytest
-import uvicorn
+from kit import free_port  # noqa: F401  (the folder's tests import it from here)
+from kit.threaded import UvicornThread
 from websockets.sync.client import connect
 
 from redtable.server.app import create_app
@@ -76,51 +74,18 @@ class Backend:
             st.dispose()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class ThreadServer:
+class ThreadServer(UvicornThread):
     """The app served by uvicorn on a loopback port, in a thread of the test process."""
 
     def __init__(self, app) -> None:
-        self.app = app
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.ws_base = f"ws://127.0.0.1:{self.port}"
         from redtable.server.httpbounds import BoundedHttpToolsProtocol
 
-        config = uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            ws="websockets-sansio",
-            lifespan="on",
-            ws_per_message_deflate=False,
-            http=BoundedHttpToolsProtocol,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.app = app
+        super().__init__(app, ws="websockets-sansio", ws_per_message_deflate=False, http=BoundedHttpToolsProtocol)
 
     @property
     def hub(self):
         return self.app.state.hub
-
-    def start(self) -> ThreadServer:
-        self.thread.start()
-        deadline = time.time() + 20
-        while not self.server.started:
-            if time.time() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.01)
-        return self
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(20)
 
     def call(self, fn, *args):
         """Run ``fn(*args)`` (sync, or a coroutine function) on the server's event loop."""

@@ -75,6 +75,7 @@ class NewDatabase(Backend):
                 conn.execute(f"DROP DATABASE IF EXISTS {self.dbname} WITH (FORCE)")
 
 
+@pytest.mark.multiprocess
 def test_backup_while_playing_then_restore_and_finish(backend, tmp_path):
     if backend.kind == "postgresql" and subprocess.run(["which", "pg_dump"], capture_output=True).returncode:
         pytest.skip("pg_dump is not installed (Debian: postgresql-client)")
@@ -179,6 +180,7 @@ def test_schema_versions_and_migrations(backend, tmp_path):
         store.dispose()
 
 
+@pytest.mark.multiprocess
 def test_serve_and_migrate_commands_on_a_newer_schema(tmp_path):
     b = Backend("sqlite", tmp_path)
     store = b.store()

@@ -22,6 +22,8 @@ from redtable.server.botpool import (
     preset_deadline,
 )
 
+pytestmark = pytest.mark.multiprocess  # (the pool's workers are processes; most tests start a pool)
+
 
 def state_after(game: str, players: int, seed: int, steps: int):
     """A state ``steps`` random moves in, where the decision has at least two options."""

@@ -443,6 +443,7 @@ def pair(tmp_path, request):
     b.cleanup()
 
 
+@pytest.mark.multiprocess
 def test_chat_across_two_processes(pair):
     """Seat 0 on A, seat 1 on B (and on A), a spectator on each: each process delivers the other's
     messages by the same rules, mutes included."""

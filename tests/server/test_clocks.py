@@ -408,6 +408,7 @@ def test_bots_only_are_never_abandoned(clocked):
 
 
 # ---------------------------------------------------------------------- two processes: each timeout once
+@pytest.mark.multiprocess
 def test_two_processes_act_on_each_timeout_once(tmp_path):
     """Seats of one game on two processes: both hold the game and its clock; when a seat's time
     runs out exactly one of them acts (the claim in storage), both tables hear of it, and the
@@ -443,6 +444,7 @@ def test_two_processes_act_on_each_timeout_once(tmp_path):
         b.cleanup()
 
 
+@pytest.mark.multiprocess
 def test_two_processes_close_an_abandoned_table_once(tmp_path):
     """Both processes hold a game nobody plays: exactly one of them closes it, both tables say why."""
     from fleetkit import Proc

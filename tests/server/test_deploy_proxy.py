@@ -110,6 +110,7 @@ def proxied(tmp_path):
     b.cleanup()
 
 
+@pytest.mark.multiprocess
 def test_the_documented_nginx_configuration_serves_a_game(proxied):
     servers, proxy, http_port = proxied
     r = httpx.get(f"http://127.0.0.1:{http_port}/api/health", follow_redirects=False, timeout=10)

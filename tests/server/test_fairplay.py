@@ -105,6 +105,7 @@ def test_one_device_is_not_rated(tables):
 
 
 # ---------------------------------------------------------------------- a fleet of two processes
+@pytest.mark.multiprocess
 def test_the_rule_holds_across_two_processes(schema, tmp_path):
     """Ann registers and sits through one process, Bo through the other, from one address:
     the table is unrated, and both processes say so."""
@@ -135,6 +136,7 @@ def test_the_rule_holds_across_two_processes(schema, tmp_path):
             p.stop()
 
 
+@pytest.mark.multiprocess
 def test_ready_confirmations_through_two_processes_start_the_table_once(schema, tmp_path):
     """Ann confirms through one process, Bo through the other: the table starts, once, and
     both processes show it started."""
@@ -191,6 +193,7 @@ def test_rated_quick_play_of_one_network_plays_unrated(tables):
         bo.close()
 
 
+@pytest.mark.multiprocess
 def test_an_abort_before_everyone_moved_holds_across_two_processes(schema, tmp_path):
     """Seat by seat through two processes, the first mover plays through one, the other never
     moves: its time runs out (whichever process acts), the game is aborted, nobody rated."""

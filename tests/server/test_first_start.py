@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from srvkit import Backend, free_port, start_server
 
 
@@ -70,6 +71,7 @@ def _serve(cwd: Path, env: dict[str, str], *args: str) -> tuple[str, int]:
     return err, proc.returncode
 
 
+@pytest.mark.multiprocess
 def test_default_database_is_in_the_user_data_dir_and_said_at_start(tmp_path):
     here, data = tmp_path / "checkout", tmp_path / "data"
     here.mkdir()

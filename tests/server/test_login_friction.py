@@ -321,6 +321,7 @@ def pg_schema():
     b.cleanup()
 
 
+@pytest.mark.multiprocess
 def test_sign_up_and_log_in_limits_hold_across_two_processes(pg_schema, tmp_path):
     """Two server processes on one database, one client address: the sign-up burst (5) and a
     username's failures are the fleet's, not each process's."""

@@ -111,6 +111,7 @@ def test_rate_limit_refusals_are_counted(tmp_path):
         srv.stop()
 
 
+@pytest.mark.multiprocess
 def test_log_config_and_serve_options(tmp_path):
     cfg = log_config("json", "warning")
     assert cfg["loggers"]["uvicorn.access"]["handlers"] == []  # its lines carry query strings
@@ -131,6 +132,7 @@ def test_log_config_and_serve_options(tmp_path):
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
 
 
+@pytest.mark.multiprocess
 def test_workers_serve_metrics_on_their_own_ports_and_log_json(tmp_path):
     require_backend("postgresql")
     b = Backend("postgresql", tmp_path)
@@ -184,6 +186,7 @@ def doc_block(lang: str, first: str) -> str:
     raise AssertionError(f"docs/deploy.md has no {lang} block starting {first!r}")
 
 
+@pytest.mark.multiprocess
 def test_a_real_prometheus_scrapes_a_fleet(tmp_path):
     prometheus = shutil.which("prometheus")
     if prometheus is None:

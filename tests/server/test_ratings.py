@@ -433,6 +433,7 @@ def test_profile_and_leaderboard_refusals(served):
 
 
 # ---------------------------------------------------------------------- a fleet of two processes
+@pytest.mark.multiprocess
 def test_a_rated_game_finished_on_one_of_two_processes_is_rated_once(schema, tmp_path):
     from fleetkit import Proc, Seat, Table
 

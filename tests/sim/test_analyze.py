@@ -202,6 +202,7 @@ def test_describe_and_quantiles():
 # ----------------------------------------------------------------------------- determinism and files
 
 
+@pytest.mark.multiprocess
 def test_same_seed_same_report_json_for_one_and_two_workers(rr, rn, tmp_path):
     for spec, (col1, numbers1) in ((RR, rr), (RN, rn)):
         col2 = _collect(spec, workers=2)

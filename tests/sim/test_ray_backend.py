@@ -69,6 +69,7 @@ def test_missing_ray_is_reported_with_the_install_command(monkeypatch):
         prepare_backend("ray")
 
 
+@pytest.mark.multiprocess
 def test_ray_backend_matches_the_local_backend():
     ray = pytest.importorskip("ray")
     ray.init(

@@ -49,6 +49,7 @@ def test_tournament_json_contract():
     assert sum(b["win_rate"] * b["games"] for b in data["bots"]) == pytest.approx(6, abs=1e-3)
 
 
+@pytest.mark.multiprocess
 def test_tournament_json_is_the_same_for_one_and_two_workers():
     args = ["tournament", "red-rising", "-p", "2", "-b", "random,random,random", "-n", "6", "--json"]
     one, two = json.loads(run(*args, "-w", "1").stdout), json.loads(run(*args, "-w", "2").stdout)
@@ -229,8 +230,11 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal():
 # ----------------------------------------------------------------------------- the text summary
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["red-rising", "red-north"])
 def test_simulate_summary_fits_80_columns_for_every_player_count(game):
+    # 4 games a count, not 12 (98 s of the suite): every table, row and card line is printed for each
+    # count with and without --details all the same; only the game counts in the cells are shorter.
     from redtable.core import game_class
 
     cls = game_class(game)
@@ -238,7 +242,7 @@ def test_simulate_summary_fits_80_columns_for_every_player_count(game):
         for extra in ([], ["--details"]):
             r = runner.invoke(
                 app,
-                ["simulate", game, "-p", str(players), "-n", "12", "-w", "1", "--bots", "heuristic,random", *extra],
+                ["simulate", game, "-p", str(players), "-n", "4", "-w", "1", "--bots", "heuristic,random", *extra],
                 env={"COLUMNS": "80"},
             )
             assert r.exit_code == 0, r.output
@@ -247,7 +251,7 @@ def test_simulate_summary_fits_80_columns_for_every_player_count(game):
             assert len(lines) <= (60 + 112 if extra and game == "red-rising" else 70)  # the details: 112 cards
             assert not any(line.lstrip().startswith(("{", "[")) for line in lines)  # no JSON dumps
             text = r.stdout
-            assert f"12 games, {players} players" in text and "by seat" in text and "by turn order" in text
+            assert f"4 games, {players} players" in text and "by seat" in text and "by turn order" in text
             assert "win % by bot" in text and "heuristic" in text and "scorepad" in text
             assert "decisions" in text and "rounds" in text and "winning score" in text
             seat_rows = [x for x in lines if re.match(r"^ \d  +\d+ \[\d+–\d+\] +\d+ \[\d+–\d+\]$", x)]

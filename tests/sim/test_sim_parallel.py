@@ -16,6 +16,7 @@ def square(i):
     return i * i
 
 
+@pytest.mark.multiprocess
 def test_results_come_back_sorted_by_index_for_any_worker_count():
     for workers in (1, 2, 3):
         for chunk in (None, 1, 7):
@@ -29,6 +30,7 @@ def slow_square(i):
     return i * i
 
 
+@pytest.mark.multiprocess
 def test_progress_counts_up_to_the_number_of_games():
     for workers in (1, 2):
         seen = []
@@ -36,6 +38,7 @@ def test_progress_counts_up_to_the_number_of_games():
         assert seen == sorted(seen) and seen[-1] == 20
 
 
+@pytest.mark.multiprocess
 @pytest.mark.parametrize("workers", [1, 2])
 def test_progress_moves_per_game_inside_a_chunk(workers):
     """Chunks of 5 slow games: every count 1..10 is reported, one game at a time, long before
@@ -102,6 +105,7 @@ def test_another_backend_plugs_in_without_touching_callers(monkeypatch):
     register_backend("test", reversed_backend)
 
 
+@pytest.mark.multiprocess
 def test_spawned_workers_give_the_same_games(monkeypatch):
     task = TournamentTask("red-north", 2, {}, 11, ("random", "random"))
     forked = run_games(task, range(4), 1)
@@ -120,6 +124,7 @@ def _stable(data):
     }
 
 
+@pytest.mark.multiprocess
 def test_simulate_over_two_workers_matches_one(tmp_path):
     one = simulate("red-north", 3, 16, 2)  # the old positional signature still works
     two = simulate("red-north", 3, 16, 2, workers=2, save_dir=tmp_path)

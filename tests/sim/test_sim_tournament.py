@@ -125,6 +125,7 @@ def _without_timings(data):
     "game, players, bots",
     [("red-north", 3, ["random", "random", "random"]), ("red-rising", 2, ["random", "random", "random"])],
 )
+@pytest.mark.multiprocess
 def test_results_do_not_depend_on_workers(game, players, bots):
     one = tournament(game, players, bots, 12, seed=3, workers=1)
     two = tournament(game, players, bots, 12, seed=3, workers=2)

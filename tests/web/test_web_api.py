@@ -119,6 +119,7 @@ def cli_score(tmp_path: Path, position: dict) -> dict:
     return json.loads(out.stdout)
 
 
+@pytest.mark.multiprocess
 def test_score_endpoint_matches_the_score_command(client, tmp_path):
     r = client.post("/api/web/score/red-rising", json=POSITION)
     assert r.status_code == 200, r.text

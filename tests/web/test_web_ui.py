@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 
+import pytest
 from webkit import CHOICES, READY, click_random_choice, create_in_lobby, http, play_until_end, shot
 
 
@@ -241,6 +242,7 @@ CALC_POSITION = {
 }
 
 
+@pytest.mark.multiprocess
 def test_score_calculator_matches_the_score_command(live, new_page, tmp_path):
     page = new_page(label="calc: ")
     page.goto(live.base + "/#/calc")

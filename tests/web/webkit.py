@@ -7,15 +7,14 @@ import json
 import os
 import random
 import shutil
-import socket
-import threading
-import time
 import urllib.error
 import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from kit import free_port  # noqa: F401  (the folder's tests import it from here)
+from kit.threaded import UvicornThread
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -82,12 +81,6 @@ def http(method: str, url: str, body=None, token: str | None = None) -> tuple[in
         return e.code, json.loads(e.read() or b"null")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class SeenURLs:
     """ASGI middleware: every path and query string the server was asked for (HTTP and WebSocket)."""
 
@@ -102,7 +95,7 @@ class SeenURLs:
         return await self.app(scope, receive, send)
 
 
-class LiveServer:
+class LiveServer(UvicornThread):
     """The game server (with the web routes) served by uvicorn in a thread of the test process.
 
     One test process is one client address: the rate limits are relaxed (``Limits.relaxed``);
@@ -114,7 +107,6 @@ class LiveServer:
     def __init__(self, db_path: Path, web_dir: Path | None = None, **options) -> None:
         for mod in ("fastapi", "uvicorn", "sqlalchemy", "orjson"):
             pytest.importorskip(mod, reason="the game server's dependencies are not installed")
-        import uvicorn
 
         from redtable.server import create_app
         from redtable.server.limits import Limits
@@ -131,24 +123,7 @@ class LiveServer:
             )
         )
         self.seen = SeenURLs(self.app)
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.seen, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def start(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.time() + 20
-        while not self.server.started:
-            if time.time() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        return self
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(20)
+        super().__init__(self.seen)
 
 
 def shot(page, name: str, full_page: bool = True) -> Path:
