@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # webkit.py, under --import-mode=importlib too
 
-from webkit import CHROMIUM_ARGS, LiveServer, chromium_path, require_browser
+from webkit import CHROMIUM_ARGS, CSP_WATCH, LiveServer, chromium_path, require_browser
 
 
 @pytest.fixture(scope="session")
@@ -29,17 +29,6 @@ def browser():
         b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
-
-
-# Every page reports a Content-Security-Policy violation as a console error (which fails the test).
-CSP_WATCH = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  const what = `${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile || "?"}:${e.lineNumber}`;
-  window.__csp.push(what);
-  console.error("CSP violation: " + what);
-});
-"""
 
 
 class Console:

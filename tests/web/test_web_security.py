@@ -439,7 +439,7 @@ def test_no_csp_violation_through_lobby_game_end_screen_and_replay(live, new_pag
 
 def test_the_csp_watch_sees_a_violation(live, browser):
     """The watch every page carries (conftest) does report an inline style: the tests above would fail."""
-    from conftest import CSP_WATCH
+    from webkit import CSP_WATCH  # (not "from conftest": tests/server has a conftest module too)
 
     ctx = browser.new_context()
     try:

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from webkit import CHOICES, READY, click_random_choice, create_in_lobby, http, play_until_end, shot
+from webkit import CHOICES, READY, click_random_choice, create_in_lobby, http, play_until_end, shot, tool
 
 
 def game_id(page) -> str:
@@ -395,11 +395,14 @@ def test_replay_scrubber_and_spectator(live, new_page):
 
 
 def test_watch_a_running_game_on_a_phone(live, new_page):
-    gid = http(
+    made = http(
         "POST",
         f"{live.base}/api/games",
         {"game": "red-rising", "seats": [{"type": "human"}, {"type": "bot"}, {"type": "bot"}, {"type": "bot"}]},
-    )[1]["game_id"]
+    )[1]
+    gid = made["game_id"]
+    # the person's seat is taken, so the game runs (a game waits for its people: the waiting room)
+    assert http("POST", f"{live.base}/api/games/{gid}/join", {"invite": made["seats"][0]["invite"]})[0] == 200
     page = new_page(width=390, height=844, label="phone: ", is_mobile=True, has_touch=True)
     page.goto(f"{live.base}/#/game/{gid}?watch=1")
     page.wait_for_selector(".rr-board .rr-loc")
@@ -407,7 +410,7 @@ def test_watch_a_running_game_on_a_phone(live, new_page):
     assert "Spectating" in page.inner_text(".rr-hand")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     shot(page, "rr-phone-spectator")
-    page.click(".logtoggle")
+    tool(page, ".logtoggle").click()  # (on a phone the control may sit in the "More" menu)
     page.wait_for_selector(".log-lines .logline")
     shot(page, "rr-phone-log", full_page=False)
 

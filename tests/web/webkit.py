@@ -226,3 +226,14 @@ def click_random_choice(page, rnd: random.Random) -> bool:
     except Exception:  # noqa: BLE001  (the page re-rendered under the click: look again)
         return False
     return True
+
+
+# Every page reports a Content-Security-Policy violation as a console error (which fails the test).
+CSP_WATCH = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  const what = `${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile || "?"}:${e.lineNumber}`;
+  window.__csp.push(what);
+  console.error("CSP violation: " + what);
+});
+"""

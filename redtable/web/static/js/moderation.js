@@ -97,6 +97,7 @@ export function reportButton(target, label, about) {
 
 // ---------------------------------------------------------------------- the banner and a player's notices
 export async function refreshSite() {
+  if (!navigator.onLine) return;  // offline (the installable app): nothing to ask, and no failed request to log
   try {
     const s = await get("/api/site");
     showBanner(s);

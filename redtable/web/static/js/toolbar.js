@@ -12,8 +12,8 @@ import { h, icon } from "./dom.js";
 import { t } from "./i18n.js";
 
 // The controls in the row's order, and how long each keeps its place (higher: kept longer).
-const ORDER = ["undo", "results", "chime", "scorebtn", "share", "info", "chattoggle", "logtoggle", "leave"];
-const KEEP = { undo: 90, results: 90, logtoggle: 70, scorebtn: 60, chattoggle: 50, chime: 30, info: 25, leave: 20, share: 10 };
+const ORDER = ["undo", "results", "chime", "scorebtn", "share", "info", "chattoggle", "logtoggle", "report-btn", "leave"];
+const KEEP = { undo: 90, results: 90, logtoggle: 70, scorebtn: 60, chattoggle: 50, chime: 30, info: 25, leave: 20, share: 10, "report-btn": 5 };  // (moderation.js's report: the first into "More")
 
 function kind(el) { return ORDER.find((c) => el.classList.contains(c)) || ""; }
 function shown(el) { return !el.hidden && getComputedStyle(el).display !== "none"; }
