@@ -276,7 +276,7 @@ class Serving:
 
     def stop(self) -> str:
         try:
-            self._wait()
+            self.wait()
         finally:
             self.proc.terminate()
             err = self.proc.communicate(timeout=30)[1]
@@ -285,7 +285,7 @@ class Serving:
         assert "redtable server on http://" in err, err
         return err
 
-    def _wait(self) -> None:
+    def wait(self) -> None:
         deadline = time.monotonic() + TIMEOUT
         while True:
             assert self.proc.poll() is None, f"{' '.join(self.words)} exited: {self.proc.communicate()[1][-3000:]}"
@@ -333,6 +333,9 @@ def test_commands_run(block: Block, scratch):
             for words in chain:
                 if command_role(words) == "serve":
                     servers.append(Serving(words, here, env))
+                    # one after the other: a block's servers may share the default database, and two
+                    # servers making a new SQLite file's tables at once race ("table ... already exists")
+                    servers[-1].wait()
     finally:
         errors = []
         for s in servers:
