@@ -15,36 +15,16 @@ and the compiled ability tables (in their order) and the Red Rising action space
 shared table's duplicates of Boneriders, The Jackal, Cassius and Lawyer were removed.)
 """
 
-import hashlib
 import json
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from fingerprint_engine import h, positions  # (this directory: the engine fingerprint's hash and positions)
+
 from redtable.bots import make_bot
-from redtable.core import Rng, make_game
-
-
-def h(o):
-    return hashlib.sha256(json.dumps(o, sort_keys=True, default=repr).encode()).hexdigest()[:16]
-
-
-def positions(g, p, seed, count, every=9):
-    st = make_game(g, p).new_initial_state(seed)
-    rng = Rng(seed + 12345)
-    out = []
-    k = 0
-    while len(out) < count:
-        d = st.decision()
-        if d is None:
-            break
-        if len(d.options) > 1:
-            k += 1
-            if k % every == 0:
-                out.append(st.clone())
-        st.apply(d.options[rng.below(len(d.options))])
-    return out
+from redtable.core import make_game
 
 
 def stats(root):
