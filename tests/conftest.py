@@ -90,6 +90,9 @@ def _unit_tier(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from kit import pgpools
+
+    pgpools.install()
     if _unit_tier(config):
         sys.addaudithook(_audit)
 
@@ -101,6 +104,13 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem):
         yield
     finally:
         _running.pop()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem) -> None:
+    from kit import pgpools
+
+    pgpools.close_idle()  # PostgreSQL's 100 clients are shared by the whole run (kit/pgpools.py)
 
 
 @pytest.hookimpl(hookwrapper=True)
