@@ -204,6 +204,21 @@ def check_may_sit(store: Store, game_id: str, account_id: int) -> None:
             raise blocked_error()
 
 
+def seat_accounts(store: Store, game_id: str) -> list[dict[str, Any]]:
+    """The seats of a table that show their account (the seat's name is the account's name, or
+    none is given): seat and username, for the table's follow and block buttons. A seat that
+    plays under another name keeps its account to itself."""
+    s, a = seats_table.c, accounts_table.c
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(s.seat, s.name, a.username)
+            .join(accounts_table, a.id == s.account_id)
+            .where(s.game_id == game_id)
+            .order_by(s.seat)
+        ).all()
+    return [{"seat": r[0], "username": r[2]} for r in rows if r[1] is None or r[1].lower() == r[2].lower()]
+
+
 def hidden_seats(store: Store, game_id: str) -> dict[int, frozenset[str]]:
     """For each seat of the game, the seats (as chat mute keys) whose lines it never reads: the
     accounts of the two blocked one of the others (both ways)."""

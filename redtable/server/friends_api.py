@@ -8,6 +8,8 @@ spend the account's ``friends`` bucket (in storage: a fleet shares it, ``sharedl
 * ``GET /api/friends/{username}``: whether I follow / block that player;
 * ``PUT`` / ``DELETE /api/friends/{username}``: follow, unfollow;
 * ``GET /api/blocks``; ``PUT`` / ``DELETE /api/blocks/{username}``: block, unblock;
+* ``GET /api/games/{id}/accounts``: the seats that play as their account (the seat's name is
+  the account's), for the table's and the end screen's follow and block buttons;
 * ``POST /api/games/{id}/friend-invites`` ``{"username", "seat"?}``: the table's creator
   (``Authorization: Bearer <creator_key>``) invites a followed player to an empty seat of a
   waiting table; ``GET`` lists the table's invitations, ``DELETE .../friend-invites/{seat}``
@@ -69,7 +71,7 @@ def _hub(request: Request) -> Any:
 async def _me(request: Request, write: bool = False) -> Account:
     account = await (account_for_write(request) if write else current_account(request))
     if account is None:
-        raise ApiError(401, "login_required", "friends are for logged-in accounts: log in first")
+        raise ApiError(401, "friends_login", "friends are for logged-in accounts: log in first")
     return account
 
 
@@ -169,6 +171,16 @@ async def unblock(request: Request, username: str = Username) -> Response:
     return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
 
 
+@router.get("/api/games/{game_id}/accounts")
+async def table_accounts(request: Request, game_id: str = PathParam(..., max_length=32)) -> Response:
+    """The table's seats that play as their account (its name), for follow and block buttons."""
+    await _me(request)
+    game = await _hub(request).get(game_id)
+    if game.tutorial:
+        return _json({"players": []})
+    return _json({"players": await run_blocking(fr.seat_accounts, _store(request), game.id)})
+
+
 # ---------------------------------------------------------------------- invitations: the creator
 def _creator(request: Request, game: Any) -> None:
     key = seat_token(request)
@@ -199,7 +211,7 @@ async def invite(request: Request, body: InviteRequest, game_id: str = PathParam
     if seat is None or seat not in free:
         raise ApiError(409, "seat_taken", f"seat {seat} is not an empty seat of this table", free=free)
     if any(gid == game.id for gid, _ in await run_blocking(tabledb.account_games, store, other.id)):
-        raise ApiError(409, "already_seated", f"{other.username} already sits at this table")
+        raise ApiError(409, "friend_seated", f"{other.username} already sits at this table")
     await _spend(request, me)
     invite_id = await run_blocking(fr.add_invite, store, game.id, seat, me.id, other.id)
     note = {"invite_id": invite_id, "game_id": game.id, "seat": seat, "from": me.username, "game": game.name}

@@ -54,7 +54,7 @@ def follow(who: Account, other: Account) -> None:
 def test_follow_lists_open_tables_live_games_and_who_is_online(tables, people):
     srv, api = tables
     ann, bo = people["ann"], people["bo"]
-    assert api.http.get("/api/friends").json()["error"] == "login_required"  # a guest
+    assert api.http.get("/api/friends").json()["error"] == "friends_login"  # a guest
     assert ann.http.put(f"/api/friends/{ann.name}").json()["error"] == "self"
     assert ann.http.put("/api/friends/nobody-" + uuid.uuid4().hex[:6]).json()["error"] == "unknown_player"
     assert ann.http.put("/api/friends/" + "x" * 300).status_code == 422
@@ -81,6 +81,15 @@ def test_follow_lists_open_tables_live_games_and_who_is_online(tables, people):
         until(lambda: ann.http.get("/api/friends").json()["friends"][0]["online"], what="bo online")
     finally:
         c.close()
+    # the table's players who play as their account (the follow buttons' list); a guest asks nothing
+    assert ann.http.get(f"/api/games/{live['game_id']}/accounts").json() == {
+        "players": [{"seat": 0, "username": bo.name}, {"seat": 1, "username": ann.name}]
+    }
+    assert api.http.get(f"/api/games/{live['game_id']}/accounts").status_code == 401
+    named = bo.http.post("/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2}).json()
+    j = bo.http.post(f"/api/games/{named['game_id']}/join", json={"invite": named["seats"][0]["invite"], "name": "Zed"})
+    assert j.status_code == 200, j.text
+    assert ann.http.get(f"/api/games/{named['game_id']}/accounts").json() == {"players": []}  # (plays as Zed)
     assert bo.http.get("/api/friends").json()["friends"] == []  # following is one-sided
     assert ann.http.delete(f"/api/friends/{bo.name}").json()["following"] is False
     assert ann.http.get("/api/friends").json() == {"friends": [], "tables": [], "games": [], "invites": []}
@@ -133,7 +142,7 @@ def test_invite_a_friend_who_hears_it_and_accepts_or_declines(tables, people):
     st = api.state(gid, seat["token"])
     assert st["seat"] == 1 and st["seats"][1]["joined"] and st["status"] == "waiting"
     assert bo.http.post(f"/api/invitations/{mine[0]['invite_id']}/accept").json()["error"] == "unknown_invite"
-    assert invite(ann, info, bo.name, seat=2).json()["error"] == "already_seated"
+    assert invite(ann, info, bo.name, seat=2).json()["error"] == "friend_seated"
     # the last seat taken by its invite link: the table starts and waits for nobody
     api.join(gid, info["seats"][2]["invite"])
     assert invite(ann, info, cy.name).json()["error"] == "not_waiting"
