@@ -259,3 +259,24 @@ def test_blocked_players_do_not_read_each_others_chat(tables):
             c.close()
         for a in (gus, hal, ivy):
             a.close()
+
+
+def test_quick_play_never_matches_a_blocked_pair(tables):
+    srv, _ = tables
+    jo, kim, lu = Account(srv.base), Account(srv.base), Account(srv.base)
+    try:
+        assert kim.http.put(f"/api/blocks/{jo.name}").status_code == 200
+        body = {"game": "red-north", "players": 2, "speed": "turn"}
+        first = jo.http.post("/api/quickplay", json=body).json()
+        assert first["status"] == "waiting"
+        second = kim.http.post("/api/quickplay", json=body).json()
+        assert second["status"] == "waiting"  # (not with jo)
+        third = lu.http.post("/api/quickplay", json=body).json()
+        assert third["status"] == "matched"
+        got = jo.http.get("/api/quickplay", headers=bearer(first["ticket"])).json()
+        assert got["status"] == "matched" and got["game_id"] == third["game_id"]
+        assert kim.http.get("/api/quickplay", headers=bearer(second["ticket"])).json()["status"] == "waiting"
+        assert kim.http.delete("/api/quickplay", headers=bearer(second["ticket"])).status_code == 200
+    finally:
+        for a in (jo, kim, lu):
+            a.close()
