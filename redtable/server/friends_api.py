@@ -18,8 +18,8 @@ spend the account's ``friends`` bucket (in storage: a fleet shares it, ``sharedl
   this device, as ``sit`` answers), ``POST /api/invitations/{id}/decline``.
 
 The invitee hears of an invitation through ``notices.invited`` (push, e-mail: its settings),
-at once on its seats' sockets in this process (``{"type": "friend_invite"}``), and in the
-lobby's list (read again as the page polls).
+at once on its seats' sockets (``{"type": "friend_invite"}``; in a fleet the other processes
+are asked on the bus to tell theirs), and in the lobby's list (read again as the page polls).
 """
 
 from __future__ import annotations
@@ -239,14 +239,30 @@ async def withdraw(
 
 
 async def _tell(hub: Any, account_id: int, note: dict[str, Any]) -> None:
-    """Push the invitation to the account's seats' sockets in this process (the lobby reads it too)."""
+    """Push the invitation to the account's seats' sockets in this process, and (a fleet) ask the
+    other processes to tell theirs (``<game>:f:<process>:<seat>``, ``heard``); the page then reads
+    its invitations (the lobby lists them too)."""
     seats = await run_blocking(tabledb.account_games, hub.store, account_id)
     text = orjson.dumps({"type": "friend_invite", **note}).decode()
     for gid, seat in seats:
-        game = hub.games.get(gid)
-        for c in game.conns if game is not None else ():
-            if c.seat == seat:
-                c.push(text)
+        _push(hub.games.get(gid), seat, text)
+        if hub.fleet is not None:
+            hub.fleet.bus.publish(f"{gid}:f:{hub.fleet.tag}:{seat}")
+
+
+def _push(game: Any, seat: int, text: str) -> None:
+    for c in game.conns if game is not None else ():
+        if c.seat == seat:
+            c.push(text)
+
+
+def heard(game: Any, rest: str, tag: str) -> None:
+    """``f:<process>:<seat>`` from the bus: another process stored an invitation for the account of
+    ``seat``; its sockets here are told (the page reads the details with ``GET /api/invitations``)."""
+    parts = rest.split(":")
+    if len(parts) != 3 or parts[1] == tag or not parts[2].isdigit():
+        return
+    _push(game, int(parts[2]), orjson.dumps({"type": "friend_invite", "game_id": game.id}).decode())
 
 
 # ---------------------------------------------------------------------- invitations: the invitee

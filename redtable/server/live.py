@@ -1399,6 +1399,10 @@ class Hub:
             self.chat.on_note(g, rest)
         elif rest == "r":  # a rematch offer changed (rematch.py)
             self.rematch.heard(g)
+        elif rest.startswith("f:"):  # a friend invited the account of a seat here (friends_api.py)
+            from .friends_api import heard
+
+            heard(g, rest, self.fleet.tag)
         elif rest.startswith("t:"):  # a table changed: a timeout, a closure, bots seated (tables.py)
             if rest != f"t:{self.fleet.tag}":
                 self.tables.heard(g)

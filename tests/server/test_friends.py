@@ -5,13 +5,17 @@ creator of a waiting table invites a followed player, who hears of it on an open
 in the list, and accepts (the seat, a token) or declines; invitations are the creator's only,
 bounded and gone with their seat; a block keeps two players from inviting each other, from
 sitting at each other's tables (by a click or an invite link) and from reading each other's
-chat lines, and says nothing more to the blocked one than the refusal.
+chat lines, and says nothing more to the blocked one than the refusal; quick play never seats
+a blocked pair together; an invitation made through one server process reaches the invitee's
+socket on another.
 """
 
 from __future__ import annotations
 
 import uuid
 
+import httpx
+import orjson
 import pytest
 from srvkit import Client
 from tablekit import Account, bearer, until, wait_message
@@ -280,3 +284,41 @@ def test_quick_play_never_matches_a_blocked_pair(tables):
     finally:
         for a in (jo, kim, lu):
             a.close()
+
+
+def test_an_invitation_made_through_one_process_reaches_a_socket_on_the_other(schema, tmp_path):
+    """Two server processes on one PostgreSQL schema: Ann invites through A, Bo's table socket on B hears it."""
+    from fleetkit import Proc
+    from websockets.sync.client import connect
+
+    a, b = (Proc(schema, tmp_path / f"server{i}.log").start() for i in range(2))
+    ann, bo = Account(a.base), Account(a.base)
+    try:
+        follow(ann, bo)
+        own, token = table_of(bo, 2)
+        info, _ = table_of(ann, 2)
+        with connect(f"{b.ws}/api/games/{own['game_id']}/ws", open_timeout=20) as ws:
+            ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
+            while orjson.loads(ws.recv(timeout=20))["type"] != "state":
+                pass
+            r = invite(ann, info, bo.name)
+            assert r.status_code == 201, r.text
+            while True:
+                m = orjson.loads(ws.recv(timeout=20))
+                if m["type"] == "friend_invite":
+                    break
+            assert m["game_id"] == own["game_id"]
+        at_b = httpx.Client(base_url=b.base, timeout=20)
+        s = at_b.post("/api/session", json={"username": bo.name, "password": "correct horse 42"})
+        at_b.headers["X-CSRF-Token"] = s.json()["csrf"]
+        mine = at_b.get("/api/invitations").json()["invites"]
+        assert [(i["game_id"], i["from"]) for i in mine] == [(info["game_id"], ann.name)]
+        got = at_b.post(f"/api/invitations/{mine[0]['invite_id']}/accept")
+        assert got.status_code == 200 and got.json()["seat"] == 1, got.text
+        at_b.close()
+        until(lambda: httpx.get(f"{a.base}/api/games/{info['game_id']}").json()["status"] == "active", what="A sees it")
+    finally:
+        ann.close()
+        bo.close()
+        a.stop()
+        b.stop()
