@@ -3,6 +3,9 @@
 Ann follows Bo from his profile, sees Bo's open table in her lobby's Friends panel, creates a
 table and, in its waiting room, invites Bo to the empty seat; Bo, at his own table with its
 socket open, gets the invitation card at once, accepts, and sits at Ann's table, which starts.
+Both read the table's players in its Game info with Follow and Block (Ann sits under her
+account's name: a seat under another name keeps its account to itself); Bo blocks Ann there
+and unblocks her from his account page's list.
 
 At 390x844 (touch; Ann in Ukrainian, Bo in Polish) and 1400x900 (English). Screenshots:
 artifacts/screenshots/friends-*.
@@ -54,7 +57,7 @@ def person(new_page, size: str, label: str, lang: str, base: str):
 def test_follow_see_the_table_invite_and_accept(live, new_page, size, langs):
     base = live.base
     ann_lang, bo_lang = langs
-    ann, _ = person(new_page, size, "ann", ann_lang, base)
+    ann, ann_name = person(new_page, size, "ann", ann_lang, base)
     bo, bo_name = person(new_page, size, "bo", bo_lang, base)
     # Bo opens a table and sits at it (the page keeps the seat as the lobby would)
     gid, token = bo.evaluate(OPEN_TABLE)
@@ -87,7 +90,7 @@ def test_follow_see_the_table_invite_and_accept(live, new_page, size, langs):
     bo.wait_for_selector(".waitroom:not([hidden])")
 
     # Ann makes a table and invites Bo to its empty seat from the waiting room
-    create_in_lobby(ann, base, "red-rising", bots=["random"], humans=2, name="Ann")
+    create_in_lobby(ann, base, "red-rising", bots=["random"], humans=2, name=ann_name)
     ann.wait_for_selector(".waitroom:not([hidden]) .wait-seats")
     ann.wait_for_selector('.wait-seat[data-seat="1"] .invite-friend')
     assert ann.input_value('.wait-seat[data-seat="1"] .invite-friend') == bo_name
@@ -116,3 +119,14 @@ def test_follow_see_the_table_invite_and_accept(live, new_page, size, langs):
     ann.wait_for_selector(f'.info-card .table-friend[data-player="{bo_name}"] .follow-btn.on')
     assert ann.locator(".info-card .block-btn").count() == 1
     shot(ann, f"friends-table-info-{size}-{ann_lang}", full_page=False)
+
+    # Bo blocks Ann from the table, then finds her on his account page and unblocks her
+    tool(bo, ".info").click()
+    bo.click(f'.info-card .table-friend[data-player="{ann_name}"] .block-btn')
+    bo.wait_for_selector(f'.info-card .table-friend[data-player="{ann_name}"] .block-btn.on:not([disabled])')
+    bo.goto(base + "/#/account")
+    bo.wait_for_selector(f'.settings-blocks .blocked[data-player="{ann_name}"]')
+    bo.locator(".settings-blocks").scroll_into_view_if_needed()
+    shot(bo, f"friends-blocks-{size}-{bo_lang}", full_page=False)
+    bo.click(f'.settings-blocks .blocked[data-player="{ann_name}"] .unblock')
+    bo.wait_for_selector(".settings-blocks .blocks-empty")

@@ -69,6 +69,36 @@ export function playersSection(gameId, nameOf) {
   return box;
 }
 
+// The account page's list of the players this account blocks, each with Unblock (made once; it
+// reads the list when first shown and after each change).
+export function blockedList() {
+  const box = h("section.settings-blocks", { "aria-labelledby": "blocks-h" });
+  let blocks = null;
+  function render() {
+    clear(box).append(h("h2#blocks-h", null, t("friends.blocked_title")), h("p.muted", null, t("friends.blocked_help")));
+    if (blocks === null) return;
+    if (!blocks.length) { box.append(h("p.muted.small.blocks-empty", null, t("friends.blocked_none"))); return; }
+    box.append(h("ul.blocked-list", null, blocks.map((b) => h("li.blocked", { "data-player": b.username },
+      h("a.player-link", { href: `#/players/${enc(b.username)}` }, b.username),
+      h("button.btn.small.ghost.unblock", { type: "button", onclick: (e) => unblock(b.username, e.currentTarget) }, t("friends.unblock"))))));
+  }
+  async function load() {
+    try { blocks = (await get("/api/blocks")).blocks; } catch (e) { blocks = []; }
+    render();
+  }
+  async function unblock(name, btn) {
+    btn.disabled = true;
+    try {
+      await api("DELETE", `/api/blocks/${enc(name)}`);
+      toast(t("friends.unblocked", { player: name }));
+    } catch (e) { toast(e.message, "error", 6000); }
+    load();
+  }
+  render();
+  if (currentUser()) load();
+  return box;
+}
+
 // ---------------------------------------------------------------------- accepting an invitation
 async function accept(inv, btn) {
   if (btn) btn.disabled = true;
