@@ -322,3 +322,27 @@ def test_an_invitation_made_through_one_process_reaches_a_socket_on_the_other(sc
         bo.close()
         a.stop()
         b.stop()
+
+
+def test_the_migration_makes_the_friends_tables_once(backend):
+    """Migration 5 (``schema._friends``) makes the three tables on a database that lacks them, and
+    changes nothing run again."""
+    from sqlalchemy import inspect, text
+
+    from redtable.server import schema as sch
+
+    store = backend.store()
+    migration = next(m for m in sch.MIGRATIONS if m.__name__ == "_friends")
+    try:
+        with store.engine.begin() as conn:
+            for name in fr.TABLES:
+                conn.execute(text(f"DROP TABLE {store.qualified(name)}"))
+        for _ in range(2):
+            with store.engine.begin() as conn:
+                migration(store, conn)
+        with store.engine.connect() as conn:
+            assert set(fr.TABLES) <= set(inspect(conn).get_table_names(schema=store.schema))
+        assert fr.follow(store, 1, 2) and not fr.follow(store, 1, 2)
+        assert fr.relation(store, 1, 2) == {"following": True, "blocking": False}
+    finally:
+        store.dispose()

@@ -281,12 +281,13 @@ export class InvitePicker {
     this.onChange();
   }
 
-  // the controls of one empty seat (null when there is nobody to invite)
-  controls(seat) {
+  // the controls of one empty seat (null when there is nobody to invite; `first`: the first empty
+  // seat, the only one that says how to get friends to invite)
+  controls(seat, first = true) {
     if (!currentUser() || !creatorKey(this.gameId)) return null;
     if (this.friends === null) { this.load(); return null; }
     const invited = this.pending[seat];
-    if (!this.friends.length && !invited) return h("p.muted.small.no-friends", null, t("friends.invite_none"));
+    if (!this.friends.length && !invited) return first ? h("p.muted.small.no-friends", null, t("friends.invite_none")) : null;
     const pick = this.choice[seat] || this.friends[0];
     return h("div.wait-invite", null,
       invited ? h("p.small.invited", { "data-seat": seat }, icon("users"), " ", t("friends.invited", { player: invited })) : null,

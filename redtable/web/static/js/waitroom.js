@@ -114,7 +114,7 @@ export class WaitingRoom {
         if (creator && x.type === "human" && !x.joined) {
           const url = links[i];
           row.append(
-            ...[this.picker.controls(i)].filter(Boolean),
+            ...[this.picker.controls(i, i === open[0].seat)].filter(Boolean),
             url ? linkField(url, t("wait.link_label", { n: i + 1 }), title) : h("p.muted.small.no-link", null, t("wait.no_link")),
             h("div.wait-actions", null,
               h("button.btn.small.ghost.new-invite", { type: "button", "data-key": `new:${i}`, title: t("lobby.new_invite_help"), disabled: this.busy, onclick: () => this.reissue(i) },
