@@ -250,8 +250,8 @@ def friends_view(store: Store, me: int) -> dict[str, Any]:
     tell who is online and then drop) and their active games: ``tables`` (open, with a free seat:
     to sit at) and ``games`` (every seat taken: to watch). Lessons and private tables are not listed."""
     f, s, g = follows_table.c, seats_table.c, games_table.c
-    from .tabledb import tables_table
-
+    # tabledb's table, read from the shared metadata (tabledb imports this module: no cycle)
+    tables_table = metadata.tables["redtable_tables"]
     t = tables_table.c
     with store.engine.connect() as conn:
         rows = conn.execute(
