@@ -158,11 +158,13 @@ class InvitePopup {
 
   drop(id) { this.gone.add(id); this.show([...this.shown.values()]); }
 
-  // the lobby lists them in its panel: the card is for the other pages
+  // the lobby lists them in its Friends panel: no card while that list is in sight
   show(invites) {
     this.shown = new Map(invites.filter((x) => !this.gone.has(x.invite_id)).map((x) => [x.invite_id, x]));
-    const onLobby = /^#?\/?$/.test(location.hash || "");
-    const list = onLobby ? [] : [...this.shown.values()];
+    const listed = /^#?\/?$/.test(location.hash || "") && document.querySelector(".friends-panel .friend-invites");
+    const box = listed ? listed.getBoundingClientRect() : null;
+    const inSight = box && box.bottom > 0 && box.top < window.innerHeight;
+    const list = inSight ? [] : [...this.shown.values()];
     if (!list.length) { if (this.el) { this.el.remove(); this.el = null; } return; }
     if (!this.el) {
       this.el = h("aside.invite-pop", { role: "region", "aria-label": t("friends.invitations"), "aria-live": "polite" });
