@@ -328,8 +328,11 @@ def add_invite(store: Store, game_id: str, seat: int, inviter: int, invitee: int
         if any_block(conn, invitee, table_accounts(conn, game_id) | {inviter}):
             raise blocked_error()
         conn.execute(delete(invites_table).where(i.game_id == game_id, or_(i.seat == seat, i.invitee_id == invitee)))
-        n = conn.execute(select(func.count()).select_from(invites_table).where(i.invitee_id == invitee)).scalar() or 0
-        if n >= INVITES_PER_ACCOUNT:
+        waiting = conn.execute(select(i.id, i.game_id, i.seat).where(i.invitee_id == invitee)).all()
+        keep, gone = _live(conn, waiting)  # (those of tables gone count no more)
+        if gone:
+            conn.execute(delete(invites_table).where(i.id.in_(gone)))
+        if len(keep) >= INVITES_PER_ACCOUNT:
             raise ApiError(
                 409,
                 "invites_full",

@@ -176,12 +176,16 @@ def test_invitations_are_bounded_and_go_with_their_seat(tables, people):
         assert invite(ann, made[0], dee.name).status_code == 201
         assert invite(ann, made[1], dee.name).status_code == 201
         assert invite(ann, made[2], dee.name).json()["error"] == "invites_full"
+        # one of them gone with its seat (taken by its link): it counts no more, unread as it is
+        api.join(made[1]["game_id"], made[1]["seats"][1]["invite"])
+        assert invite(ann, made[2], dee.name).status_code == 201
     finally:
         srv.call(lambda: setattr(fr, "INVITES_PER_ACCOUNT", old))
     # one invitation per seat: a new one replaces it
     follow(ann, people["cy"])
     assert invite(ann, made[0], people["cy"].name, seat=1).status_code == 201
-    assert made[0]["game_id"] not in [i["game_id"] for i in dee.http.get("/api/invitations").json()["invites"]]
+    waiting = [i["game_id"] for i in dee.http.get("/api/invitations").json()["invites"]]
+    assert waiting == [made[2]["game_id"]]
 
 
 def test_a_block_keeps_two_players_apart_and_tells_no_more(tables, people):

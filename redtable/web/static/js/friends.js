@@ -292,13 +292,29 @@ export class InvitePicker {
     if (!this.friends.length && !invited) return first ? h("p.muted.small.no-friends", null, t("friends.invite_none")) : null;
     const pick = this.choice[seat] || this.friends[0];
     return h("div.wait-invite", null,
-      invited ? h("p.small.invited", { "data-seat": seat }, icon("users"), " ", t("friends.invited", { player: invited })) : null,
+      invited ? h("p.small.invited", { "data-seat": seat }, icon("users"), " ", t("friends.invited", { player: invited }),
+        h("button.btn.small.ghost.withdraw", { type: "button", "data-key": `withdraw:${seat}`, disabled: this.busy,
+          title: t("friends.withdraw_help", { player: invited }), onclick: () => this.withdraw(seat) }, t("friends.withdraw"))) : null,
       this.friends.length ? h("div.wait-actions", null,
         h("label.inline", null, h("span.sr", null, t("friends.invite_label", { n: seat + 1 })),
           h("select.invite-friend", { "data-key": `friend:${seat}`, onchange: (e) => { this.choice[seat] = e.target.value; } },
             this.friends.map((n) => h("option", { value: n, selected: n === pick }, n)))),
         h("button.btn.small.invite-send", { type: "button", "data-key": `send:${seat}`, disabled: this.busy, onclick: () => this.send(seat) },
           icon("users"), " ", t("friends.invite"))) : null);
+  }
+
+  async withdraw(seat) {
+    this.busy = true;
+    this.onChange();
+    try {
+      await api("DELETE", `/api/games/${enc(this.gameId)}/friend-invites/${seat}`, undefined, creatorKey(this.gameId));
+      delete this.pending[seat];
+    } catch (e) {
+      toast(e.message, "error", 6000);
+    } finally {
+      this.busy = false;
+      this.onChange();
+    }
   }
 
   async send(seat) {
