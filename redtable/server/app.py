@@ -905,6 +905,9 @@ def create_app(
     from .rematch import router as rematch_router
 
     app.include_router(rematch_router)
+    from .friends_api import router as friends_router
+
+    app.include_router(friends_router)  # follows, blocks, invitations of friends (friends.py)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

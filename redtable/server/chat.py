@@ -24,7 +24,9 @@ name when logged in (``accounts.py``), else as a guest with a random tag for thi
 
 A seat can mute another seat or the spectators: their messages are then never delivered to
 that seat, live or in the history. Mutes are stored per seat (``redtable_chat_mutes``), so
-they follow the player to every device and survive reloads.
+they follow the player to every device and survive reloads. Two seats whose accounts block
+one another (``friends.py``) read none of each other's lines the same way, both ways, without
+it showing as a mute (the blocked one learns nothing of the block from the chat).
 
 Messages are stored with their game (``redtable_chat``, on the store's metadata) with the
 game's step when they were written, so a replay shows the chat as it was at each step
@@ -52,6 +54,7 @@ from sqlalchemy.engine import Connection
 
 from .accounts import accounts_table, current_account, username_key
 from .errors import ApiError, clip, storage_error
+from .friends import hidden_seats
 from .limits import rate_limited
 from .sanctions import check_account
 from .store import EXTRA_WRITES, Store, metadata, run_blocking, seats_table
@@ -313,9 +316,18 @@ class Room:
     seen: deque[int] = field(default_factory=lambda: deque(maxlen=512))
     pending: set[int] = field(default_factory=set)  # ids heard on the bus, to read and deliver
     reading: asyncio.Task | None = None
+    # per seat, the seats whose lines it never reads because one of the two accounts blocked the
+    # other (friends.py); read again before each delivery, never shown as the seat's mutes
+    hidden: dict[int, frozenset[str]] = field(default_factory=dict)
 
     def muted(self, seat: int | None) -> frozenset[str]:
         return frozenset(self.mutes.get(seat, ())) if seat is not None else frozenset()
+
+    def unread(self, seat: int | None) -> frozenset[str]:
+        """What ``seat`` never reads: its mutes and the seats a block hides."""
+        if seat is None:
+            return frozenset()
+        return self.muted(seat) | self.hidden.get(seat, frozenset())
 
 
 @dataclass(slots=True)
@@ -425,6 +437,7 @@ class Chat:
         }
         chat_id = await self._write(("chat", row), "storing a chat message")
         room.count[channel] += 1
+        await self._read_blocks(game, room)
         message = {"chat_id": chat_id, **{k: v for k, v in row.items() if k != "game_id"}}
         room.seen.append(chat_id)
         self.deliver(game, room, message, origin, req_id)
@@ -463,6 +476,10 @@ class Chat:
         if self.hub.fleet is not None:
             self.hub.fleet.bus.publish(f"{game.id}:u:{self.hub.fleet.tag}:{seat}")
 
+    async def _read_blocks(self, game: LiveGame, room: Room) -> None:
+        """The seats a block hides from each other (``friends.py``: read now, as blocks change any time)."""
+        room.hidden = await run_blocking(hidden_seats, self.store, game.id)
+
     async def _write(self, op: tuple, what: str) -> Any:
         try:
             return await self.hub.writer.submit(op)
@@ -479,7 +496,7 @@ class Chat:
         """Whether the socket of ``seat`` may receive ``message`` now."""
         if message["channel"] not in readable(seat, game.finished):
             return False  # the spectators' channel never reaches a seat while the game runs
-        muted = room.muted(seat)
+        muted = room.unread(seat)
         author = message["seat"]
         return not (muted and (SPECTATORS if author is None else str(author)) in muted)
 
@@ -498,9 +515,12 @@ class Chat:
     async def history(self, game: LiveGame, seat: int | None, before: int | None = None, limit: int = HISTORY) -> dict:
         """What ``seat`` may read of the chat (newest ``limit`` before ``before``), with its mutes."""
         room = await self.room(game)
+        await self._read_blocks(game, room)
         muted = room.muted(seat)
         channels = readable(seat, game.finished)
-        messages, more = await run_blocking(read_history, self.store, game.id, channels, muted, before, limit)
+        messages, more = await run_blocking(
+            read_history, self.store, game.id, channels, room.unread(seat), before, limit
+        )
         return {
             "game_id": game.id,
             "seat": seat,
@@ -566,6 +586,7 @@ class Chat:
         while room.pending:
             ids = sorted(room.pending)
             room.pending.clear()
+            await self._read_blocks(game, room)
             for message in await run_blocking(read_messages, self.store, game.id, ids):
                 if message["chat_id"] in room.seen:
                     continue

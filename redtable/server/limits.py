@@ -57,6 +57,7 @@ class Limits:
             "login": Rate(10, 10 / 60),  # log-in attempts from one address (accounts.py)
             "register": Rate(5, 5 / 600),  # accounts created from one address
             "report": Rate(5, 5 / 600),  # reports to the moderators, per address and per account (moderation.py)
+            "friends": Rate(30, 30 / 600),  # follows, blocks and invitations, per account (friends_api.py)
         }
     )
 

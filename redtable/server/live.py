@@ -769,6 +769,8 @@ class Hub:
         if humans:  # the game starts when every person's seat is taken (tables.py: a waiting room until then)
             settings["gated"] = True
         first = next((i for i, s in enumerate(seats) if s["type"] == "human"), None)
+        if account is not None and getattr(account, "id", None) is not None:  # (blocks: friends.py)
+            settings["creator_account"] = account.id
         if first is not None and not (table or {}).get("quickplay"):  # who invites (the join page says it)
             by_account = account is not None and bool(getattr(account, "username", ""))
             settings["host"] = {
@@ -858,6 +860,10 @@ class Hub:
             raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this game")
         name = check_name(name)
         s = game.seats[seat]
+        if account is not None and s.joined_at is None:  # a new seat: not at a table of someone blocked (friends.py)
+            from .friends import check_may_sit
+
+            await run_blocking(check_may_sit, self.store, game.id, account.id)
         if name is None and account is not None and s.name is None and not game.started:
             name = account.username
         if account is not None and game.settings.get("rated"):  # a rated seat shows its account's name
@@ -1393,6 +1399,10 @@ class Hub:
             self.chat.on_note(g, rest)
         elif rest == "r":  # a rematch offer changed (rematch.py)
             self.rematch.heard(g)
+        elif rest.startswith("f:"):  # a friend invited the account of a seat here (friends_api.py)
+            from .friends_api import heard
+
+            heard(g, rest, self.fleet.tag)
         elif rest.startswith("t:"):  # a table changed: a timeout, a closure, bots seated (tables.py)
             if rest != f"t:{self.fleet.tag}":
                 self.tables.heard(g)

@@ -400,6 +400,10 @@ class Rematches:
         to = new_seat(seat, game.players)
         name = game.seats[seat].name
         aid = await run_blocking(seat_account, self.hub.store, game.id, seat)
+        if aid is not None:  # not at the table of someone blocked, either way (friends.py)
+            from .friends import check_may_sit
+
+            await run_blocking(check_may_sit, self.hub.store, new.id, aid)
         rated = bool(new.settings.get("rated", False))
         bind = (aid, rated) if aid is not None else None
         token = new_secret()

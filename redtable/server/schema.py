@@ -63,7 +63,14 @@ def _notify_tables(store: Store, conn: Connection) -> None:
         store.metadata.tables[name].create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables)
+def _friends(store: Store, conn: Connection) -> None:
+    """Migration 5: follows, blocks and invitations of friends to a table (``friends.py``)."""
+    _load_models()
+    for name in ("redtable_follows", "redtable_blocks", "redtable_friend_invites"):
+        store.metadata.tables[name].create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _friends)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -99,6 +106,7 @@ MODEL_MODULES = (
     "clientdb",
     "emails",
     "fairplay",
+    "friends",
     "loginguard",
     "moderation",
     "push",

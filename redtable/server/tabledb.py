@@ -22,7 +22,7 @@ transaction lock per queue).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -524,8 +524,9 @@ def _match_locked(conn: Connection, store: Store, bucket: Bucket, now: float, st
         select(q.ticket_hash, q.name, q.account_id)
         .where(same, q.game_id.is_(None))
         .order_by(q.created_at, q.ticket_hash)
-        .limit(bucket.players)
+        .limit(bucket.players * 4)
     ).all()
+    rows = _apart(conn, rows, bucket.players)
     if len(rows) < bucket.players or (bucket.rated and len({r[2] for r in rows}) < bucket.players):
         return None
     gid = secrets.token_urlsafe(8)
@@ -536,6 +537,21 @@ def _match_locked(conn: Connection, store: Store, bucket: Bucket, now: float, st
         conn.execute(update(queue_table).where(q.ticket_hash == r[0]).values(game_id=gid, seat=seat, matched_at=now))
         seats[seat] = (r[0], r[1], r[2])
     return Match(gid, bucket, seats)
+
+
+def _apart(conn: Connection, rows: Sequence[Any], n: int) -> list[Any]:
+    """The first ``n`` of the waiting ``rows`` (queue order) of whom no account blocks another
+    (``friends.py``): two players one of whom blocked the other never share a quick-play table."""
+    from .friends import any_block
+
+    picked: list[Any] = []
+    for r in rows:
+        if len(picked) == n:
+            break
+        if r[2] is not None and any_block(conn, r[2], [p[2] for p in picked if p[2] is not None]):
+            continue
+        picked.append(r)
+    return picked
 
 
 def _lock(conn: Connection, store: Store, bucket: Bucket) -> None:

@@ -724,6 +724,10 @@ class TableService:
             raise ApiError(409, "game_over", "this table's game is over", version=game.version)
         if tbl.rated and account is None:
             raise ApiError(401, "login_required", "a rated table's seats are taken by logged-in accounts: log in first")
+        if account is not None:  # not at a table of someone blocked, either way (friends.py)
+            from .friends import check_may_sit
+
+            await run_blocking(check_may_sit, self.hub.store, game.id, account.id)
         if held_token:
             try:
                 seat = await self.hub.seat_of(game, held_token)

@@ -154,6 +154,7 @@ PAGE_NOT_A_COUNT = {
     *("table.waiting_players", "ready.count", "ready.waiting", "tables.waiting", "tables.seated"),
     # the waiting room and quick play: seat numbers, "{n} of {total}" with no noun, a unit's abbreviation
     *("wait.lead", "wait.link_label", "wait.to_bot_label", "tables.someone_came", "rematch.minutes"),
+    "friends.invite_label",  # the seat a friend is invited to (its number)
     "err.text_too_long",  # {max} is a constant of the field (500 for a report's note)
 }
 NUMBER = re.compile(r"\{(n|count|limit|max|min|points|vp|total|left|glory|helium|influence|fleet|seats)\}")

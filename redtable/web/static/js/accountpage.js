@@ -5,6 +5,7 @@
 import { h, clear, toast } from "./dom.js";
 import { t, currentLang } from "./i18n.js";
 import { api, get, post } from "./api.js";
+import { blockedList } from "./friends.js";
 import { currentUser, onAccountChange, loadSession, PASSWORD_MIN } from "./account.js";
 
 const PASSWORD_MAX = 256;
@@ -76,7 +77,9 @@ export function mountSettings(root) {
       h("h2", null, t("settings.sessions")),
       h("p.muted", null, t("settings.sessions_help")),
       h("button.btn.ghost.sign-out-everywhere", { type: "button", onclick: signOutEverywhere }, t("settings.sign_out_everywhere"))));
+    page.append(blocks || (blocks = blockedList()));  // the players this account blocks (friends.js)
   }
+  let blocks = null;
 
   let pushState = null;  // "on", "off", "unsupported", "denied"
   let pushSub = null;

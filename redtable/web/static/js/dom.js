@@ -209,6 +209,9 @@ const ICONS = {
   info: [["circle", { cx: 12, cy: 12, r: 9 }], "M12 11 V17 M12 7 V8"],
   trophy: ["M7 4 H17 V9 A5 5 0 0 1 7 9 Z M12 14 V18 M8 21 H16 M7 6 H3 A4 4 0 0 0 7 11 M17 6 H21 A4 4 0 0 1 17 11"],
   hourglass: ["M7 3 H17 M7 21 H17 M8 3 C8 9 16 9 16 12 C16 15 8 15 8 21 M16 3 C16 9 8 9 8 12 C8 15 16 15 16 21"],
+  users: [["circle", { cx: 9, cy: 8, r: 3.5 }], "M2 20 C2 15 16 15 16 20", ["circle", { cx: 17, cy: 9, r: 2.5 }], "M17 14 C20 14 22 16 22 19"],
+  plus: ["M12 5 V19 M5 12 H19"],
+  check: ["M5 12 L10 17 L19 7"],
   star: ["M12 2 L14.6 9 L22 9 L16 13.5 L18.3 21 L12 16.5 L5.7 21 L8 13.5 L2 9 L9.4 9 Z"],
   die: [["rect", { x: 4, y: 4, width: 16, height: 16, rx: 3 }], ["circle", { cx: 9, cy: 9, r: 1.4 }], ["circle", { cx: 15, cy: 15, r: 1.4 }], ["circle", { cx: 12, cy: 12, r: 1.4 }]],
 };

@@ -7,6 +7,7 @@ import {
 } from "./api.js";
 import { currentUser, accountForm } from "./account.js";
 import { FindPanel, tableFields, tableBody } from "./tables.js";
+import { FriendsPanel } from "./friends.js";
 import { clockLabel } from "./clockview.js";
 
 const SPEEDS = { instant: 0, normal: 0.7, slow: 1.6 };
@@ -68,6 +69,7 @@ export function mountLobby(root) {
   const page = h("div.lobby");
   root.append(page);
   const find = new FindPanel(() => titles);  // quick play and the open tables (tables.js)
+  const friends = new FriendsPanel().start();  // friends' tables and games, invitations (friends.js)
 
   function titleInfo(name) { return (titles || []).find((x) => x.name === name); }
   function botsOf(ti) { return ti && Array.isArray(ti.bots) && ti.bots.length ? ti.bots : FALLBACK_BOTS; }
@@ -84,7 +86,7 @@ export function mountLobby(root) {
     clear(page);
     page.append(h("p.muted.lobby-learn", null, t("lobby.learn"), " ",
       h("a.btn.small.learn-link", { href: "#/learn" }, t("lobby.learn_link"))),
-      h("div.lobby-grid", null, renderForm(), h("div.lobby-side", null, find.el, renderGames())));
+      h("div.lobby-grid", null, renderForm(), h("div.lobby-side", null, friends.el, find.el, renderGames())));
   }
 
   function renderForm() {
@@ -280,7 +282,7 @@ export function mountLobby(root) {
     return a && page.contains(a) && (a.tagName === "INPUT" || a.tagName === "SELECT");
   }
   start();
-  return { destroy() { clearInterval(timer); find.destroy(); }, relabel() { find.render(); render(); } };
+  return { destroy() { clearInterval(timer); find.destroy(); friends.destroy(); }, relabel() { find.render(); friends.load(); render(); } };
 }
 
 // ---------------------------------------------------------------------- the join page

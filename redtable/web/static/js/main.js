@@ -6,6 +6,7 @@ import { watch, myGamesLink } from "./mygames.js";
 import { applyTheme, themeSwitch } from "./theme.js";
 import { refreshSite, modRole, onRoleChange } from "./moderation.js";
 import { startApp, online, offlinePage } from "./appupdate.js";
+import { popup } from "./friends.js";
 
 applyTheme();  // before the first paint of the page's own content
 
@@ -121,10 +122,14 @@ async function boot() {
   await loadSession();
   watch.start();  // my turn in any game: the top bar's count, the tab title, a notice (mygames.js)
   onAccountChange(() => watch.poll());
+  popup.start();  // a friend's invitation, on every page but the lobby, which lists it (friends.js)
+  onAccountChange(() => popup.poll());
+  window.addEventListener("hashchange", () => popup.relabel());
   onAccountChange(() => { renderTopbar(); refreshSite(); if (current && current.relabel) current.relabel(); });
   onRoleChange(() => renderTopbar());
   onLangChange(() => {
     renderTopbar();
+    popup.relabel();
     if (current && current.relabel) current.relabel();
     else route();
   });

@@ -7,6 +7,7 @@ import { get } from "./api.js";
 import { lineChart } from "./chart.js";
 import { currentUser, logOut } from "./account.js";
 import { reportButton } from "./moderation.js";
+import { relationButtons } from "./friends.js";
 
 const TITLES = ["red-rising", "red-north"];
 const COLORS = { "red-rising": "#d8453a", "red-north": "#4b8fe0" };
@@ -93,7 +94,8 @@ export function mountProfile(root, username) {
         h("p.muted", null, t("players.member_since", { when: new Date(data.created_at * 1000).toLocaleDateString() })),
         h("div.rating-cards", null, TITLES.map(ratingCard)),
         mine ? h("div.actions", null, h("button.btn.ghost.small.logout", { type: "button", onclick: logOut }, t("account.log_out")))
-          : h("div.actions", null, reportButton({ kind: "player", username: data.username }, t("report.title.player"), data.username))),
+          : h("div.actions", null, relationButtons(data.username),  // follow, block (friends.js)
+            reportButton({ kind: "player", username: data.username }, t("report.title.player"), data.username))),
       ...TITLES.map(chart).filter(Boolean),
       ...[botPanel()].filter(Boolean),
       h("div.profile-grid", null, statsPanel(), recentPanel()));

@@ -161,6 +161,9 @@ export class Session {
       case "mod_notice": // a moderator acted on this account (moderation.js)
         this.on.modNotice && this.on.modNotice(msg);
         break;
+      case "friend_invite": // a friend invited this account to a table: the invitation card (friends.js)
+        window.dispatchEvent(new CustomEvent("redtable:friend-invite", { detail: msg }));
+        break;
       default:
         break;
     }

@@ -21,6 +21,7 @@ import { ReplayTurns } from "./replayturns.js";
 import { WaitingRoom } from "./waitroom.js";
 import { RematchBox } from "./rematch.js";
 import { Toolbar } from "./toolbar.js";
+import { playersSection } from "./friends.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -394,6 +395,7 @@ function infoDialog(info, gameId, token) {
         : t("info.deal_random")),
       info.seed_commitment ? row(t("info.commitment"), h("code.hash", null, info.seed_commitment),
         h("p.muted.small", null, t("info.commitment_help"))) : []),
+    playersSection(gameId),  // follow or block a player of the table (friends.js)
     devices);
   overlay.append(card);
   overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
@@ -493,6 +495,7 @@ function endScreen(ctx, onClose, extra) {
     h("h1#end-h", { tabindex: "-1" }, icon("trophy"), " ", t("end.title")),
     forfeitEnd(ctx) || r.endScreen(ctx),  // (a game a forfeit ended was not played out: clockview.js says why)
     fairness(ctx),
+    ctx.gameId ? playersSection(ctx.gameId) : null,  // follow or block the players (friends.js)
     h("div.actions", null,
       h("button.btn.close-end", { type: "button", onclick: () => { overlay.remove(); onClose && onClose(); } }, t("end.view_board")),
       ctx.readOnly ? null : h("a.btn", { href: `#/replay/${ctx.gameId}` }, t("end.replay")),

@@ -7,6 +7,7 @@
 import { h, clear, toast, copyText, icon, isTouch } from "./dom.js";
 import { t, list, has } from "./i18n.js";
 import { get, post, creatorKey, invitesFor, saveInvite } from "./api.js";
+import { InvitePicker } from "./friends.js";
 
 const BOTS = ["random", "heuristic", "ismcts:0.2s", "ismcts:1s", "expert:1s"];  // (until GET /api/titles answers)
 let presets = null;
@@ -50,6 +51,7 @@ export class WaitingRoom {
     this.bot = "heuristic";
     this.seen = null;  // the seats joined when last rendered (who came is told)
     this.wasWaiting = false;
+    this.picker = new InvitePicker(gameId, () => { if (this.snap && !this.el.hidden) this.render(); });  // a friend to a seat (friends.js)
   }
 
   get creator() { return !!creatorKey(this.gameId); }
@@ -112,6 +114,7 @@ export class WaitingRoom {
         if (creator && x.type === "human" && !x.joined) {
           const url = links[i];
           row.append(
+            ...[this.picker.controls(i, i === open[0].seat)].filter(Boolean),
             url ? linkField(url, t("wait.link_label", { n: i + 1 }), title) : h("p.muted.small.no-link", null, t("wait.no_link")),
             h("div.wait-actions", null,
               h("button.btn.small.ghost.new-invite", { type: "button", "data-key": `new:${i}`, title: t("lobby.new_invite_help"), disabled: this.busy, onclick: () => this.reissue(i) },
