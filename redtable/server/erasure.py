@@ -14,8 +14,8 @@ link instead: their account id becomes NULL and any name of the account the labe
 * The **seats** of finished and running games stay (the other players' records and replays
   need them) named by the label, without the account; a running game's seat was handed to a
   bot before (``selfservice.py``, as a suspension does); a seat at a table still waiting for
-  players is freed, as a seat whose player did not confirm. Every device token of those
-  seats is revoked.
+  players (stored ``active`` with no decision made yet) is freed, as a seat whose player did
+  not confirm. Every device token of those seats is revoked.
 * **Chat** lines the account wrote go, except those a report already filed names (the
   moderators' evidence): those stay, their author the label.
 * **Reports** stay (moderation), the account's side of them anonymised; so does the
@@ -38,9 +38,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Connection, Table, and_, delete, or_, select, tuple_, update
+from sqlalchemy import Column, Connection, Table, and_, delete, exists, or_, select, tuple_, update
 
-from .store import Store, games_table, metadata, seats_table, tokens_table
+from .store import Store, actions_table, games_table, metadata, seats_table, tokens_table
 
 #: Columns holding an account id whose name does not say so (table, column).
 OTHER_ACCOUNT_COLUMNS = frozenset({("redtable_mod_actions", "actor_id"), ("redtable_reports", "closed_by")})
@@ -173,14 +173,17 @@ def erase(store: Store, account_id: int, n: int | None = None, now: float | None
 
 def _erase_seats(x: Ctx) -> tuple[list[tuple[str, int]], list[tuple[str, int]], list[tuple[str, int]]]:
     """Free the account's seats at waiting tables, rename the others; revoke their device tokens."""
-    s, g, tk = seats_table.c, games_table.c, tokens_table.c
+    s, g, tk, act = seats_table.c, games_table.c, tokens_table.c, actions_table.c
+    # a table still waiting for its seats is stored "active" with no decision made (tables.py)
+    begun = exists().where(act.game_id == s.game_id)
+    waiting = and_(g.status == "active", s.kind == "human", ~begun)
     rows = x.conn.execute(
-        select(s.game_id, s.seat, g.status)
+        select(s.game_id, s.seat, waiting.label("waiting"))
         .select_from(seats_table.join(games_table, g.id == s.game_id))
         .where(s.account_id == x.account_id)
     ).all()
-    freed = [(r.game_id, r.seat) for r in rows if r.status == "waiting"]
-    renamed = [(r.game_id, r.seat) for r in rows if r.status != "waiting"]
+    freed = [(r.game_id, r.seat) for r in rows if r.waiting]
+    renamed = [(r.game_id, r.seat) for r in rows if not r.waiting]
     for gid, seat in freed:
         x.conn.execute(
             update(seats_table)

@@ -365,15 +365,18 @@ def tell(hub: Any, account_id: int, notice: dict[str, Any]) -> None:
     hub._spawn(run(), f"telling account {account_id} of a moderator's action")
 
 
-async def bots_play(hub: Any, account_id: int, why: str = "suspended") -> list[str]:
+async def bots_play(hub: Any, account_id: int, why: str = "suspended", waiting: bool = True) -> list[str]:
     """A suspended or banned account's running seats are played by a bot (rated: a forfeit, as a
-    seat whose time ran out); so are a deleted account's (``why``: ``deleted``, ``selfservice.py``).
+    seat whose time ran out); so are a deleted account's (``why``: ``deleted``, ``selfservice.py``,
+    which frees its seats at tables still ``waiting`` instead: ``waiting=False`` leaves them).
     Answers the games changed."""
     out = []
     for gid, seat in await run_blocking(tabledb.account_games, hub.store, account_id):
         try:
             game = await hub.get(gid)
         except ApiError:
+            continue
+        if not waiting and game.status == "waiting":
             continue
         if await asyncio.shield(asyncio.ensure_future(_seat_to_bot(hub, game, seat, why))):
             out.append(gid)

@@ -102,7 +102,7 @@ async def delete_account(request: Request, body: DeleteBody | None = None) -> Re
     hub = request.app.state.hub
     store = request.app.state.store
     await run_blocking(end_sessions, store, account.id)
-    handed = await bots_play(hub, account.id, "deleted")
+    handed = await bots_play(hub, account.id, "deleted", waiting=False)
     try:
         gone = await run_blocking(erase, store, account.id)
     except IntegrityError:  # (two deleted accounts drew the same label number for one report: draw again)

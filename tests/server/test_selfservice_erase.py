@@ -204,13 +204,14 @@ def test_erasure_leaves_nothing_personal_and_keeps_the_others_records(backend):
 
 
 def test_a_waiting_tables_seat_is_freed(backend):
+    """A table not begun (stored ``active``, no decision yet): the seat is free again, not renamed."""
     st = backend.store()
     me = acc.create_account(st, f"W{uuid.uuid4().hex[:10]}", FAKE_HASH).id
     gid = finished_game(st, [(me, "W"), (None, None)], {})
     with st.engine.begin() as conn:
         from redtable.server.store import games_table
 
-        conn.execute(games_table.update().where(games_table.c.id == gid).values(status="waiting", result=None))
+        conn.execute(games_table.update().where(games_table.c.id == gid).values(status="active", result=None))
     gone = erase(st, me)
     assert gone is not None and gone.freed == [(gid, 0)] and gone.renamed == []
     with st.engine.connect() as conn:
