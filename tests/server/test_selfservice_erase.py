@@ -220,3 +220,20 @@ def test_a_waiting_tables_seat_is_freed(backend):
         assert tuple(row) == (None, None, None)
     assert holding(st, me) == {}
     st.dispose()
+
+
+def test_a_rated_game_ending_after_a_deletion_rates_the_others(backend):
+    """A seat forfeited by a deleted account (a bot played it on) ranks last at the prior and
+    moves no row; the other accounts are rated as usual."""
+    st = backend.store()
+    ids = [acc.create_account(st, f"R{uuid.uuid4().hex[:10]}", FAKE_HASH).id for _ in range(3)]
+    gid = finished_game(st, [(i, None) for i in ids], {"scores": [30, 20, 10], "winners": [0], "forfeited": [0]})
+    assert erase(st, ids[0]) is not None
+    got = apply_result(st, gid)
+    assert got is not None and got["places"] == [3, 1, 2]
+    assert sorted(c["account_id"] for c in got["changes"]) == sorted(ids[1:])
+    with st.engine.connect() as conn:
+        r = ratings_table.c
+        assert conn.execute(select(func.count()).select_from(ratings_table).where(r.player.like("a:%"))).scalar() == 2
+    assert holding(st, ids[0]) == {}
+    st.dispose()
