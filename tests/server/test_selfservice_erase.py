@@ -13,6 +13,7 @@ import time
 import uuid
 
 import orjson
+import pytest
 from sqlalchemy import Integer, String, Text, func, insert, select
 
 from redtable.server import accounts as acc
@@ -20,8 +21,9 @@ from redtable.server import emails, push, sharedlimits
 from redtable.server import loginguard as guard
 from redtable.server import moderation as mod
 from redtable.server.accountexport import export
-from redtable.server.chat import chat_table
+from redtable.server.chat import chat_table, check_chat_writer
 from redtable.server.erasure import OTHER_ACCOUNT_COLUMNS, account_columns, erase, is_account_column, label
+from redtable.server.errors import ApiError
 from redtable.server.limits import Rate
 from redtable.server.ratings import apply_result, history_table, ratings_table
 from redtable.server.store import metadata, seats_table, tokens_table
@@ -236,4 +238,19 @@ def test_a_rated_game_ending_after_a_deletion_rates_the_others(backend):
         r = ratings_table.c
         assert conn.execute(select(func.count()).select_from(ratings_table).where(r.player.like("a:%"))).scalar() == 2
     assert holding(st, ids[0]) == {}
+    st.dispose()
+
+
+def test_a_spectator_socket_of_a_deleted_account_writes_no_more(backend):
+    """A socket opened while logged in signs its lines with the name; once the account is gone it
+    is refused (read at every line, so every process of a fleet agrees)."""
+    st = backend.store()
+    name = f"S{uuid.uuid4().hex[:10]}"
+    me = acc.create_account(st, name, FAKE_HASH).id
+    check_chat_writer(st, "g" * 16, None, name)  # (allowed while the account exists)
+    erase(st, me)
+    with pytest.raises(ApiError) as e:
+        check_chat_writer(st, "g" * 16, None, name)
+    assert e.value.status == 403 and e.value.code == "account_deleted"
+    check_chat_writer(st, "g" * 16, None, None)  # a guest still writes
     st.dispose()
