@@ -22,6 +22,8 @@ link instead: their account id becomes NULL and any name of the account the labe
   moderators' log of actions.
 * **Ratings** and their history go: the account leaves the leaderboard; the other players'
   ratings and their history rows stay as they are.
+* The tables it made stop naming it as their host (``settings.host``: the label), and the
+  moderators' log details stop naming its rating keys (``a:<id>``: the tag).
 * Everything else goes: sessions, e-mail address and links, push subscriptions, known
   devices, sanctions, notices, roles, quick-play tickets, rate buckets, log-in failures.
 
@@ -38,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import Column, Connection, Table, and_, delete, exists, or_, select, tuple_, update
 
 from .store import Store, actions_table, games_table, metadata, seats_table, tokens_table
@@ -84,6 +87,7 @@ class Gone:
     label: str
     freed: list[tuple[str, int]]  # seats of waiting tables, free again
     renamed: list[tuple[str, int]]  # seats of running or finished games, now the label's
+    hosts: list[str]  # games whose settings named the account as their host, now the label
     counts: dict[str, int]
 
 
@@ -167,8 +171,11 @@ def erase(store: Store, account_id: int, n: int | None = None, now: float | None
             q = delete(nt).where(where) if how == "delete" else update(nt).where(where).values({column: x.label})
             counts[f"{table}.{column}"] = conn.execute(q).rowcount
         counts["redtable_rate_buckets"] = _erase_buckets(x)
+        hosts = _erase_hosts(x)
+        counts["redtable_games.settings"] = len(hosts)
+        counts["redtable_mod_actions.detail"] = _erase_keys(x)
         conn.execute(delete(accounts_table).where(a.id == account_id))
-    return Gone(x.label, freed, renamed, counts)
+    return Gone(x.label, freed, renamed, hosts, counts)
 
 
 def _erase_seats(x: Ctx) -> tuple[list[tuple[str, int]], list[tuple[str, int]], list[tuple[str, int]]]:
@@ -235,6 +242,37 @@ def chat_lines(chat: Table, username: str, seats: list[tuple[str, int]]) -> Any:
     mine = [and_(c.guest.is_(False), c.seat.is_(None), c.author == username)]
     mine += [and_(c.channel == "players", tuple_(c.game_id, c.seat).in_(ch)) for ch in _chunks(seats)]
     return or_(*mine)
+
+
+def _erase_hosts(x: Ctx) -> list[str]:
+    """The tables the account made name it as their host (``settings.host``, ``live.py``): the label now."""
+    g = games_table.c
+    out = []
+    needle = orjson.dumps({"name": x.username}).decode()[1:-1]  # '"name":"<username>"', as stored
+    for gid, raw in x.conn.execute(select(g.id, g.settings).where(g.settings.contains(needle, autoescape=True))):
+        settings = orjson.loads(raw)
+        host = settings.get("host")
+        if isinstance(host, dict) and host.get("account") and host.get("name") == x.username:
+            host["name"] = x.label
+            x.conn.execute(update(games_table).where(g.id == gid).values(settings=orjson.dumps(settings).decode()))
+            out.append(gid)
+    return out
+
+
+def _erase_keys(x: Ctx) -> int:
+    """The account's rating keys (``a:<id>``, ``v:<id>``) in the moderators' log details (an undo of
+    ratings lists the keys it changed): the tag now."""
+    actions = metadata.tables.get("redtable_mod_actions")
+    if actions is None:
+        return 0
+    d = actions.c.detail
+    keys = [f'"{k}:{x.account_id}"' for k in ("a", "v")]
+    n = 0
+    for rid, raw in x.conn.execute(select(actions.c.id, d).where(or_(*(d.contains(k, autoescape=True) for k in keys)))):
+        for k in keys:
+            raw = raw.replace(k, f'"{x.tag}"')
+        n += x.conn.execute(update(actions).where(actions.c.id == rid).values(detail=raw)).rowcount
+    return n
 
 
 def _erase_buckets(x: Ctx) -> int:

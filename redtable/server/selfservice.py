@@ -123,6 +123,11 @@ async def refresh_games(hub: Any, gone: Gone) -> None:
         touched[gid][seat] = True
     for gid, seat in gone.renamed:
         touched[gid][seat] = False
+    for gid in gone.hosts:  # (the host's name the join page shows; another process's copy keeps it until reloaded)
+        g = hub.games.get(gid)
+        host = g.settings.get("host") if g is not None else None
+        if isinstance(host, dict):
+            host["name"] = gone.label
     ended = orjson.dumps(
         {"type": "error", "error": "account_deleted", "message": "this seat's account was deleted"}
     ).decode()

@@ -140,6 +140,7 @@ def test_export_then_delete_my_account(served):
         # the other player's records: the finished game, its log and replay
         st = b.get(f"/api/games/{done['game_id']}").json()
         assert st["status"] == "finished" and [s["name"] for s in st["seats"]] == [label, other]
+        assert st["host"]["name"] == label  # (it made the table)
         assert b.get(f"/api/games/{done['game_id']}/log").status_code == 200
         assert b.get(f"/api/games/{done['game_id']}/replay/1").status_code == 200
         assert b.get(f"/api/games/{done['game_id']}/record").status_code == 200

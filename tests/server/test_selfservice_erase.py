@@ -53,15 +53,18 @@ def test_every_id_column_is_known_to_the_erasure():
     assert OTHER_ACCOUNT_COLUMNS <= set(seen) and len(seen) >= 15
 
 
-def finished_game(st, seats: list[tuple[int, str]], result: dict) -> str:
+def finished_game(st, seats: list[tuple[int, str]], result: dict, host: str | None = None) -> str:
     gid = uuid.uuid4().hex[:16]
+    settings = {"rated": True, "undo": False}
+    if host is not None:
+        settings["host"] = {"seat": 0, "name": host, "account": True}
     row = {
         "id": gid,
         "game": "red-north",
         "players": len(seats),
         "seed": 1,
         "options": "{}",
-        "settings": orjson.dumps({"rated": True, "undo": False}).decode(),
+        "settings": orjson.dumps(settings).decode(),
         "status": "finished",
         "created_at": time.time(),
         "finished_at": time.time(),
@@ -149,7 +152,7 @@ def test_erasure_leaves_nothing_personal_and_keeps_the_others_records(backend):
     mod.grant(st, me, "moderator", other)
     mod.grant(st, them, "moderator", name)  # (a role the account granted: its name on the other's row)
     mod.set_site(st, "banner", "hello", name)
-    gid = finished_game(st, [(me, name), (them, other)], {"scores": [10, 20], "winners": [1]})
+    gid = finished_game(st, [(me, name), (them, other)], {"scores": [10, 20], "winners": [1]}, host=name)
     assert apply_result(st, gid) is not None  # both rated, each with a history row
     kept = chat_line(st, gid, 0, name, "reported words")
     chat_line(st, gid, 0, name, "unreported words")
@@ -171,6 +174,10 @@ def test_erasure_leaves_nothing_personal_and_keeps_the_others_records(backend):
     assert len(ex["reports_filed"]) == 1 and len(ex["rating_history"]) == 1 and ex["ratings"][0]["games"] == 1
     assert "push_subscriptions" in ex["settings"] and "endpoint" not in ex["settings"]["push_subscriptions"][0]
     assert "hash" not in orjson.dumps(ex).decode().lower().replace("hashes", "")
+    mod.record_action(
+        st, actor_id=them, actor=other, action="undo_ratings", reason="r", game_id=gid,
+        detail={"changed": {f"a:{me}": {"before": [1, 2]}, f"a:{them}": {"before": [3, 4]}}},
+    )  # fmt: skip
     before_ids, before_names = holding(st, me), naming(st, name)
     assert len(before_ids) >= 12, before_ids  # (not vacuous: the account is in many tables)
     assert len(before_names) >= 6, before_names
@@ -180,6 +187,8 @@ def test_erasure_leaves_nothing_personal_and_keeps_the_others_records(backend):
     assert gone is not None and gone.label == label(424242) and gone.renamed == [(gid, 0)] and gone.freed == []
     assert holding(st, me) == {}
     assert naming(st, name) == {}
+    assert gone.hosts == [gid]
+    assert naming(st, f'"a:{me}"') == {} and naming(st, f'"a:{them}"') == {"redtable_mod_actions.detail": 1}
     assert erase(st, me) is None and acc.find_account(st, name) is None
     with st.engine.connect() as conn:
         seats = conn.execute(select(seats_table.c.seat, seats_table.c.name, seats_table.c.account_id).where(
