@@ -32,6 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from . import accounts as acc
+from . import loginguard as guard
 from . import sharedlimits
 from .accountexport import export
 from .emails import end_sessions, logged_in, password_hash_of
@@ -88,7 +89,8 @@ async def _check_owner(request: Request, account: acc.Account, password: str | N
         ok, _ = await hash_off(
             request, acc.verify_password, await run_blocking(password_hash_of, store, account.id), password
         )
-    if not ok:
+    if not ok:  # (counted like a failed log-in: a stolen session guesses no faster here)
+        await run_blocking(guard.record_failure, store, acc.username_key(account.username))
         raise ApiError(403, "bad_password_check", "that is not the account's current password")
 
 
