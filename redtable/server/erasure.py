@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Column, Connection, Table, and_, delete, exists, or_, select, tuple_, update
+from sqlalchemy import Column, Connection, Table, and_, case, delete, exists, or_, select, tuple_, update
 
 from .store import Store, actions_table, games_table, metadata, seats_table, tokens_table
 
@@ -116,6 +116,15 @@ def _anonymise(**values: str | None) -> Rule:
     return run
 
 
+def _report_target(x: Ctx, t: Table, c: Column) -> int:
+    """A report about the account: the target ``a:<id>`` becomes the tag (a message's ``m:<chat id>``,
+    a seat's ``s:<game>:<seat>`` stay: they name no account)."""
+    mine = t.c.target == f"a:{x.account_id}"
+    return x.conn.execute(
+        update(t).where(c == x.account_id).values({c.name: None, "target": case((mine, x.tag), else_=t.c.target)})
+    ).rowcount
+
+
 def _seats(x: Ctx, t: Table, c: Column) -> int:
     return 0  # (done first, by _erase_seats: the chat needs the seats before their link goes)
 
@@ -126,7 +135,7 @@ KEPT: dict[tuple[str, str], Rule] = {
     ("redtable_seats", "account_id"): _seats,
     # moderation: a report filed, and the moderators' log, outlive the account (anonymised)
     ("redtable_reports", "reporter_account_id"): _anonymise(reporter="{tag}"),
-    ("redtable_reports", "target_account_id"): _anonymise(target="{tag}"),
+    ("redtable_reports", "target_account_id"): _report_target,
     ("redtable_reports", "closed_by"): _anonymise(),
     ("redtable_mod_actions", "account_id"): _anonymise(),
     ("redtable_mod_actions", "actor_id"): _anonymise(actor="{label}"),

@@ -166,6 +166,10 @@ def test_erasure_leaves_nothing_personal_and_keeps_the_others_records(backend):
         st, f"a:{me}", me, "player", {"target": f"a:{them}", "account_id": them, "game_id": gid, "chat_id": None},
         "cheat", None,
     )  # fmt: skip
+    mod.file_report(
+        st, f"a:{them}", them, "player", {"target": f"a:{me}", "account_id": me, "game_id": None, "chat_id": None},
+        "abuse", None,
+    )  # fmt: skip
     mod.record_action(st, actor_id=them, actor=other, action="warn", reason="be nice", account_id=me, sanction=None)
     ex = export(st, me)
     assert ex is not None and ex["profile"]["username"] == name and ex["email"]["address"] == f"{name}@example.org"
@@ -204,7 +208,11 @@ def test_erasure_leaves_nothing_personal_and_keeps_the_others_records(backend):
         assert live == [1]
         r = mod.reports_table.c
         reports = conn.execute(select(r.reporter, r.target, r.target_account_id).order_by(r.id)).all()
-        assert [tuple(x) for x in reports] == [(f"a:{them}", "d:424242", None), ("d:424242", f"a:{them}", them)]
+        assert [tuple(x) for x in reports] == [
+            (f"a:{them}", f"m:{kept}", None),  # (a message: the line kept, its author the label)
+            ("d:424242", f"a:{them}", them),
+            (f"a:{them}", "d:424242", None),
+        ]
         roles = mod.roles_table.c
         assert conn.execute(select(roles.granted_by).where(roles.account_id == them)).scalar() == gone.label
     # the name is free again: a newcomer under it inherits nothing
