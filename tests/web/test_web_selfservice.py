@@ -56,6 +56,7 @@ def test_export_and_delete_from_the_account_page(live, new_page, console, lang, 
     for sel in (".export-data", ".delete-account"):  # both buttons on the screen, whole
         box = page.locator(sel).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[size]["width"]
+    page.wait_for_selector(".toast", state="detached", timeout=15000)  # (the welcome toast, not in the picture)
     shot(page, f"account-selfserve-{lang}-{size}")
     # delete: the dialog warns and asks for the password
     page.click(".delete-account")
