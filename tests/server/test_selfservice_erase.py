@@ -271,3 +271,25 @@ def test_a_spectator_socket_of_a_deleted_account_writes_no_more(backend):
     assert e.value.status == 403 and e.value.code == "account_deleted"
     check_chat_writer(st, "g" * 16, None, None)  # a guest still writes
     st.dispose()
+
+
+def test_undoing_ratings_after_a_deletion_replays_its_seat_at_the_prior(backend):
+    """A moderator's undo of a game's ratings replays the title's games again: a deleted account's
+    seat there counts at the prior it was rated at, so the other player's rating comes back exact."""
+    st = backend.store()
+    a, b, c = (acc.create_account(st, f"U{uuid.uuid4().hex[:10]}", FAKE_HASH).id for _ in range(3))
+    first = finished_game(st, [(a, None), (b, None)], {"scores": [10, 20], "winners": [1]})
+    assert apply_result(st, first) is not None
+    r = ratings_table.c
+    with st.engine.connect() as conn:
+        after_first = conn.execute(select(r.mu, r.sigma).where(r.account_id == b)).one()
+    assert erase(st, a) is not None
+    second = finished_game(st, [(b, None), (c, None)], {"scores": [10, 20], "winners": [1]})
+    assert apply_result(st, second) is not None
+    mod.undo_ratings(st, second)
+    with st.engine.connect() as conn:
+        assert tuple(conn.execute(select(r.mu, r.sigma).where(r.account_id == b)).one()) == pytest.approx(
+            tuple(after_first)
+        )
+    assert holding(st, a) == {}
+    st.dispose()
