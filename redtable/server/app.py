@@ -890,6 +890,9 @@ def create_app(
     from .emails import router as emails_router
 
     app.include_router(emails_router)  # e-mail addresses, password reset, change password
+    from .selfservice import router as selfservice_router
+
+    app.include_router(selfservice_router)  # delete my account, export my data
     from .push import router as push_router
 
     app.include_router(push_router)  # Web Push subscriptions (push.py)

@@ -623,7 +623,10 @@ def chat_writer_account(store: Store, game_id: str, seat: int | None, username: 
 
 
 def check_chat_writer(store: Store, game_id: str, seat: int | None, username: str | None) -> None:
-    """Refuse a chat line from a muted, suspended or banned account (read at every line: a fleet agrees)."""
+    """Refuse a chat line from a muted, suspended or banned account (read at every line: a fleet agrees),
+    and from a spectator's socket whose account was deleted since it connected (``erasure.py``)."""
     account_id = chat_writer_account(store, game_id, seat, username)
     if account_id is not None:
         check_account(store, account_id, "chat")
+    elif seat is None and username:
+        raise ApiError(403, "account_deleted", "this socket's account was deleted: reconnect to watch as a guest")

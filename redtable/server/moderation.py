@@ -637,8 +637,11 @@ def undo_ratings(store: Store, game_id: str) -> dict[str, Any]:
             teams: list[tuple[float, float]] = []
             keys: list[str | None] = []
             for x in seats:
-                if x.kind == "bot" or x.account_id is None:
+                if x.kind == "bot":
                     teams.append(bot_rating(title, x.bot or "random"))
+                    keys.append(None)
+                elif x.account_id is None:  # a deleted account's seat: at the prior, as ratings.apply_result ranks it
+                    teams.append((MODEL.mu, MODEL.sigma))
                     keys.append(None)
                 else:
                     key = f"{'v' if vs_bots else 'a'}:{x.account_id}"

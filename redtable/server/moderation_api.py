@@ -365,21 +365,25 @@ def tell(hub: Any, account_id: int, notice: dict[str, Any]) -> None:
     hub._spawn(run(), f"telling account {account_id} of a moderator's action")
 
 
-async def bots_play(hub: Any, account_id: int) -> list[str]:
+async def bots_play(hub: Any, account_id: int, why: str = "suspended", waiting: bool = True) -> list[str]:
     """A suspended or banned account's running seats are played by a bot (rated: a forfeit, as a
-    seat whose time ran out). Answers the games changed."""
+    seat whose time ran out); so are a deleted account's (``why``: ``deleted``, ``selfservice.py``,
+    which frees its seats at tables still ``waiting`` instead: ``waiting=False`` leaves them).
+    Answers the games changed."""
     out = []
     for gid, seat in await run_blocking(tabledb.account_games, hub.store, account_id):
         try:
             game = await hub.get(gid)
         except ApiError:
             continue
-        if await asyncio.shield(asyncio.ensure_future(_seat_to_bot(hub, game, seat))):
+        if not waiting and game.status == "waiting":
+            continue
+        if await asyncio.shield(asyncio.ensure_future(_seat_to_bot(hub, game, seat, why))):
             out.append(gid)
     return out
 
 
-async def _seat_to_bot(hub: Any, game: Any, seat: int) -> bool:
+async def _seat_to_bot(hub: Any, game: Any, seat: int, why: str = "suspended") -> bool:
     from .tables import TIMEOUT_BOT
 
     tables = hub.tables
@@ -390,19 +394,19 @@ async def _seat_to_bot(hub: Any, game: Any, seat: int) -> bool:
             return False
         tbl = game.table
         now = time.time()
-        message = f"seat {seat}'s player was suspended: a bot plays the seat"
+        message = f"seat {seat}'s player was {why}: a bot plays the seat"
         if tbl.rated:
             forfeits = sorted({*tbl.forfeits, seat})
             rest = [s for s in range(game.players) if s not in forfeits]
             if len(rest) <= 1:  # nobody left to play against: the game ends, the other wins
-                result = {"scores": game.state.scores(), "winners": rest, "forfeited": forfeits, "reason": "suspended"}
-                done = await hub._write(tables.op(tabledb.end_game(game.id, "finished", result, now)), "a suspension")
+                result = {"scores": game.state.scores(), "winners": rest, "forfeited": forfeits, "reason": why}
+                done = await hub._write(tables.op(tabledb.end_game(game.id, "finished", result, now)), f"a seat {why}")
                 if done:
                     tbl.forfeits, tbl.ended = forfeits, result
                     game.finished_at = now
                     if tbl.clock is not None:
                         tbl.clock.expire(seat)
-                    tables.notice(game, "seat_suspended", message, seat=seat)
+                    tables.notice(game, f"seat_{why}", message, seat=seat)
                     tables._publish(game)
                     hub._rate(game)
                 return bool(done)
@@ -410,7 +414,7 @@ async def _seat_to_bot(hub: Any, game: Any, seat: int) -> bool:
         lease = (fleet.me, fleet.lease_seconds) if fleet is not None else None
         t0 = time.monotonic()
         done, leased = await hub._write(
-            tables.op(tabledb.seat_to_bot(game.id, seat, TIMEOUT_BOT, tbl.rated, lease)), "a suspension"
+            tables.op(tabledb.seat_to_bot(game.id, seat, TIMEOUT_BOT, tbl.rated, lease)), f"a seat {why}"
         )
         if not done:
             return False
@@ -424,7 +428,7 @@ async def _seat_to_bot(hub: Any, game: Any, seat: int) -> bool:
             game.humans = sum(1 for s in game.seats if s.kind == "human")
         if tbl.clock is not None:
             tbl.clock.expire(seat)
-        tables.notice(game, "seat_suspended", message, seat=seat)
+        tables.notice(game, f"seat_{why}", message, seat=seat)
         tables._publish(game)
     tables.arm(game)
     hub._after_change(game)

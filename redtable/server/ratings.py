@@ -273,7 +273,9 @@ def _rate_locked(
 
     s = seats_table.c
     seats = conn.execute(select(s.seat, s.kind, s.bot, s.account_id).where(s.game_id == game_id).order_by(s.seat)).all()
-    if len(seats) != players or any(x.kind != "bot" and x.account_id is None for x in seats):
+    # a forfeited seat whose account was deleted since (erasure.py) still ranks, at the prior, moving nobody's row
+    departed = {x.seat for x in seats if x.kind != "bot" and x.account_id is None} & set(result.get("forfeited") or [])
+    if len(seats) != players or any(x.kind != "bot" and x.account_id is None and x.seat not in departed for x in seats):
         log.warning("rated game %s has a person's seat with no account: left unrated", game_id)
         return None
     try:
@@ -281,7 +283,7 @@ def _rate_locked(
     except ValueError as e:
         log.warning("rated game %s: %s; left unrated", game_id, e)
         return None
-    accounts = sorted({x.account_id for x in seats if x.kind != "bot"})
+    accounts = sorted({x.account_id for x in seats if x.kind != "bot" and x.seat not in departed})
     vs_bots = any(x.kind == "bot" for x in seats)  # a preset at the table: the rating against bots moves
     # one account's ratings move one game at a time (two of its games ending together on
     # PostgreSQL): lock its row, in id order so that two games never wait for each other
@@ -304,14 +306,16 @@ def _rate_locked(
     for x in seats:
         if x.kind == "bot":
             before.append(bot_rating(title, x.bot or "random"))
+        elif x.seat in departed:
+            before.append((MODEL.mu, MODEL.sigma))
         else:
             mu, sigma, _ = have.get(player_key(x.account_id, vs_bots), (MODEL.mu, MODEL.sigma, 0))
             before.append((mu, sigma))
     after = rate(before, places)
     changes = []
     for x, (mu0, s0), (mu1, s1), place in zip(seats, before, after, places, strict=True):
-        if x.kind == "bot":
-            continue  # fixed: people never move a preset's rating
+        if x.kind == "bot" or x.seat in departed:
+            continue  # fixed: people never move a preset's rating (nor is a deleted account's kept)
         key = player_key(x.account_id, vs_bots)
         games = have.get(key, (0.0, 0.0, 0))[2] + 1
         values = {"mu": mu1, "sigma": s1, "ordinal": ordinal(mu1, s1), "games": games, "updated_at": now}

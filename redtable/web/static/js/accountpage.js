@@ -1,4 +1,5 @@
-// The account page (#/account: the e-mail address, the password, signing out everywhere) and the
+// The account page (#/account: the e-mail address, the password, signing out everywhere, export
+// and delete: accountdata.js) and the
 // pages of the e-mailed links: #/forgot (ask for a reset link), #/reset/<token> (the new password),
 // #/verify-email/<token> (the address confirmed). A link's token lives in the #fragment, which no
 // server sees; the page takes it out of the address bar at once and posts it in a body.
@@ -7,6 +8,7 @@ import { t, currentLang } from "./i18n.js";
 import { api, get, post } from "./api.js";
 import { blockedList } from "./friends.js";
 import { currentUser, onAccountChange, loadSession, PASSWORD_MIN } from "./account.js";
+import { selfServiceBlocks } from "./accountdata.js";
 
 const PASSWORD_MAX = 256;
 
@@ -78,6 +80,8 @@ export function mountSettings(root) {
       h("p.muted", null, t("settings.sessions_help")),
       h("button.btn.ghost.sign-out-everywhere", { type: "button", onclick: signOutEverywhere }, t("settings.sign_out_everywhere"))));
     page.append(blocks || (blocks = blockedList()));  // the players this account blocks (friends.js)
+    // export my data, delete my account (accountdata.js)
+    page.append(...selfServiceBlocks());
   }
   let blocks = null;
 
