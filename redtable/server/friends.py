@@ -45,8 +45,8 @@ LISTED_GAMES = 50  # a friends' list names at most this many tables and games
 follows_table = Table(
     "redtable_follows",
     metadata,
-    Column("follower_id", Integer, primary_key=True),
-    Column("followee_id", Integer, primary_key=True),
+    Column("follower_id", Integer, primary_key=True, info={"account": True}),
+    Column("followee_id", Integer, primary_key=True, info={"account": True}),
     Column("created_at", Float, nullable=False),
     Index("redtable_follows_followee", "followee_id"),
 )
@@ -54,8 +54,8 @@ follows_table = Table(
 blocks_table = Table(
     "redtable_blocks",
     metadata,
-    Column("blocker_id", Integer, primary_key=True),
-    Column("blocked_id", Integer, primary_key=True),
+    Column("blocker_id", Integer, primary_key=True, info={"account": True}),
+    Column("blocked_id", Integer, primary_key=True, info={"account": True}),
     Column("created_at", Float, nullable=False),
     Index("redtable_blocks_blocked", "blocked_id"),
 )
@@ -66,8 +66,8 @@ invites_table = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("game_id", String(32), nullable=False),
     Column("seat", Integer, nullable=False),
-    Column("inviter_id", Integer, nullable=False),
-    Column("invitee_id", Integer, nullable=False),
+    Column("inviter_id", Integer, nullable=False, info={"account": True}),
+    Column("invitee_id", Integer, nullable=False, info={"account": True}),
     Column("created_at", Float, nullable=False),
     Index("redtable_friend_invites_seat", "game_id", "seat", unique=True),
     Index("redtable_friend_invites_who", "game_id", "invitee_id", unique=True),
