@@ -60,19 +60,39 @@ class _Tables:
 
 
 class _SeatCache:
-    __slots__ = ("scal", "known", "hand", "party")
+    __slots__ = ("scal",)
 
     def __init__(self) -> None:
         self.scal: tuple | None = None
-        self.known: list[int] | None = None
-        self.hand: list[int] | None = None
-        self.party: list[int] | None = None
 
 
 class _View:
     """One seat's vector and the inputs each of its segments was last written from."""
 
-    __slots__ = ("x", "m", "glob", "owner", "discard", "set_aside", "muster", "seats", "pend", "P")
+    __slots__ = (
+        "x",
+        "m",
+        "glob",
+        "actor",
+        "owner",
+        "colours",
+        "opts_pts",
+        "discard",
+        "set_aside",
+        "muster",
+        "seats",
+        "pend",
+        "P",
+        "hand_n",
+        "glory",
+        "vp",
+        "god",
+        "invoked",
+        "passed",
+        "known",
+        "parties",
+        "hand",
+    )
 
     def __init__(self, size: int) -> None:
         self.x = np.zeros(size, dtype=np.float32)
@@ -83,7 +103,19 @@ class _View:
         self.x.fill(0.0)
         self.P = players
         self.glob: tuple | None = None
-        self.owner: tuple | None = None
+        self.actor = -1
+        self.hand_n: list[int] = []
+        self.glory: list[int] = []
+        self.vp: list[int] = []
+        self.god: list[int] = []
+        self.invoked: list[bool] = []
+        self.passed: list[bool] = []
+        self.known: list[list[int]] = []
+        self.parties: list[list[int]] = []
+        self.hand: list[int] = []
+        self.owner: list[int] | None = None
+        self.colours: tuple = ()
+        self.opts_pts: tuple = ()
         self.discard: list[int] | None = None
         self.set_aside: int | None = None
         self.muster: list | None = None
@@ -120,19 +152,26 @@ class RedNorthObserver:
             for q in range(n):
                 x[off["present"] + q] = 1.0
         phase = st.phase
-        # --- globals
-        key = (st.round, phase, st.actor, st.first, st.tiebreaker, st.champion, st.champion_out, len(st.deck))
+        # --- globals (whose turn it is changes at every step: written on its own)
+        actor = st.actor if phase != OVER else -1
+        if actor != v.actor:
+            a = off["globals"] + 3 + len(enc.phases)
+            if v.actor >= 0:
+                x[a + v.actor] = 0.0
+            if actor >= 0:
+                x[a + actor] = 1.0
+            v.actor = actor
+        key = (st.round, phase, st.first, st.tiebreaker, st.champion, st.champion_out, len(st.deck))
         if key != v.glob:
             v.glob = key
             g = off["globals"]
-            x[g : off["outposts"]] = Z[: off["outposts"] - g]
+            x[g : g + 3 + len(enc.phases)] = Z[: 3 + len(enc.phases)]
+            x[g + 3 + len(enc.phases) + P : off["outposts"]] = Z[: off["outposts"] - g - 3 - len(enc.phases) - P]
             rnd = st.round
             x[g + min(max(rnd, 1), 3) - 1] = 1.0
             g += 3
             x[g + phase] = 1.0
             g += len(enc.phases)
-            if phase != OVER:
-                x[g + st.actor] = 1.0
             g += P
             x[g + st.first] = 1.0
             g += P
@@ -147,9 +186,8 @@ class RedNorthObserver:
             x[g + 2] = clip01(ROUND_VP[rnd] / 3.0)
         # --- outposts
         owner = st.owner
-        okey = (st.colours, st.opts_pts, *owner)
-        if okey != v.owner:
-            v.owner = okey
+        if owner != v.owner or st.colours != v.colours or st.opts_pts != v.opts_pts:
+            v.owner, v.colours, v.opts_pts = owner[:], st.colours, st.opts_pts
             ob = off["outposts"]
             of = 2 + P + 1
             x[ob : off["discard"]] = Z[: off["discard"] - ob]
@@ -182,49 +220,26 @@ class RedNorthObserver:
                 x[b] = 1.0
                 for k in set(cards):
                     x[b + 1 + k] = c3[cards.count(k)]
-        # --- seats
-        sf, slf, mp = enc.seat_f, enc.slot_f, enc.max_party
-        ngods = len(enc.gods)
-        c6 = t.c6
-        for q in range(n):
-            c = v.seats[q]
-            b = off["seats"] + q * sf
-            scal = (st.hand_n[q], st.glory[q], st.vp[q], st.god[q], st.invoked[q], st.passed[q])
-            if scal != c.scal:
-                c.scal = scal
-                x[b : b + 3 + ngods + 1 + 2] = Z[: 3 + ngods + 1 + 2]
-                x[b] = clip01(scal[0] / 20.0)
-                x[b + 1] = clip01(scal[1] / 10.0)
-                x[b + 2] = clip01(scal[2] / 20.0)
-                god = scal[3]
-                x[b + 3 + (god if god >= 0 else ngods)] = 1.0
-                x[b + 4 + ngods] = float(bool(scal[4]))
-                x[b + 5 + ngods] = float(bool(scal[5]))
-            b += 3 + ngods + 1 + 2
-            kn = st.known[q]
-            if kn != c.known:
-                c.known = kn[:]
-                for k, cnt in enumerate(kn):
-                    x[b + k] = c6[cnt]
-            b += K
-            if q == seat:
-                h = st.hands[q]
-                if h != c.hand:
-                    c.hand = h[:]
-                    for k, cnt in enumerate(h):
-                        x[b + k] = c6[cnt]
-            b += K
-            party = st.parties[q]
-            if party != c.party:
-                old = len(c.party) if c.party is not None else mp
-                c.party = party[:]
-                rows = t.slot_rows[q == seat]
-                for i, slot in enumerate(party[:mp]):
-                    x[b + i * slf : b + (i + 1) * slf] = rows[slot]
-                m = min(len(party), mp)
-                if old > m:
-                    x[b + m * slf : b + old * slf] = Z[: (old - m) * slf]
+        # --- seats: whole fields compared first (most steps change one seat, or none)
+        if (
+            st.hand_n != v.hand_n
+            or st.glory != v.glory
+            or st.vp != v.vp
+            or st.god != v.god
+            or st.invoked != v.invoked
+            or st.passed != v.passed
+        ):
+            self._scalars(st, v, x, n)
+        if st.known != v.known:
+            self._counts(st.known, v.known, x, off["seats"] + 6 + len(enc.gods), n)
+        h = st.hands[seat]
+        if h != v.hand:
+            self._counts([h], [v.hand], x, off["seats"] + 6 + len(enc.gods) + K + seat * enc.seat_f, 1)
+            v.hand = h[:]
+        if st.parties != v.parties:
+            self._parties(st.parties, v.parties, x, seat, n)
         # --- the pending sub-decision
+        mp = enc.max_party
         sub = st.sub
         if phase == SAGA_SLOT:
             pkey: tuple = (phase, *st.queue)
@@ -260,6 +275,70 @@ class RedNorthObserver:
             elif phase == HEL_PLACE:
                 x[b + 5] = 1.0
         return v.x
+
+    def _scalars(self, st: Any, v: _View, x: Any, n: int) -> None:
+        enc = self.enc
+        sf, ngods = enc.seat_f, len(enc.gods)
+        Z = self.t.zeros
+        for q in range(n):
+            c = v.seats[q]
+            scal = (st.hand_n[q], st.glory[q], st.vp[q], st.god[q], st.invoked[q], st.passed[q])
+            if scal != c.scal:
+                c.scal = scal
+                b = self.off["seats"] + q * sf
+                x[b : b + 3 + ngods + 1 + 2] = Z[: 3 + ngods + 1 + 2]
+                x[b] = clip01(scal[0] / 20.0)
+                x[b + 1] = clip01(scal[1] / 10.0)
+                x[b + 2] = clip01(scal[2] / 20.0)
+                god = scal[3]
+                x[b + 3 + (god if god >= 0 else ngods)] = 1.0
+                x[b + 4 + ngods] = float(bool(scal[4]))
+                x[b + 5 + ngods] = float(bool(scal[5]))
+        v.hand_n, v.glory, v.vp = st.hand_n[:], st.glory[:], st.vp[:]
+        v.god, v.invoked, v.passed = st.god[:], st.invoked[:], st.passed[:]
+
+    def _counts(self, new: list[list[int]], old: list[list[int]], x: Any, base: int, n: int) -> None:
+        """Count vectors (one per seat from ``base``, a seat block apart), /6 capped at 1;
+        ``old`` (the copies last written) is brought up to date."""
+        c6, sf = self.t.c6, self.enc.seat_f
+        for q in range(n):
+            kn = new[q]
+            was = old[q] if q < len(old) else None
+            if kn != was:
+                b = base + q * sf
+                if was is None or len(was) != len(kn):
+                    for k, cnt in enumerate(kn):
+                        x[b + k] = c6[cnt]
+                else:
+                    for k, cnt in enumerate(kn):
+                        if cnt != was[k]:
+                            x[b + k] = c6[cnt]
+                if q < len(old):
+                    old[q] = kn[:]
+                else:
+                    old.append(kn[:])
+
+    def _parties(self, new: list[list[int]], old: list[list[int]], x: Any, seat: int, n: int) -> None:
+        """Each seat's Party slots (a face-down card's kind only to its owner); only the
+        slots that differ from the copy last written are rewritten."""
+        enc, t = self.enc, self.t
+        slf, mp = enc.slot_f, enc.max_party
+        base = self.off["seats"] + 6 + len(enc.gods) + 2 * enc.nkinds
+        while len(old) < n:
+            old.append([])
+        for q in range(n):
+            party, was = new[q], old[q]
+            if party == was:
+                continue
+            b = base + q * enc.seat_f
+            rows = t.slot_rows[q == seat]
+            for i, slot in enumerate(party[:mp]):
+                if i >= len(was) or was[i] != slot:
+                    x[b + i * slf : b + (i + 1) * slf] = rows[slot]
+            m, w = min(len(party), mp), min(len(was), mp)
+            if w > m:
+                x[b + m * slf : b + w * slf] = t.zeros[: (w - m) * slf]
+            old[q] = party[:]
 
 
 _TABLES = _Tables(RED_NORTH)
