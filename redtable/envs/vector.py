@@ -269,7 +269,7 @@ class _Pool:
         assert self.shm.buf is not None
         self.obs, self.masks, self.rewards, self.terms, self.truncs = _arrays(self.shm.buf, n, F, A)
         # fork: no re-import of the caller's main module (spawn would need a __main__ guard)
-        ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+        ctx: Any = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self.conns: list[Connection] = []
         self.procs: list[Any] = []
         self.shares: list[tuple[int, int]] = []
