@@ -230,10 +230,13 @@ class RedRisingObserver:
         for li in dirty:
             old, new = piles[li], locs[li]
             lo, ln = len(old), len(new)
-            pre = 0
             top = min(lo, ln)
-            while pre < top and old[pre] == new[pre]:
-                pre += 1
+            if old[:top] == new[:top]:  # grown or shrunk at the top: the usual move
+                pre = top
+            else:
+                pre = 0
+                while old[pre] == new[pre]:
+                    pre += 1
             start = min(pre, max(0, min(lo, ln) - _DEPTH_CAP)) if lo != ln else pre
             starts[li] = start
             left.update(set(old[start:]).difference(new[start:]))
@@ -277,9 +280,11 @@ class RedRisingObserver:
             ln = len(new)
             rows = t.pile_rows[li]
             cols = v.pile_cols[li]
+            touched = set()
             for c in old[start:]:
                 if c not in anon and c not in fdown:
                     cols[COLOR[c]] -= 1
+                    touched.add(COLOR[c])
             for i in range(start, ln):
                 c = new[i]
                 if c in anon:
@@ -287,13 +292,14 @@ class RedRisingObserver:
                 fd = c in fdown
                 if not fd:
                     cols[COLOR[c]] += 1
+                    touched.add(COLOR[c])
                 d = ln - 1 - i
                 o = cb + c * cf
                 x[o : o + 10] = rows[d if d < _DEPTH_CAP else _DEPTH_CAP][i if i < _INDEX_CAP else _INDEX_CAP][fd]
                 x[o + 12] = 0.0
             acc = t.acc02
             b = col + (1 + li) * 14
-            for k in range(14):
+            for k in touched:
                 x[b + k] = acc[cols[k]]
             na = sum(1 for c in new if c in anon) if anon else 0
             x[lb + li * 3] = clip01(ln / 30.0)

@@ -26,6 +26,7 @@ reads the arrays), for k cores.
 from __future__ import annotations
 
 import multiprocessing as mp
+import time
 from multiprocessing import shared_memory
 from multiprocessing.connection import Connection
 from typing import Any
@@ -107,6 +108,14 @@ class RedTableVectorEnv(gym.vector.VectorEnv):
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game now, bool ``[num_envs, A]`` (MaskablePPO's convention)."""
         return self._masks.astype(bool)
+
+    def worker_cpu(self) -> list[float]:
+        """CPU seconds used so far by each worker process (none in process: [])."""
+        if self._pool is None:
+            return []
+        for c in self._pool.conns:
+            c.send(("cpu", None, None))
+        return [float(c.recv()) for c in self._pool.conns]
 
     def close_extras(self, **kwargs: Any) -> None:
         if self._pool is not None:
@@ -253,6 +262,8 @@ def _serve(conn: Connection, shm: shared_memory.SharedMemory, n: int, first: int
             conn.send(_step_local(shard, first, arg))
         elif cmd == "reset":
             conn.send(_reset_local(shard, first, arg, options))
+        elif cmd == "cpu":
+            conn.send(time.process_time())
         else:
             break
     shard.release()
