@@ -72,7 +72,27 @@ _UNSET = object()  # no decision written yet (None is the finished game's)
 class _View:
     """One seat's vector and the inputs each part was last written from."""
 
-    __slots__ = ("x", "m", "n", "hidden", "hand", "banished", "piles", "pile_cols", "glob", "seats", "dec", "marks")
+    __slots__ = (
+        "x",
+        "m",
+        "n",
+        "hidden",
+        "hand",
+        "banished",
+        "piles",
+        "pile_cols",
+        "glob",
+        "seats",
+        "dec",
+        "marks",
+        "fleet",
+        "helium",
+        "influence",
+        "turns",
+        "sovereign",
+        "hand_sizes",
+        "houses",
+    )
 
     def __init__(self, size: int) -> None:
         self.x = np.zeros(size, dtype=np.float32)
@@ -89,6 +109,14 @@ class _View:
         self.pile_cols: list[list[int]] = [[0] * 14 for _ in range(4)]
         self.glob: tuple | None = None
         self.seats: list[tuple | None] = [None] * 6
+        # the seat fields as last written
+        self.fleet: list[int] = []
+        self.helium: list[int] = []
+        self.influence: list[int] = []
+        self.turns: list[int] = []
+        self.sovereign = -2
+        self.hand_sizes: list[int] = []
+        self.houses: tuple[int, ...] = ()
         self.dec: Any = _UNSET
         self.marks: list[int] = []
 
@@ -183,7 +211,21 @@ class RedRisingObserver:
             x[g + 2] = float(bool(key[4]))
             x[g + 3] = float(bool(key[5]))
             x[g + 4 + self.enc.phases.get(key[6], 0)] = 1.0
+        hands = st.hands
+        if (
+            st.fleet != v.fleet
+            or st.helium != v.helium
+            or st.influence != v.influence
+            or st.turns != v.turns
+            or st.sovereign != v.sovereign
+            or list(map(len, hands)) != v.hand_sizes
+            or st.houses != v.houses
+        ):
+            self._seats(st, v, x, n)
+
+    def _seats(self, st: Any, v: _View, x: Any, n: int) -> None:
         sf = self.enc.seat_f
+        off = self.off
         hands, fleet, helium, infl, turns, sov = st.hands, st.fleet, st.helium, st.influence, st.turns, st.sovereign
         seats = v.seats
         for p in range(n):
@@ -202,6 +244,10 @@ class RedRisingObserver:
                 x[b + 12] = float(s[2] >= 7)
                 x[b + 13] = float(s[3] >= 7)
                 x[b + 14] = float(s[4] >= 7)
+        v.fleet, v.helium, v.influence, v.turns = fleet[:], helium[:], infl[:], turns[:]
+        v.sovereign = sov
+        v.hand_sizes = list(map(len, hands))
+        v.houses = st.houses
 
     def _cards(self, st: Any, v: _View, x: Any, seat: int) -> None:
         enc, off, t = self.enc, self.off, self.t

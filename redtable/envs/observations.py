@@ -255,38 +255,51 @@ class RedRisingEncoder(Encoder):
         return c, others
 
     def context_segment(self, ctx: dict[str, Any]) -> list[float]:
-        """The ``context`` segment of a decision's context (see the class doc)."""
+        """The ``context`` segment of a decision's context (see the class doc). Each key
+        writes its own features, so the keys present are visited in any order."""
         P = self.max_players
         x = [0.0] * self.layout.segments["context"][1]
-        for key in ("attacker", "thief", "target", "lender", "for", "by"):
-            q = ctx.get(key)
-            if isinstance(q, int) and not isinstance(q, bool) and 0 <= q < P:
-                x[q] = 1.0
-        named = ctx.get("named")
-        if isinstance(named, list):
-            for n in named:
-                if n in self.colors:
-                    x[P + self.colors[n]] = 1.0
-        for key in ("location", "deployed", "source"):
-            where = ctx.get(key)
-            if where in self.locs:
-                x[P + 14 + self.locs[where]] = 1.0
-            elif where == "hand":
-                x[P + 18] = 1.0
-            elif where == "deck":
-                x[P + 19] = 1.0
-        moving = ctx.get("moving")
-        if isinstance(moving, str) and ":" in moving:
-            loc, _, i = moving.partition(":")
-            if loc in self.locs and i.isdigit():
-                x[P + 20 + self.locs[loc]] = 1.0
-                x[P + 24] = clip01(int(i) / 30.0)
-        elif isinstance(moving, int) and not isinstance(moving, bool):
-            x[P + 24] = clip01(moving / 30.0)
-        left = ctx.get("left")
-        if isinstance(left, int) and not isinstance(left, bool):
-            x[P + 25] = clip01(left / 3.0)
+        locs = self.locs
+        for key, val in ctx.items():
+            kind = _CONTEXT_KEYS.get(key)
+            if kind is None:
+                continue
+            if kind == 0:  # a seat
+                if isinstance(val, int) and not isinstance(val, bool) and 0 <= val < P:
+                    x[val] = 1.0
+            elif kind == 1:  # named colours
+                if isinstance(val, list):
+                    for n in val:
+                        if n in self.colors:
+                            x[P + self.colors[n]] = 1.0
+            elif kind == 2:  # a place
+                if val in locs:
+                    x[P + 14 + locs[val]] = 1.0
+                elif val == "hand":
+                    x[P + 18] = 1.0
+                elif val == "deck":
+                    x[P + 19] = 1.0
+            elif kind == 3:  # the moving card: "<location>:<index>" or an index
+                if isinstance(val, str) and ":" in val:
+                    loc, _, i = val.partition(":")
+                    if loc in locs and i.isdigit():
+                        x[P + 20 + locs[loc]] = 1.0
+                        x[P + 24] = clip01(int(i) / 30.0)
+                elif isinstance(val, int) and not isinstance(val, bool):
+                    x[P + 24] = clip01(val / 30.0)
+            elif isinstance(val, int) and not isinstance(val, bool):  # left
+                x[P + 25] = clip01(val / 3.0)
         return x
+
+
+# The context keys the Red Rising encoder reads, by what they name.
+_CONTEXT_KEYS = {
+    **dict.fromkeys(("attacker", "thief", "target", "lender", "for", "by"), 0),
+    "named": 1,
+    **dict.fromkeys(("location", "deployed", "source"), 2),
+    "moving": 3,
+    "left": 4,
+}
 
 
 # Every decision kind the Red Rising engine asks (the ``Decision(..., kind, ...)`` calls of
