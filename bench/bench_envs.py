@@ -81,7 +81,7 @@ def bench_gym(game: str, players: int, seconds: float, seed: int) -> dict:
     t0 = time.process_time()
     env.reset(seed=seed)
     while True:
-        legal = env._mask.nonzero()[0]
+        legal = env.mask.nonzero()[0]
         _, _, term, trunc, _ = env.step(int(legal[rng.below(len(legal))]))
         steps += 1
         if term or trunc:

@@ -136,11 +136,28 @@ class RedTableEnv(gym.Env):
         """The legal actions now, as a bool array (sb3-contrib's MaskablePPO reads this)."""
         return self._mask.astype(bool)
 
+    @property
+    def mask(self) -> np.ndarray:
+        """The legal actions now, int8 (the environment's own array: read it, copy to keep)."""
+        return self._mask
+
     def encode(self, action: str) -> int:
         return self.codec.encode(action)
 
     def decode(self, index: int) -> str:
         return self.codec.decode(index)
+
+    def current_state(self) -> State:
+        """The game being played (after ``reset()``)."""
+        return self._live()
+
+    def observation(self) -> np.ndarray | dict[str, np.ndarray]:
+        """The learner's observation now (a new array), as ``step`` returns it."""
+        return self._obs()
+
+    def info(self, **extra: Any) -> dict[str, Any]:
+        """The info dict ``step`` returns now (``extra`` added)."""
+        return self._info(**extra)
 
     def _live(self) -> State:
         """The game being played; the environment has none before its first ``reset()``."""

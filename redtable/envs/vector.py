@@ -147,8 +147,8 @@ class RedTableVectorEnv(gym.vector.VectorEnv):
 def _write(vec: Any, i: int, env: RedTableEnv) -> None:
     """Game ``i``'s observation and mask into the batch arrays (rows of flat memoryviews)."""
     F, A = vec.F, vec.A
-    vec._obs_m[i * F : (i + 1) * F] = env.observer.observe(env._live(), env.seat).data
-    vec._mask_m[i * A : (i + 1) * A] = env._mask.data
+    vec._obs_m[i * F : (i + 1) * F] = env.observer.observe(env.current_state(), env.seat).data
+    vec._mask_m[i * A : (i + 1) * A] = env.mask.data
 
 
 def _views(vec: Any) -> None:
@@ -182,8 +182,8 @@ def _step_local(vec: Any, first: int, acts: list[int]) -> tuple[list[int], Final
         terms[i] = term
         truncs[i] = trunc
         if term or trunc:
-            final_obs = env._obs()
-            final_info = env._info(**extra)
+            final_obs = env.observation()
+            final_info = env.info(**extra)
             env.reset()
             finals.append((i, final_obs, final_info))
         elif extra:

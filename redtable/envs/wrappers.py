@@ -64,6 +64,15 @@ class RedTableWrapper(OrderEnforcingWrapper):
             self._prev_mask = obs["action_mask"]
         return obs
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """AECEnv.last() reading the wrapped env's fields directly."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        raw = self.env
+        agent = raw.agent_selection
+        obs = self.observe(agent) if observe else None
+        return obs, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent], raw.infos[agent]
+
     def step(self, action: Any) -> None:
         raw = self.env
         if not self._has_reset:

@@ -99,7 +99,7 @@ def test_worker_processes_give_the_same_batches():
     finally:
         pooled.close()
         ref.close()
-    assert pooled._pool is None
+    assert pooled.closed and pooled.worker_cpu() == []  # the workers are gone
 
 
 @pytest.mark.parametrize("game,players", [("red-north", 4), ("red-rising", 3)])
