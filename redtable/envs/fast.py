@@ -11,8 +11,8 @@ never reads), 17% the encoder filling a Python list, 7% turning that list into a
 itself was about a tenth. With the observation stubbed out the wrapped AEC env still ran at
 only a seventh of the engine's rate, hence :mod:`.wrappers` and the lazy ``describe``.
 
-What is left (same loop, after): the observer costs about 1.3 (Red North) and 1.1 (Red
-Rising) engine steps per observation, the AEC bookkeeping (rewards dicts, mask, copy of the
+What is left (same loop, after): the observer costs about 1.3 engine steps per
+observation in both titles, the AEC bookkeeping (rewards dicts, mask, copy of the
 vector, the wrapper) about one more: item writes through a memoryview (~40 ns) and list
 comparisons are the floor of this pure-Python design.
 """
