@@ -95,7 +95,7 @@ class RedTableAECEnv(AECEnv):
         self.game_state: State | None = None
         self.game_seed: int | None = None
         self.steps = 0
-        self.last_action: str | None = None
+        self._last: tuple[int, str, str, str] | None = None
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -169,21 +169,33 @@ class RedTableAECEnv(AECEnv):
         desc = st.describe(move) if self.render_mode is not None else move  # words only for render()
         st.apply(move)
         self.steps += 1
-        self.last_action = f"p{seat} {d.kind}: {move}" + (f" ({desc})" if desc != move else "")
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        self._last = (seat, d.kind, move, desc)  # the sentence is made only if read (render)
         nxt = st.decision()
+        # Rewards are all 0 until the game ends (only _finish sets them), so a step that does
+        # not end the game has nothing to clear or accumulate.
         if nxt is None:
             self._finish()
+            self._accumulate_rewards()
         elif self.max_steps is not None and self.steps >= self.max_steps:
             for a in self.agents:
                 self.truncations[a] = True
             self.agent_selection = self.possible_agents[nxt.player]
         else:
             self.agent_selection = self.possible_agents[nxt.player]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    @property
+    def last_action(self) -> str | None:
+        """The last move, for render(): ``"p<seat> <kind>: <action> (<description>)"``."""
+        if self._last is None:
+            return None
+        seat, kind, move, desc = self._last
+        return f"p{seat} {kind}: {move}" + (f" ({desc})" if desc != move else "")
+
+    @last_action.setter
+    def last_action(self, value: None) -> None:
+        self._last = None
 
     def _finish(self) -> None:
         st = self._live()
