@@ -1,6 +1,7 @@
 """The batched environments: make_vec equals Gymnasium's SyncVectorEnv (same-step autoreset)
 over the single environments, in process and over worker processes; batched self-play."""
 
+import re
 import warnings
 
 import pytest
@@ -126,3 +127,24 @@ def test_selfplay_batch_answers_every_games_acting_seat(game, players):
         assert finished >= 1
     with pytest.raises(ValueError):
         envs.step(np.full(n, -1))
+
+
+def test_the_batched_training_example_learns(capsys, monkeypatch):
+    """examples/train_batched_pg.py, cut short: it trains on make_vec and its policy beats
+    the uniformly random one on fresh games."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "train_batched_pg.py"
+    spec = importlib.util.spec_from_file_location("train_batched_pg", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    argv = ["train_batched_pg.py", "--games", "300", "--envs", "32", "--lr", "1e-2", "--batch", "512"]
+    argv += ["--eval-games", "200", "--report", "100"]
+    monkeypatch.setattr(sys, "argv", argv)
+    module.main()
+    out = capsys.readouterr().out
+    last = out.strip().splitlines()[-1]
+    trained, uniform = (float(w) for w in re.findall(r"(\d\.\d{3})", last))
+    assert trained > uniform + 0.1, out
