@@ -140,12 +140,11 @@ class RedTableAECEnv(AECEnv):
         seat = self.agent_seat[agent]
         st = self._live()
         obs = self.observer.observe(st, seat).copy()  # equal to self.encoder.encode(st.view(seat))
-        mask = np.zeros(self.codec.n, dtype=np.int8)
         d = st.decision()
         if d is not None and d.player == seat and not (self.terminations.get(agent) or self.truncations.get(agent)):
-            index = self.codec.index
-            for o in d.options:
-                mask[index[o]] = 1
+            mask = self.codec.options_mask(d.options)
+        else:
+            mask = np.zeros(self.codec.n, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:

@@ -172,13 +172,11 @@ class RedTableEnv(gym.Env):
         return {"observation": x, "action_mask": self._mask.copy()}
 
     def _update_mask(self) -> None:
-        m = self._mask
-        m.fill(0)
         d = self._live().decision()
         if d is not None and d.player == self.seat:
-            index = self.codec.index
-            for o in d.options:
-                m[index[o]] = 1
+            self._mask = self.codec.options_mask(d.options)
+        else:
+            self._mask = np.zeros(self.codec.n, dtype=np.int8)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._mask.copy(), "seat": self.seat}

@@ -58,7 +58,7 @@ class SelfPlayVecEnv:
         self.masks = np.zeros((num_envs, self.A), dtype=np.int8)
         self.agents = np.zeros(num_envs, dtype=np.int64)
         self._obs_m = self.obs.reshape(-1).data
-        self._options: list[tuple[str, ...]] = [()] * num_envs
+        self._mask_m = self.masks.reshape(-1).data
 
     def _new_state(self, i: int) -> State:
         return self.game.new_initial_state(int(self.rngs[i].integers(0, 2**31 - 1)))
@@ -68,20 +68,13 @@ class SelfPlayVecEnv:
         d = st.pending()
         F = self.F
         self._obs_m[i * F : (i + 1) * F] = self.observers[i].observe(st, d.player).data
-        m = self.masks[i]
-        index = self.codec.index
-        for o in self._options[i]:
-            m[index[o]] = 0
-        for o in d.options:
-            m[index[o]] = 1
-        self._options[i] = d.options
+        A = self.A
+        self._mask_m[i * A : (i + 1) * A] = self.codec.shared_mask(d.options).data
         self.agents[i] = d.player
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         self.rngs = [seeding.np_random(None if seed is None else seed + i)[0] for i in range(self.num_envs)]
         self.states = [self._new_state(i) for i in range(self.num_envs)]
-        self.masks.fill(0)
-        self._options = [()] * self.num_envs
         for i in range(self.num_envs):
             self._write(i)
         return self.obs.copy(), self.masks.copy(), self.agents.copy()
