@@ -437,6 +437,7 @@ class Hub:
         from .rematch import Rematches
 
         self.rematch = Rematches(self)  # a finished table's rematch offers (rematch.py)
+        self.notifier: Any = None  # every kind of notification's one door (notices.Notifier, set by the app)
 
     # -------------------------------------------------------------- lifecycle
     async def start(self) -> None:

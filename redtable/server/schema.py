@@ -63,7 +63,15 @@ def _notify_tables(store: Store, conn: Connection) -> None:
         store.metadata.tables[name].create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables)
+def _notify_settings(store: Store, conn: Connection) -> None:
+    """Migration 4: accounts' notification settings, the claims that send a notification once
+    across a fleet, and the e-mails' one-click unsubscribe tokens (``notifydb.py``)."""
+    _load_models()
+    for name in ("redtable_notify_settings", "redtable_notify_sent", "redtable_unsub_tokens"):
+        store.metadata.tables[name].create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _notify_settings)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -101,6 +109,7 @@ MODEL_MODULES = (
     "fairplay",
     "loginguard",
     "moderation",
+    "notifydb",
     "push",
     "ratings",
     "readycheck",

@@ -450,14 +450,19 @@ class TableService:
         self.arm(game)
 
     def turn_push(self, game: LiveGame, seat: int | None, decided_by: int | None) -> None:
-        """A turn-based game now waits on another seat: its account's browsers hear it (push.py;
-        sent by the process that committed the change, so once in a fleet)."""
+        """The game now waits on another seat: a turn-based game tells its account ("your turn"), a
+        real-time one only when that seat's player is away (no page or socket of theirs open):
+        ``notices.py`` decides the channels. Told by the process that committed the change (and
+        ``notices`` claims each event in storage: once in a fleet)."""
         clk = game.table.clock
-        if seat is None or seat == decided_by or clk is None or clk.spec.kind != "turn":
+        if seat is None or seat == decided_by or clk is None or game.seats[seat].kind != "human":
             return
-        from .push import notify_turn
+        from . import notices
 
-        self._spawn(notify_turn(self.hub, game, seat))
+        if clk.spec.kind == "turn":
+            notices.soon(self.hub, notices.your_turn(self.hub, game, seat))
+        elif not game.present(seat, self.hub.present_seconds):
+            notices.soon(self.hub, notices.waiting(self.hub, game, seat))
 
     def persist(self, game: LiveGame, idle_at: float | None = None) -> None:
         """Store the game's clock (in the background: a later write never loses to an older one)."""
@@ -572,6 +577,11 @@ class TableService:
             tbl.clock.advance(now, game.version, None, tbl.waiting_on(game))
             self.turn_push(game, tbl.waiting_on(game), None)
         self.persist(game, idle_at=now + self.idle_limit(tbl))
+        from . import notices
+
+        away = [s.index for s in game.seats if not game.present(s.index, self.hub.present_seconds)]
+        if away:  # the people who joined and are not at the table now (no page, no socket): it started
+            notices.soon(self.hub, notices.table_started(self.hub, game, away))
         fleet = self.hub.fleet
         if fleet is not None and self.hub._server_turn(game):  # bots move first: this process plays them
             t0 = time.monotonic()
