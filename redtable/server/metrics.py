@@ -103,6 +103,11 @@ PUSHES_SENT = Counter(
     ["kind"],
     registry=REGISTRY,
 )
+DIGEST_ROUNDS = Counter(
+    "redtable_digest_rounds",
+    "rounds of the daily e-mail digest this process ran (notifymail.py; each account gets one a day)",
+    registry=REGISTRY,
+)
 
 
 # ---------------------------------------------------------------------- hooks (one call where it happens)
@@ -127,6 +132,10 @@ def committed(seconds: float, results: Iterable[Any]) -> None:
 def email_sent(kind: str) -> None:
     """For the e-mail feature to call (account confirmation, password reset, ...)."""
     EMAILS_SENT.labels(kind[:32]).inc()
+
+
+def digest_round() -> None:
+    DIGEST_ROUNDS.inc()
 
 
 def push_sent(kind: str) -> None:

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, select
 
+from . import metrics
 from . import notifydb as db
 from .accounts import accounts_table
 from .emails import emails_table
@@ -139,11 +141,14 @@ async def digest_round(n: Notifier) -> int:
         except Exception:  # noqa: BLE001  (one account's failure never stops the others')
             log.exception("the digest of an account failed")
     await run_blocking(db.forget_sent, n.store, now - 3 * DAY)  # every gap is long over
+    metrics.digest_round()
     return sent
 
 
-async def keep_digesting(n: Notifier, every: float = 900.0) -> Any:
-    """The periodic job: a digest round every ``every`` seconds (each account gets one a day)."""
+async def keep_digesting(n: Notifier, every: float | None = None) -> Any:
+    """The periodic job: a digest round every ``every`` seconds (default 15 minutes, or
+    ``REDTABLE_DIGEST_SECONDS``); each account still gets one a day."""
+    every = every or float(os.environ.get("REDTABLE_DIGEST_SECONDS", "900"))
     while True:
         try:
             await digest_round(n)
