@@ -525,8 +525,8 @@ def create_app(
             if purging is not None:
                 purging.cancel()
             digesting.cancel()
+            await hub.notifier.drain()  # (the notifications under way go out before the store closes)
             await hub.stop()
-            await hub.notifier.drain()
 
     app = FastAPI(
         title="redtable",

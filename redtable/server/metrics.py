@@ -93,13 +93,13 @@ RATE_REFUSALS = Counter(
 )
 EMAILS_SENT = Counter(
     "redtable_emails_sent",
-    "e-mails handed to the mail server, by kind (none are sent yet)",
+    "e-mails handed to the mail server, by kind",
     ["kind"],
     registry=REGISTRY,
 )
 PUSHES_SENT = Counter(
     "redtable_pushes_sent",
-    "push notifications handed to a push service, by kind (none are sent yet)",
+    "push notifications handed to a push service, by kind",
     ["kind"],
     registry=REGISTRY,
 )

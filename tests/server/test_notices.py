@@ -308,3 +308,32 @@ def _account_id(srv, name: str) -> int:
     found = find_account(srv.hub.store, name)
     assert found is not None
     return found[0].id
+
+
+def test_a_rematch_offer_reaches_the_other_person(site):
+    from srvkit import Api
+    from tablekit import play_random
+
+    srv, smtp, service = site
+    a, b = Person(srv, smtp, service), Person(srv, smtp, service, lang="pl")
+    b.settings(email={"rematch_offered": True})
+    g = httpx.post(
+        srv.base + "/api/games",
+        json={"game": "red-north", "seats": [{"type": "human"}, {"type": "human"}, {"type": "bot", "bot": "random"}]},
+    ).json()
+    tokens: list[str | None] = []
+    for p, seat in zip([a, b], g["seats"][:2], strict=True):
+        r = p.c.post(f"/api/games/{g['game_id']}/join", json={"invite": seat["invite"], "name": p.name}, **p.h)
+        assert r.status_code == 200, r.text
+        tokens.append(r.json()["token"])
+    tokens.append(None)
+    assert play_random(Api(srv.base), g["game_id"], tokens)["status"] == "finished"
+    r = httpx.post(srv.base + f"/api/games/{g['game_id']}/rematch", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert r.status_code == 200, r.text
+    settle(srv)
+    offers = [d for d in b.pushes(service) if d["kind"] == "rematch_offered"]
+    assert len(offers) == 1 and offers[0]["by"] == a.name and offers[0]["title"] == "Red North: rewanż?"
+    assert offers[0]["game_id"] == g["game_id"]
+    assert not [d for d in a.pushes(service) if d["kind"] == "rematch_offered"]  # not to the one who offered
+    mails = [m for m in b.mails(smtp) if m["Subject"] == "Red North: propozycja rewanżu"]
+    assert len(mails) == 1 and a.name in mails[0].get_body(("plain",)).get_content()
