@@ -81,13 +81,16 @@ class Notifier:
                     self.contact,
                 )
             if self.mailer is not None and settings.wants("email", fact.kind):
-                from .notifymail import mail_fact
+                from .notifymail import mail_fact, recipient
 
+                to = await run_blocking(recipient, self.store, account_id)  # (a verified address only)
                 subject, mail_gap = fact.event, gap
                 if fact.kind == "your_turn":  # one per game per hour, whatever the version
                     subject, mail_gap = fact.game_id, db.TURN_MAIL_GAP
-                if await run_blocking(db.claim, self.store, account_id, f"email:{fact.kind}", subject, now, mail_gap):
-                    await mail_fact(self, account_id, fact)
+                if to is not None and await run_blocking(
+                    db.claim, self.store, account_id, f"email:{fact.kind}", subject, now, mail_gap
+                ):
+                    await mail_fact(self, account_id, fact, to)
         except Exception:  # noqa: BLE001  (a notification never takes a game down)
             log.exception("a notification (%s) of %s failed", fact.kind, fact.game_id)
 

@@ -82,12 +82,9 @@ async def _send(n: Notifier, account_id: int, kind: str, to: str, subject: str, 
     return bool(await n.mailer.send(kind, n.mailer.message(to, subject, body, headers)))
 
 
-async def mail_fact(n: Notifier, account_id: int, fact: Fact) -> bool:
-    """The e-mail of one fact to the account's verified address (nothing without one)."""
-    got = await run_blocking(recipient, n.store, account_id)
-    if got is None:
-        return False
-    username, to, lang = got
+async def mail_fact(n: Notifier, account_id: int, fact: Fact, to: tuple[str, str, str]) -> bool:
+    """The e-mail of one fact to the account's verified address ``to`` (:func:`recipient`)."""
+    username, address, lang = to
     token = await run_blocking(db.new_unsub_token, n.store, account_id, fact.kind)
     base = _base(n)
     subject, body = render(
@@ -100,7 +97,7 @@ async def mail_fact(n: Notifier, account_id: int, fact: Fact) -> bool:
         settings=f"{base}/#/account",
         unsub=f"{base}/#/unsubscribe/{token}",
     )
-    return await _send(n, account_id, fact.kind, to, subject, body, token)
+    return await _send(n, account_id, fact.kind, address, subject, body, token)
 
 
 async def digest_one(n: Notifier, account_id: int, now: float) -> bool:
