@@ -271,13 +271,14 @@ def test_daily_digest_instead_of_turn_emails_once_a_day(site):
 # ---------------------------------------------------------------------- the other kinds, by push
 def test_every_kind_is_pushed_by_its_switch_and_names_no_card(site):
     srv, smtp, service = site
-    a, b = Person(srv, smtp, service), Person(srv, smtp, service)
-    b.settings(push={"table_started": False})
-    gid, tokens = turn_game(srv, [a, b])
+    a, c, b = Person(srv, smtp, service), Person(srv, smtp, service), Person(srv, smtp, service)
+    c.settings(push={"table_started": False})
+    gid, tokens = turn_game(srv, [a, c, b])  # b sits last: its sitting starts the table
     started = [d for d in a.pushes(service) if d["kind"] == "table_started"]
     assert len(started) == 1 and started[0]["game_id"] == gid
     assert started[0]["title"] == "Red Rising: the game has started"
-    assert not [d for d in b.pushes(service) if d["kind"] == "table_started"]  # its switch is off
+    assert not [d for d in c.pushes(service) if d["kind"] == "table_started"]  # its switch is off
+    assert not [d for d in b.pushes(service) if d["kind"] == "table_started"]  # it started the table itself
     # an invitation (the friends feature states it; here the fact is stated directly)
     b_id = _account_id(srv, b.name)
     srv.call(notices.invited, srv.hub, b_id, gid, "red-north", a.name)
