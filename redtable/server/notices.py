@@ -136,15 +136,21 @@ async def waiting(hub: Any, game: Any, seat: int) -> None:
         await n.tell(account_id, Fact("waiting", game.id, game.name, _name(game, seat), game.id))
 
 
-async def table_started(hub: Any, game: Any, seats: list[int]) -> None:
-    """The table the people of ``seats`` joined has started (its last seat was taken)."""
+async def table_started(hub: Any, game: Any, told: int | None = None) -> None:
+    """The table has started (its last seat was taken): the people who joined it and are away
+    (no page, no socket) hear it; not the one whose sitting started it (the seat taken last), nor
+    ``told`` (a seat told otherwise: "your turn")."""
     n = _notifier(hub)
-    if n is None:
+    people = [s for s in game.seats if s.kind == "human" and s.joined_at is not None]
+    if n is None or not people:
         return
-    for seat in seats:
-        account_id = await _seat_account(hub, game, seat)
+    last = max(people, key=lambda s: s.joined_at or 0.0).index
+    for s in people:
+        if s.index in (last, told) or game.present(s.index, hub.present_seconds):
+            continue
+        account_id = await _seat_account(hub, game, s.index)
         if account_id is not None:
-            await n.tell(account_id, Fact("table_started", game.id, game.name, _name(game, seat), game.id))
+            await n.tell(account_id, Fact("table_started", game.id, game.name, _name(game, s.index), game.id))
 
 
 async def rematch_offered(hub: Any, game: Any, new_game_id: str, by_seat: int) -> None:

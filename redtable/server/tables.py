@@ -579,11 +579,8 @@ class TableService:
         self.persist(game, idle_at=now + self.idle_limit(tbl))
         from . import notices
 
-        people = [s for s in game.seats if s.kind == "human" and s.joined_at is not None]
-        last = max(people, key=lambda s: s.joined_at or 0.0).index if people else None  # (their sitting started it)
-        away = [s.index for s in people if s.index != last and not game.present(s.index, self.hub.present_seconds)]
-        if away:  # the others who joined and are not at the table now (no page, no socket): it started
-            notices.soon(self.hub, notices.table_started(self.hub, game, away))
+        turn = tbl.waiting_on(game) if tbl.clock is not None and tbl.clock.spec.kind == "turn" else None
+        notices.soon(self.hub, notices.table_started(self.hub, game, told=turn))  # (that seat hears "your turn")
         fleet = self.hub.fleet
         if fleet is not None and self.hub._server_turn(game):  # bots move first: this process plays them
             t0 = time.monotonic()

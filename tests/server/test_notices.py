@@ -273,7 +273,7 @@ def test_every_kind_is_pushed_by_its_switch_and_names_no_card(site):
     srv, smtp, service = site
     a, c, b = Person(srv, smtp, service), Person(srv, smtp, service), Person(srv, smtp, service)
     c.settings(push={"table_started": False})
-    gid, tokens = turn_game(srv, [a, c, b])  # b sits last: its sitting starts the table
+    gid, tokens = turn_game(srv, [a, c, b], clock={"kind": "none"})  # b sits last: its sitting starts the table
     started = [d for d in a.pushes(service) if d["kind"] == "table_started"]
     assert len(started) == 1 and started[0]["game_id"] == gid
     assert started[0]["title"] == "Red Rising: the game has started"
