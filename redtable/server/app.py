@@ -525,7 +525,7 @@ def create_app(
             if purging is not None:
                 purging.cancel()
             digesting.cancel()
-            await hub.notifier.drain()  # (the notifications under way go out before the store closes)
+            await hub.notifier.close()  # (the notifications under way go out before the store closes)
             await hub.stop()
 
     app = FastAPI(

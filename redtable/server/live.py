@@ -1670,6 +1670,8 @@ class Hub:
             return
         game.last_active = time.monotonic()
         game.announce_presence()
+        if conn.seat is not None and conn.seat not in game.local_seats():
+            self.tables.left(game, conn.seat)  # (a real-time game left waiting on it: notices.py)
 
     def spectators(self, game: LiveGame) -> int:
         return game.spectator_count()

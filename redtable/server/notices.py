@@ -63,6 +63,7 @@ class Notifier:
         self.clock = clock
         self.contact = os.environ.get("REDTABLE_VAPID_CONTACT", "mailto:redtable@localhost")
         self.tasks: set[asyncio.Task] = set()
+        self.timers: set[asyncio.TimerHandle] = set()
 
     async def tell(self, account_id: int, fact: Fact) -> None:
         """Carry ``fact`` to the account by the channels its settings choose (each once across a fleet)."""
@@ -100,9 +101,29 @@ class Notifier:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    def after(self, seconds: float, make: Callable[[], Any]) -> None:
+        """In ``seconds``, run the coroutine ``make()`` answers (None: nothing to do then)."""
+
+        def due() -> None:
+            self.timers.discard(handle)
+            coro = make()
+            if coro is not None:
+                self.spawn(coro)
+
+        handle = asyncio.get_running_loop().call_later(seconds, due)
+        self.timers.add(handle)
+
     async def drain(self) -> None:
+        """Wait for the notifications under way (the ones still to be looked at later are not)."""
         while self.tasks:
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        """At the server's stop: the later checks are dropped, the notifications under way finish."""
+        for handle in self.timers:
+            handle.cancel()
+        self.timers.clear()
+        await self.drain()
 
 
 def _notifier(hub: Any) -> Notifier | None:
@@ -134,6 +155,22 @@ async def waiting(hub: Any, game: Any, seat: int) -> None:
     account_id = await _seat_account(hub, game, seat) if n is not None else None
     if n is not None and account_id is not None:
         await n.tell(account_id, Fact("waiting", game.id, game.name, _name(game, seat), game.id))
+
+
+def when_away(hub: Any, game: Any, seat: int, still: Callable[[], bool]) -> None:
+    """``seat`` left a real-time game that waits on it: if, a moment later (the time a page counts
+    as open after its last read), the game still waits (``still``) and the seat is still away,
+    it is told the game waits."""
+    n = _notifier(hub)
+    if n is None:
+        return
+
+    def check() -> Any:
+        if still() and not game.present(seat, hub.present_seconds):
+            return waiting(hub, game, seat)
+        return None
+
+    n.after(hub.present_seconds + 0.5, check)
 
 
 async def table_started(hub: Any, game: Any, told: int | None = None) -> None:

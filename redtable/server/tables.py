@@ -464,6 +464,21 @@ class TableService:
         elif not game.present(seat, self.hub.present_seconds):
             notices.soon(self.hub, notices.waiting(self.hub, game, seat))
 
+    def left(self, game: LiveGame, seat: int) -> None:
+        """The seat's last socket here closed. A real-time game that waits on it tells its account
+        if it stays away (no page or socket of its own, here or on another process) a while."""
+        clk = game.table.clock
+        if clk is None or clk.spec.kind != "realtime" or game.table.over or game.table.waiting_on(game) != seat:
+            return
+        version = game.version
+
+        def still() -> bool:
+            return not game.evicted and game.version == version and not game.table.over
+
+        from . import notices
+
+        notices.when_away(self.hub, game, seat, still)
+
     def persist(self, game: LiveGame, idle_at: float | None = None) -> None:
         """Store the game's clock (in the background: a later write never loses to an older one)."""
         clk = game.table.clock

@@ -338,3 +338,28 @@ def test_a_rematch_offer_reaches_the_other_person(site):
     assert not [d for d in a.pushes(service) if d["kind"] == "rematch_offered"]  # not to the one who offered
     mails = [m for m in b.mails(smtp) if m["Subject"] == "Red North: propozycja rewanżu"]
     assert len(mails) == 1 and a.name in mails[0].get_body(("plain",)).get_content()
+
+
+def test_leaving_a_real_time_game_that_waits_on_you_is_told_if_you_stay_away(site):
+    from srvkit import Client
+
+    srv, smtp, service = site
+    n = srv.hub.notifier
+    a, b = Person(srv, smtp, service), Person(srv, smtp, service)
+    gid, tokens = turn_game(srv, [a, b], clock={"kind": "realtime", "bank_s": 600, "increment_s": 5})
+    first = turn_of(srv, gid, tokens)
+    me = [a, b][first]
+    at_start = len([d for d in me.pushes(service) if d["kind"] == "waiting"])  # (away at the start: told then)
+    n.clock.now += 601  # past the gap between two "waiting" notices of one game
+    srv.hub.present_seconds, before = 0.3, srv.hub.present_seconds  # (a page counts as open 0.3 s after a read)
+    try:
+        ws = Client(srv, gid, tokens[first])  # at the table, then the tab is closed on its own turn
+        ws.close()
+        service.wait(me.browser.path, len(me.pushes(service)) + 1)
+        settle(srv)
+    finally:
+        srv.hub.present_seconds = before
+    waiting = [d for d in me.pushes(service) if d["kind"] == "waiting"]
+    assert len(waiting) == at_start + 1 and waiting[-1]["game_id"] == gid and waiting[-1]["turn"] == me.name
+    other = [a, b][1 - first]
+    assert len([d for d in other.pushes(service) if d["kind"] == "waiting"]) == 0  # not the one it does not wait on
