@@ -111,7 +111,15 @@ def read_settings(store: Store, account_id: int) -> Settings:
     c = settings_table.c
     with store.engine.connect() as conn:
         raw = conn.execute(select(c.settings).where(c.account_id == account_id)).scalar()
-    return DEFAULTS if raw is None else Settings.model_validate_json(raw)
+    return DEFAULTS if raw is None else parse(raw)
+
+
+def parse(raw: str) -> Settings:
+    """A stored row's settings (a row another redtable version wrote with other fields: the defaults)."""
+    try:
+        return Settings.model_validate_json(raw)
+    except ValueError:
+        return DEFAULTS
 
 
 def _upsert(store: Store) -> Any:
@@ -141,7 +149,7 @@ def digest_accounts(store: Store) -> list[int]:
     c = settings_table.c
     with store.engine.connect() as conn:
         rows = conn.execute(select(c.account_id, c.settings).where(c.settings.like('%"digest":true%'))).all()
-    return [r.account_id for r in rows if Settings.model_validate_json(r.settings).digest]
+    return [r.account_id for r in rows if parse(r.settings).digest]
 
 
 # ---------------------------------------------------------------------- once across a fleet
