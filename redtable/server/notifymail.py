@@ -145,7 +145,12 @@ async def digest_round(n: Notifier) -> int:
 async def keep_digesting(n: Notifier, every: float | None = None) -> Any:
     """The periodic job: a digest round every ``every`` seconds (default 15 minutes, or
     ``REDTABLE_DIGEST_SECONDS``); each account still gets one a day."""
-    every = every or float(os.environ.get("REDTABLE_DIGEST_SECONDS", "900"))
+    if every is None:
+        try:
+            every = max(0.05, float(os.environ.get("REDTABLE_DIGEST_SECONDS", "900")))
+        except ValueError:
+            log.warning("REDTABLE_DIGEST_SECONDS is not a number of seconds: the digest runs every 900 s")
+            every = 900.0
     while True:
         try:
             await digest_round(n)
