@@ -207,10 +207,11 @@ async def rematch_offered(hub: Any, game: Any, new_game_id: str, by_seat: int) -
 
 
 async def invited(hub: Any, account_id: int, table_id: str, game: str, inviter: str) -> None:
-    """``inviter`` invited the account to the table ``table_id`` (a game of ``game``)."""
+    """``inviter`` invited the account to the table ``table_id`` (a game of ``game``). Sent in the
+    background: the inviter's answer never waits for a push service or the mail server."""
     n = _notifier(hub)
     if n is not None:
-        await n.tell(account_id, Fact("invited", table_id, game, "", f"{table_id}:{inviter}"[:64], by=inviter))
+        n.spawn(n.tell(account_id, Fact("invited", table_id, game, "", f"{table_id}:{inviter}"[:64], by=inviter)))
 
 
 def soon(hub: Any, coro: Any) -> None:
