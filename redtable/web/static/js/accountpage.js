@@ -9,6 +9,7 @@ import { api, get, post } from "./api.js";
 import { blockedList } from "./friends.js";
 import { currentUser, onAccountChange, loadSession, PASSWORD_MIN } from "./account.js";
 import { selfServiceBlocks } from "./accountdata.js";
+import { noticesBlock } from "./noticeprefs.js";
 
 const PASSWORD_MAX = 256;
 
@@ -74,6 +75,10 @@ export function mountSettings(root) {
       h("div.actions", null, h("button.btn.primary.change-password", { type: "submit" }, t("settings.change_password")))));
     // notifications on this device (Web Push: a turn-based game waits on you, with the tab closed)
     page.append(pushBlock());
+    // what the account is told, by push and by e-mail (noticeprefs.js: it loads and saves itself)
+    notices = notices || noticesBlock();
+    notices.relabel();
+    page.append(notices.el);
     // every session
     page.append(h("div.settings-sessions", null,
       h("h2", null, t("settings.sessions")),
@@ -85,6 +90,7 @@ export function mountSettings(root) {
   }
   let blocks = null;
 
+  let notices = null;  // the notification settings' block, made once per page
   let pushState = null;  // "on", "off", "unsupported", "denied"
   let pushSub = null;
 
@@ -148,6 +154,7 @@ export function mountSettings(root) {
       error = null;
     } catch (err) { error = err.message; }
     await load();
+    if (notices) notices.reload();
   }
 
   async function dropEmail() {
