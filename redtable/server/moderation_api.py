@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import orjson
 from fastapi import APIRouter, Query, Request
@@ -88,7 +88,8 @@ class SiteRequest(Strict):
 
 
 class SeenRequest(Strict):
-    ids: list[StrictInt] = Field(..., min_length=1, max_length=50)
+    # (a notice's id is an INTEGER column: a larger number failed in the database, a 500)
+    ids: list[Annotated[StrictInt, Field(ge=-(2**31), le=2**31 - 1)]] = Field(..., min_length=1, max_length=50)
 
 
 def _json(body: Any, status: int = 200) -> Response:
