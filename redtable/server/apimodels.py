@@ -16,10 +16,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
-class SeatInfo(BaseModel):
+class Answer(BaseModel):
+    """An answer's model names every field it has (``additionalProperties: false`` in the document)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatInfo(Answer):
     seat: int
     type: str
     bot: str | None
@@ -33,14 +39,36 @@ class CreatedSeat(SeatInfo):
     invite_url: str | None
 
 
-class DecisionInfo(BaseModel):
+class DecisionInfo(Answer):
     player: int
     kind: str
     options: list[str] | None = Field(None, description="only for the seat that decides")
     context: dict[str, Any] | None = Field(None, description="only for the seat that decides")
 
 
-class GameInfo(BaseModel):
+class TableFacts(Answer):
+    """The table's side of a snapshot or an update (``tables.py``: ``Table.public``)."""
+
+    ready: bool = Field(True, description="every seat is taken (a table that starts when full)")
+    seated: int = Field(0, description="seats taken (bots included)")
+    clock: dict[str, Any] | None = Field(
+        None,
+        description="the option and, per seat, the seconds left (remaining), whose time runs (running), "
+        "when it runs out (deadline) and the server's time (now), all in epoch seconds",
+    )
+    forfeited: list[int] = Field(default_factory=list, description="rated seats whose time ran out")
+    closed: dict[str, Any] | None = Field(
+        None, description="an abandoned table: reason (inactive, unfilled or aborted), idle_s, at"
+    )
+    unrated: str | None = Field(
+        None, description="a rated table that will not be rated: same_network or same_device (fairplay.py)"
+    )
+    confirm: dict[str, Any] | None = Field(
+        None, description="a full rated open table asking each person to confirm: until, ready (seats), now"
+    )
+
+
+class GameInfo(Answer):
     game_id: str
     game: str
     title: str
@@ -73,7 +101,7 @@ class GameCreated(GameInfo):
     seed: int | None = Field(None, description="echoed only when the creator chose it")
 
 
-class Joined(BaseModel):
+class Joined(Answer):
     game_id: str
     seat: int
     token: str = Field(..., description="this device's secret token for the seat")
@@ -82,7 +110,7 @@ class Joined(BaseModel):
     ws_url: str
 
 
-class GameState(GameInfo):
+class GameState(GameInfo, TableFacts):
     type: Literal["state"]
     version: int
     step: int
@@ -96,26 +124,9 @@ class GameState(GameInfo):
     can_undo: bool
     result: dict[str, Any] | None
     events: list[dict[str, Any]] | None = Field(None, description="the log's events this seat may see")
-    ready: bool = Field(True, description="every seat is taken (a table that starts when full)")
-    seated: int = Field(0, description="seats taken (bots included)")
-    clock: dict[str, Any] | None = Field(
-        None,
-        description="the option and, per seat, the seconds left (remaining), whose time runs (running), "
-        "when it runs out (deadline) and the server's time (now), all in epoch seconds",
-    )
-    forfeited: list[int] = Field(default_factory=list, description="rated seats whose time ran out")
-    closed: dict[str, Any] | None = Field(
-        None, description="an abandoned table: reason (inactive, unfilled or aborted), idle_s, at"
-    )
-    unrated: str | None = Field(
-        None, description="a rated table that will not be rated: same_network or same_device (fairplay.py)"
-    )
-    confirm: dict[str, Any] | None = Field(
-        None, description="a full rated open table asking each person to confirm: until, ready (seats), now"
-    )
 
 
-class GameUpdate(BaseModel):
+class GameUpdate(TableFacts):
     type: Literal["update"]
     game_id: str
     version: int
@@ -130,14 +141,14 @@ class GameUpdate(BaseModel):
     action: str | None = Field(None, description="the decision just made, to its decider only")
 
 
-class LogStep(BaseModel):
+class LogStep(Answer):
     step: int
     seat: int
     events: list[dict[str, Any]]
     action: str | None = Field(None, description="only the reader's own decisions")
 
 
-class GameLog(BaseModel):
+class GameLog(Answer):
     game_id: str
     game: str
     seat: int | None
@@ -150,7 +161,7 @@ class GameLog(BaseModel):
     decision: DecisionInfo | None
 
 
-class ReplayStep(BaseModel):
+class ReplayStep(Answer):
     game_id: str
     step: int
     steps: int
@@ -165,7 +176,7 @@ class ReplayStep(BaseModel):
     )
 
 
-class GameSummary(BaseModel):
+class GameSummary(Answer):
     id: str
     game: str
     players: int
@@ -179,7 +190,7 @@ class GameSummary(BaseModel):
     rated: bool = Field(False, description="its result moves its accounts' ratings")
 
 
-class Title(BaseModel):
+class Title(Answer):
     name: str
     title: str
     min_players: int
@@ -188,7 +199,7 @@ class Title(BaseModel):
     bots: list[str] = Field(..., description="the bot presets a seat may have")
 
 
-class NewInvite(BaseModel):
+class NewInvite(Answer):
     game_id: str
     seat: int
     invite: str = Field(..., description="secret: the seat's new invite (the old one no longer works)")
@@ -196,7 +207,7 @@ class NewInvite(BaseModel):
     signed_out: int | None = Field(None, description="devices signed out")
 
 
-class ChatMessage(BaseModel):
+class ChatMessage(Answer):
     chat_id: int
     channel: Literal["players", "spectators"]
     seat: int | None = Field(..., description="the author's seat; None: a spectator")
@@ -207,7 +218,7 @@ class ChatMessage(BaseModel):
     at: float
 
 
-class ChatHistory(BaseModel):
+class ChatHistory(Answer):
     game_id: str
     seat: int | None
     channels: list[str] = Field(..., description="the channels the reader may read")
@@ -218,7 +229,7 @@ class ChatHistory(BaseModel):
     muted: list[int | str] = Field(..., description="the seats (and 'spectators') this seat muted")
 
 
-class Health(BaseModel):
+class Health(Answer):
     ok: bool
     db: str = Field(..., description="sqlite or postgresql")
     games_in_memory: int
@@ -231,7 +242,7 @@ class Health(BaseModel):
     tables: dict[str, int] = Field(..., description="timeouts, forfeits, closed tables, stale claims")
 
 
-class Record(BaseModel):
+class Record(Answer):
     """A finished game's record (``redtable replay`` reads it)."""
 
     format: int | str
@@ -248,13 +259,13 @@ class Record(BaseModel):
 
 
 # ---------------------------------------------------------------------- accounts and e-mail
-class SessionInfo(BaseModel):
+class SessionInfo(Answer):
     logged_in: bool
     username: str | None = None
     csrf: str | None = Field(None, description="send it as X-CSRF-Token with every write while logged in")
 
 
-class AccountPage(BaseModel):
+class AccountPage(Answer):
     username: str
     email: str | None
     email_verified: bool
@@ -262,61 +273,108 @@ class AccountPage(BaseModel):
     email_enabled: bool = Field(..., description="the server sends e-mail (an SMTP server is configured)")
 
 
-class EmailSet(BaseModel):
+class EmailSet(Answer):
     email: str | None
     email_verified: bool
     sent: bool | None = Field(None, description="a verification link was mailed")
 
 
-class Verified(BaseModel):
+class Verified(Answer):
     verified: bool
 
 
-class ResetSent(BaseModel):
+class ResetSent(Answer):
     sent: bool
     message: str
 
 
-class PasswordReset(BaseModel):
+class PasswordReset(Answer):
     reset: bool
     logged_in: bool
 
 
-class PasswordChanged(BaseModel):
+class PasswordChanged(Answer):
     changed: bool
     sessions_ended: int
 
 
-class SignedOut(BaseModel):
+class SignedOut(Answer):
     logged_in: bool
     sessions_ended: int
 
 
 # ---------------------------------------------------------------------- Web Push
-class PushKey(BaseModel):
+class PushKey(Answer):
     public_key: str = Field(..., description="the VAPID public key, base64url (applicationServerKey)")
 
 
-class Subscribed(BaseModel):
+class Subscribed(Answer):
     subscribed: bool
     removed: bool | int | None = Field(None, description="unsubscribe: whether a subscription was removed")
 
 
 # ---------------------------------------------------------------------- players
-class Profile(BaseModel):
+class Rating(Answer):
+    mu: float
+    sigma: float
+    ordinal: float = Field(..., description="mu - 3 sigma: the board's order")
+    games: int
+    provisional: bool
+
+
+class RatingPoint(Answer):
+    game_id: str
+    at: float
+    players: int
+    place: int
+    mu: float
+    sigma: float
+    ordinal: float
+    mu_before: float
+    sigma_before: float
+    ordinal_before: float
+
+
+class TitleStats(Answer):
+    game: str
+    players: int
+    played: int
+    won: int
+
+
+class RecentGame(Answer):
+    game_id: str
+    game: str
+    players: int
+    status: str
+    created_at: float
+    finished_at: float | None
+    seat: int
+    won: bool | None
+    rated: bool
+    url: str
+
+
+class Profile(Answer):
     username: str
-    model_config = {"extra": "allow"}
+    created_at: float
+    stats: list[TitleStats]
+    ratings: dict[str, Rating] = Field(..., description="per title, against people")
+    history: dict[str, list[RatingPoint]]
+    bot_ratings: dict[str, Rating] = Field(..., description="per title, against bots")
+    bot_history: dict[str, list[RatingPoint]]
+    presets: dict[str, dict[str, Rating]] = Field(..., description="the bot presets' ratings, per title played")
+    recent: list[RecentGame]
 
 
-class BoardRow(BaseModel):
+class BoardRow(Rating):
     rank: int
     username: str | None
     bot: str | None
     is_bot: bool
-    model_config = {"extra": "allow"}
 
 
-class Leaderboard(BaseModel):
+class Leaderboard(Answer):
     title: str
     total: int
     limit: int
@@ -325,56 +383,108 @@ class Leaderboard(BaseModel):
 
 
 # ---------------------------------------------------------------------- moderation
-class ReportFiled(BaseModel):
+class ReportFiled(Answer):
     report_id: int
     status: Literal["open"]
 
 
-class Site(BaseModel):
+class Site(Answer):
     banner: str | None
     maintenance: bool
 
 
-class Sanction(BaseModel):
+class Sanction(Answer):
     until: float | None
     reason: str | None
 
 
-class Notices(BaseModel):
+class Notices(Answer):
     role: str | None = Field(..., description="moderator, admin or null")
     notices: list[dict[str, Any]]
     sanctions: dict[str, Sanction]
 
 
-class Seen(BaseModel):
+class Seen(Answer):
     seen: int
 
 
-class Reports(BaseModel):
-    reports: list[dict[str, Any]]
+class Report(Answer):
+    report_id: int
+    kind: str = Field(..., description="message, player or game")
+    target: str | None
+    account: str | None = Field(..., description="the reported account's name")
+    game_id: str | None
+    chat_id: int | None
+    reason: str
+    note: str | None
+    status: str = Field(..., description="open, resolved or dismissed")
+    reporter: str | None
+    reporter_guest: bool
+    created_at: float
+    closed_at: float | None
+    replay: str | None
 
 
-class ReportContext(BaseModel):
-    model_config = {"extra": "allow"}
+class Reports(Answer):
+    reports: list[Report]
 
 
-class ReportClosed(BaseModel):
+class AuditEntry(Answer):
+    action_id: int
+    at: float
+    actor: str | None
+    action: str
+    account: str | None
+    game_id: str | None
+    chat_id: int | None
+    report_id: int | None
+    until: float | None
+    reason: str | None
+    detail: dict[str, Any] | None
+
+
+class ContextLine(Answer):
+    chat_id: int
+    channel: str
+    seat: int | None
+    author: str | None
+    guest: bool
+    text: str
+    step: int
+    at: float
+    removed: bool
+    reported: bool
+
+
+class ReportContext(Report):
+    chat: list[ContextLine] = Field(..., description="the chat around the message (removed lines with their text)")
+    account_reports: list[Report] = Field(..., description="the reported account's other reports")
+    account_actions: list[AuditEntry] = Field(..., description="the actions taken on the account")
+    sanctions: dict[str, Sanction] | None = Field(None, description="the account's sanctions in force")
+
+
+class ReportClosed(Answer):
     report_id: int
     status: Literal["resolved", "dismissed"]
 
 
-class ActionTaken(BaseModel):
+class ActionTaken(Answer):
     action: str
     action_id: int
-    model_config = {"extra": "allow"}
+    username: str | None = Field(None, description="an action on an account: its name")
+    until: float | None = Field(None, description="a mute's or suspension's end (null: until lifted)")
+    seats: list[Any] | None = Field(None, description="a suspension or ban: the seats bots now play")
+    chat_id: int | None = None
+    game_id: str | None = None
+    changed: Any = Field(None, description="undo_ratings: the ratings recomputed")
 
 
-class Audit(BaseModel):
-    actions: list[dict[str, Any]]
+class Audit(Answer):
+    actions: list[AuditEntry]
 
 
 # ---------------------------------------------------------------------- tables and quick play
-class TableSeat(BaseModel):
+class TableSeat(Answer):
     seat: int
     type: str
     bot: str | None
@@ -382,7 +492,7 @@ class TableSeat(BaseModel):
     joined: bool
 
 
-class OpenTable(BaseModel):
+class OpenTable(Answer):
     game_id: str
     game: str
     players: int
@@ -394,7 +504,7 @@ class OpenTable(BaseModel):
     seats: list[TableSeat]
 
 
-class Seated(BaseModel):
+class Seated(Answer):
     game_id: str
     seat: int
     token: str = Field(..., description="this device's secret token for the seat")
@@ -404,21 +514,21 @@ class Seated(BaseModel):
     ws_url: str
 
 
-class ReadyConfirmed(BaseModel):
+class ReadyConfirmed(Answer):
     game_id: str
     seat: int
     ready: list[int]
     started: bool
 
 
-class BotsFilled(BaseModel):
+class BotsFilled(Answer):
     game_id: str
     seats: list[int]
     bot: str
     ready: bool
 
 
-class QueueState(BaseModel):
+class QueueState(Answer):
     status: Literal["waiting", "starting", "matched"]
     game: str
     players: int
@@ -436,19 +546,35 @@ class QueueState(BaseModel):
     ws_url: str | None = None
 
 
-class LeftQueue(BaseModel):
+class LeftQueue(Answer):
     left: bool
 
 
-class MyGame(BaseModel):
+class MyGame(GameInfo):
+    """One game of "my games": whose turn, my time left, whether it is over."""
+
+    seat: int | None
+    status: str
+    ready: bool
+    seated: int
+    turn: int | None
+    my_turn: bool
+    step: int
+    seats: list[SeatInfo]
+    closed: dict[str, Any] | None
+    result: dict[str, Any] | None
+
+
+class GoneGame(Answer):
+    """A held token whose game or seat is gone."""
+
     game_id: str
-    gone: bool | None = Field(None, description="the game or the seat is gone (error says why)")
-    error: str | None = None
-    model_config = {"extra": "allow"}
+    gone: Literal[True]
+    error: str = Field(..., description="why: the refusal's code (unknown_game, bad_token...)")
 
 
 # ---------------------------------------------------------------------- rematches
-class RematchOffer(BaseModel):
+class RematchOffer(Answer):
     status: str = Field(..., description="open, started, declined or lapsed")
     game_id: str
     by: int
@@ -459,44 +585,58 @@ class RematchOffer(BaseModel):
     declined_by: int | None
 
 
-class RematchState(BaseModel):
+class RematchState(Answer):
     game_id: str
     rematch: RematchOffer | None
 
 
-class RematchAnswer(BaseModel):
+class RematchAnswer(Answer):
+    """An ask: the new table, this seat there and its token; a decline: ``declined``. ``game_id``
+    is the new table's on an ask, the finished game's on a decline."""
+
     game_id: str
     rematch: RematchOffer | None
     declined: bool | None = None
-    offered: bool | None = None
-    model_config = {"extra": "allow"}
+    offered: bool | None = Field(None, description="this ask made the offer (the first one)")
+    seat: int | None = Field(None, description="this seat at the new table")
+    token: str | None = Field(None, description="secret: this device's token for it")
+    name: str | None = None
+    ready: bool | None = None
+    url: str | None = None
+    ws_url: str | None = None
 
 
 # ---------------------------------------------------------------------- the web UI's data
-class Gallery(BaseModel):
+class Gallery(Answer):
+    """A title's cards with their texts in ``lang``; the other fields are the title's own (its gallery)."""
+
+    model_config = ConfigDict(extra="allow")
     lang: str
-    model_config = {"extra": "allow"}
 
 
-class Scorepad(BaseModel):
+class Scorepad(Answer):
     rows: list[str]
     players: list[dict[str, Any]]
     winners: list[Any]
 
 
-class FinalHands(BaseModel):
+class FinalHands(Answer):
     game: str
     hands: list[Any]
     choices: list[dict[str, Any]] | None = None
 
 
-class RunningScore(BaseModel):
+class RunningScore(Answer):
+    """The score as the asking seat may know it; the fields after ``status`` are the title's own."""
+
+    model_config = ConfigDict(extra="allow")
     game_id: str
     version: int
     step: int
     status: str
-    model_config = {"extra": "allow"}
 
 
-class RulesPage(BaseModel):
-    model_config = {"extra": "allow"}
+class RulesPage(Answer):
+    """A title's rules page data (``web/rules_data.py``): the title's own fields."""
+
+    model_config = ConfigDict(extra="allow")

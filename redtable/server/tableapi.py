@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from .apimodels import BotsFilled, LeftQueue, MyGame, OpenTable, QueueState, ReadyConfirmed, Seated
+from .apimodels import BotsFilled, GoneGame, LeftQueue, MyGame, OpenTable, QueueState, ReadyConfirmed, Seated
 from .apischema import errors
 from .tokens import seat_token
 from .validate import NAME_MAX
@@ -189,14 +189,14 @@ async def quickplay_leave(request: Request) -> Response:
     return _json(await _shielded(_tables(request).quick.leave(seat_token(request))))
 
 
-@router.get("/api/my/games", tags=["tables"], response_model=list[MyGame])
+@router.get("/api/my/games", tags=["tables"], response_model=list[MyGame | GoneGame])
 async def my_games(request: Request) -> Response:
     """The logged-in account's active games: whose turn, my time left (a guest: an empty list)."""
     tables = _tables(request)
     return _json(await tables.my_games(await _account(request), []))
 
 
-@router.post("/api/my/games", tags=["tables"], response_model=list[MyGame], responses=errors(403))
+@router.post("/api/my/games", tags=["tables"], response_model=list[MyGame | GoneGame], responses=errors(403))
 async def my_games_held(request: Request, body: MyGamesRequest) -> Response:
     """The same for the seat tokens a browser keeps (guests; in the body, never in a URL), and the account's."""
     tables = _tables(request)
