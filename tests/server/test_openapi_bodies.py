@@ -13,6 +13,7 @@ import random
 import re
 
 import httpx
+import pytest
 from fastapi.routing import iter_route_contexts
 from pydantic import TypeAdapter, ValidationError
 
@@ -36,10 +37,8 @@ class Checker:
         response.read()
         request = response.request
         path = request.url.path
-        for method, regex, route in self.routes:
-            if method == request.method and regex.match(path):
-                break
-        else:
+        route = next((r for m, regex, r in self.routes if m == request.method and regex.match(path)), None)
+        if route is None:
             return
         body = response.json()
         key = f"{request.method} {route.path} {response.status_code}"
@@ -73,6 +72,7 @@ def play(api, gid: str, tokens: list[str | None], rnd: random.Random, undo: bool
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # (plays two games per backend: seconds of CPU)
 def test_a_played_games_answers_are_their_documented_bodies(served):
     srv, api = served
     check = Checker(srv.app)
