@@ -74,6 +74,38 @@ def rule(**schema: Any) -> dict[str, Any]:
     return schema
 
 
+def _spaces() -> str:
+    """Python's ``\\s`` (str patterns: every character ``str.isspace`` calls a space) as ranges."""
+    chars = [c for c in range(0x3001) if chr(c).isspace()]  # (none above U+3000)
+    out, start = [], chars[0]
+    for prev, c in zip(chars, [*chars[1:], None], strict=True):
+        if c != prev + 1:
+            out.append(f"\\u{start:04x}" if start == prev else f"\\u{start:04x}-\\u{prev:04x}")
+            start = c if c is not None else start
+    return "".join(out)
+
+
+PY_SPACE = _spaces()
+
+
+def ecma(pattern: str) -> str:
+    """A Python regular expression's ``\\s`` spelled out for the document: JSON Schema's patterns are
+    ECMA-262, whose ``\\s`` is another set (U+0085 is a space to Python, not to ECMA)."""
+    out, depth, i = [], 0, 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            pair = pattern[i : i + 2]
+            out.append((PY_SPACE if depth else f"[{PY_SPACE}]") if pair == "\\s" else pair)
+            i += 2
+            continue
+        depth += ch == "[" and not depth
+        depth -= ch == "]" and depth > 0
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def _error_response(code: int) -> dict[str, Any]:
     return {
         "description": WHY[code],

@@ -38,7 +38,7 @@ from . import accounts as acc
 from . import loginguard as guard
 from . import sharedlimits
 from .apimodels import AccountPage, EmailSet, PasswordChanged, PasswordReset, ResetSent, SignedOut, Verified
-from .apischema import errors, rule
+from .apischema import ecma, errors, rule
 from .errors import ApiError
 from .hashing import hash_off, hashing_place
 from .limits import Rate, rate_limited
@@ -288,7 +288,7 @@ class EmailBody(Strict):
         ...,
         max_length=4 * EMAIL_MAX,
         description="name@domain, at most 254 characters",
-        json_schema_extra=rule(maxLength=EMAIL_MAX, pattern=rf"^\s*{EMAIL_RE.pattern}\s*$"),
+        json_schema_extra=rule(maxLength=EMAIL_MAX, pattern=ecma(rf"^\s*{EMAIL_RE.pattern}\s*$")),
     )
     lang: StrictStr | None = Field(None, max_length=8, description="the e-mails' language: en, uk or pl")
 

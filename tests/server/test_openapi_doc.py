@@ -104,3 +104,20 @@ def test_a_routed_path_names_all_its_methods_in_a_405(app):
         assert r.json()["error"] == "method_not_allowed"
     r = client.get("/api/no-such-thing")
     assert r.status_code == 404 and r.json()["error"] == "not_found" and "allow" not in r.headers
+
+
+def test_a_documented_pattern_accepts_what_pythons_accepts():
+    """The document's patterns are ECMA-262 (Schemathesis and browsers read them so), whose ``\\s`` is
+    not Python's: ``ecma`` spells Python's out (Schemathesis sent an address with U+0085 in it)."""
+    import re
+
+    import jsonschema_rs
+
+    from redtable.server.apischema import ecma
+    from redtable.server.emails import EMAIL_RE
+
+    assert all(bool(re.match(r"\s", chr(c))) == chr(c).isspace() for c in range(0x3100))
+    python = re.compile(rf"\s*{EMAIL_RE.pattern}\s*")
+    documented = jsonschema_rs.validator_for({"type": "string", "pattern": ecma(rf"^\s*{EMAIL_RE.pattern}\s*$")})
+    for text in ["a@b.cc", " a@b.cc\x0b", "C\x85@e.mj", "a\u3000b@c.de", "x@y.z\u2028", "a b@c.de", "ann@x"]:
+        assert bool(python.fullmatch(text)) == documented.is_valid(text), repr(text)
