@@ -40,7 +40,7 @@ from .apimodels import (
     ReplayStep,
     Title,
 )
-from .apischema import errors
+from .apischema import errors, rule
 from .apischema import install as install_document
 from .botpool import PRESETS
 from .conn import Conn
@@ -125,7 +125,12 @@ class CreateGame(Strict):
             ]
         },
     )
-    game: StrictStr = Field(..., max_length=32, description="red-rising (2-6 seats) or red-north (2-4 seats)")
+    game: StrictStr = Field(
+        ...,
+        max_length=32,
+        description="red-rising (2-6 seats) or red-north (2-4 seats)",
+        json_schema_extra=rule(enum=list(GAMES)),
+    )
     seats: list[SeatSpec] = Field(..., min_length=1, max_length=8, description="one entry per seat, in seat order")
     options: dict[str, Any] = Field(
         default_factory=dict,

@@ -16,8 +16,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from ..core import GAMES, game_class
 from .apimodels import BotsFilled, GoneGame, LeftQueue, MyGame, OpenTable, QueueState, ReadyConfirmed, Seated
-from .apischema import errors
+from .apischema import errors, rule
+from .clocks import SPEEDS
 from .tokens import seat_token
 from .validate import NAME_MAX
 
@@ -46,9 +48,23 @@ class FillBotsRequest(Strict):
 
 
 class QuickPlayRequest(Strict):
-    game: StrictStr = Field(..., max_length=32, description="red-rising or red-north")
-    players: StrictInt = Field(..., description="the table's player count")
-    speed: StrictStr = Field("none", max_length=16, description="realtime, turn or none (the clock)")
+    # (the values each takes, in the document: the route's own refusals name the rule)
+    game: StrictStr = Field(
+        ..., max_length=32, description="red-rising or red-north", json_schema_extra=rule(enum=list(GAMES))
+    )
+    players: StrictInt = Field(
+        ...,
+        description="the table's player count (within the title's: GET /api/titles)",
+        json_schema_extra=rule(
+            minimum=min(game_class(g).min_players for g in GAMES), maximum=max(game_class(g).max_players for g in GAMES)
+        ),
+    )
+    speed: StrictStr = Field(
+        "none",
+        max_length=16,
+        description="realtime, turn or none (the clock)",
+        json_schema_extra=rule(enum=list(SPEEDS)),
+    )
     rated: StrictBool = Field(False, description="a rated table (logged-in accounts only)")
     name: StrictStr | None = Field(None, max_length=4 * NAME_MAX, description="display name at the table")
 
