@@ -76,6 +76,9 @@ NOT_RUN = {
     "docs/moderation.md: redtable admin grant ann": (
         "needs the accounts ann and root in games.db; tests/server/test_moderation.py runs grant and revoke"
     ),
+    "docs/server.md: # Schemathesis against a running server": (
+        "a server in the background and a minute of requests; tests/server/test_openapi_live.py runs it bounded"
+    ),
     "docs/simulation.md: pip install -e '.[ray]'": "a Ray cluster; tests/sim/test_ray_backend.py runs the backend",
     "docs/web.md: apt-get install -y chromium": "installs Chromium, then runs the browser test suite itself",
 }

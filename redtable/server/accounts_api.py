@@ -26,6 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from . import accounts as acc
 from . import loginguard as guard
 from . import sharedlimits
+from .apimodels import SessionInfo
+from .apischema import errors, rule
 from .devices import device_id, ensure_device
 from .errors import ApiError
 from .fairplay import note_request
@@ -39,15 +41,27 @@ router = APIRouter(tags=["accounts"])
 class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     # bounded loosely here so that the answer to a bad value is ours, naming the rule
-    username: StrictStr = Field(..., max_length=4 * acc.USERNAME_MAX, description="3-24 of A-Z a-z 0-9 _ -")
-    password: StrictStr = Field(..., max_length=4 * acc.PASSWORD_MAX, description="8-256 characters")
+    username: StrictStr = Field(
+        ...,
+        max_length=4 * acc.USERNAME_MAX,
+        description="3-24 of A-Z a-z 0-9 _ -, no word the table uses for bots",
+        json_schema_extra=rule(
+            minLength=acc.USERNAME_MIN, maxLength=acc.USERNAME_MAX, pattern=f"^{acc.USERNAME_RE.pattern}$"
+        ),
+    )
+    password: StrictStr = Field(
+        ...,
+        max_length=4 * acc.PASSWORD_MAX,
+        description="8-256 characters, not one repeated, not a common password",
+        json_schema_extra=rule(minLength=acc.PASSWORD_MIN, maxLength=acc.PASSWORD_MAX),
+    )
 
 
 class Registration(Credentials):
     email: StrictStr | None = Field(
         None, max_length=1024, description="optional: an address for password resets (a verification link is mailed)"
     )
-    lang: StrictStr | None = Field(None, max_length=8, description="the e-mails' language: en, uk or pl")
+    lang: StrictStr | None = Field(None, max_length=8, description="the e-mails' language: en, uk or pl (else en)")
 
 
 class Proof(BaseModel):
@@ -62,12 +76,6 @@ class Proof(BaseModel):
 
 class LogIn(Credentials):
     proof: Proof | None = Field(None, description="a solved challenge, when the last answer asked for one")
-
-
-class SessionInfo(BaseModel):
-    logged_in: bool
-    username: str | None = None
-    csrf: str | None = Field(None, description="send it as X-CSRF-Token with every write while logged in")
 
 
 def _json(body: dict[str, Any], status: int = 200) -> Response:
@@ -96,7 +104,7 @@ def _logged_in(request: Request, account: acc.Account, token: str, status: int) 
     return out
 
 
-@router.post("/api/accounts", status_code=201, response_model=SessionInfo)
+@router.post("/api/accounts", status_code=201, response_model=SessionInfo, responses=errors(403, 409, 422, 503))
 async def register(request: Request, body: Registration) -> Response:
     """Make an account; the answer logs this browser in as it (``email``: a verification link is mailed)."""
     from . import emails
@@ -119,7 +127,7 @@ async def register(request: Request, body: Registration) -> Response:
         return await _session_for(request, account, 201)
 
 
-@router.post("/api/session", response_model=SessionInfo)
+@router.post("/api/session", response_model=SessionInfo, responses=errors(401, 403, 422, 503))
 async def log_in(request: Request, body: LogIn) -> Response:
     """Log in: the session cookie (HttpOnly) and the session's CSRF token.
 
@@ -215,7 +223,7 @@ async def who_am_i(request: Request) -> Response:
     return _json({"logged_in": True, "username": account.username, "csrf": acc.csrf_token(tok)})
 
 
-@router.delete("/api/session", response_model=SessionInfo)
+@router.delete("/api/session", response_model=SessionInfo, responses=errors(403))
 async def log_out(request: Request) -> Response:
     """Log out: the session ends on the server and the cookie is cleared (CSRF-checked like every write)."""
     tok = acc.session_cookie(request)

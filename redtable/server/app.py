@@ -18,7 +18,7 @@ import orjson
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
@@ -26,6 +26,22 @@ from starlette.websockets import WebSocketDisconnect
 from ..core import GAMES, game_class
 from .accounts import account_for_write
 from .accounts_api import router as accounts_router
+from .apimodels import (
+    ChatHistory,
+    GameCreated,
+    GameLog,
+    GameState,
+    GameSummary,
+    GameUpdate,
+    Health,
+    Joined,
+    NewInvite,
+    Record,
+    ReplayStep,
+    Title,
+)
+from .apischema import errors, rule
+from .apischema import install as install_document
 from .botpool import PRESETS
 from .conn import Conn
 from .edge import BodyTooLarge, Edge, RateGate
@@ -70,8 +86,8 @@ pending decision, sent only to the seat that decides.
 """
 
 
-class JSON(Response):
-    media_type = "application/json"
+class JSON(JSONResponse):
+    """orjson's bytes (a JSONResponse, so the document shows a route's model rather than "a string")."""
 
     def render(self, content: Any) -> bytes:
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
@@ -109,7 +125,12 @@ class CreateGame(Strict):
             ]
         },
     )
-    game: StrictStr = Field(..., max_length=32, description="red-rising (2-6 seats) or red-north (2-4 seats)")
+    game: StrictStr = Field(
+        ...,
+        max_length=32,
+        description="red-rising (2-6 seats) or red-north (2-4 seats)",
+        json_schema_extra=rule(enum=list(GAMES)),
+    )
     seats: list[SeatSpec] = Field(..., min_length=1, max_length=8, description="one entry per seat, in seat order")
     options: dict[str, Any] = Field(
         default_factory=dict,
@@ -171,222 +192,8 @@ class UndoRequest(Strict):
     version: StrictInt = Field(..., description="the game version the client saw")
 
 
-# ---------------------------------------------------------------------- response shapes (documentation)
-class ErrorBody(BaseModel):
-    error: str = Field(
-        ...,
-        description="stable code: unknown_game, bad_token, missing_token, not_your_turn, "
-        "stale_version, illegal_action, malformed, game_over, undo_disabled, undo_forbidden, ...",
-    )
-    message: str
-    version: int | None = None
-    legal: list[str] | None = Field(None, description="the pending decision's options (to its decider only)")
-    decision: dict[str, Any] | None = None
-    waiting_for: int | None = None
-
-
-class SeatInfo(BaseModel):
-    seat: int
-    type: str
-    bot: str | None
-    name: str | None
-    joined: bool
-    connected: bool
-
-
-class CreatedSeat(SeatInfo):
-    invite: str | None = Field(None, description="secret: give it to that seat's player only")
-    invite_url: str | None
-
-
-class DecisionInfo(BaseModel):
-    player: int
-    kind: str
-    options: list[str] | None = Field(None, description="only for the seat that decides")
-    context: dict[str, Any] | None = Field(None, description="only for the seat that decides")
-
-
-class GameInfo(BaseModel):
-    game_id: str
-    game: str
-    title: str
-    players: int
-    options: dict[str, Any]
-    undo: bool
-    bot_delay: float
-    created_at: float
-    seed_chosen_by_creator: bool = Field(..., description="the creator chose the seed (so may know the deal)")
-    seed_commitment: str | None = Field(
-        None, description='sha256 hex of "<seed>:<salt>"; the finished game\'s record reveals both'
-    )
-    rated: bool = Field(False, description="the result moves its accounts' ratings (ratings.py)")
-    open: bool = Field(False, description="its free seats are listed in the lobby: anyone may sit (tables.py)")
-    speed: str = Field("none", description="the clock's kind: realtime, turn or none")
-    clock: dict[str, Any] | None = Field(None, description="the clock option (null: no clock)")
-    tutorial: bool = Field(False, description="a private lesson of the guided tutorial")
-    host: dict[str, Any] | None = Field(
-        None, description="who invited the others: the creator's seat (the first person's) and name (join page)"
-    )
-
-
-class GameCreated(GameInfo):
-    version: int
-    status: str
-    url: str
-    ws_url: str
-    seats: list[CreatedSeat]
-    creator_key: str = Field(..., description="secret: lets the creator re-issue an invite nobody has used")
-    seed: int | None = Field(None, description="echoed only when the creator chose it")
-
-
-class Joined(BaseModel):
-    game_id: str
-    seat: int
-    token: str = Field(..., description="this device's secret token for the seat")
-    name: str | None
-    url: str
-    ws_url: str
-
-
-class GameState(GameInfo):
-    type: Literal["state"]
-    version: int
-    step: int
-    status: Literal["waiting", "active", "finished", "abandoned"] = Field(
-        ..., description="waiting: for its seats to be taken (nobody decides, no bot moves, no clock runs)"
-    )
-    seat: int | None
-    seats: list[SeatInfo]
-    view: dict[str, Any] = Field(..., description="state.view(seat): what this seat (or a spectator) may see")
-    decision: DecisionInfo | None
-    can_undo: bool
-    result: dict[str, Any] | None
-    events: list[dict[str, Any]] | None = Field(None, description="the log's events this seat may see")
-    ready: bool = Field(True, description="every seat is taken (a table that starts when full)")
-    seated: int = Field(0, description="seats taken (bots included)")
-    clock: dict[str, Any] | None = Field(
-        None,
-        description="the option and, per seat, the seconds left (remaining), whose time runs (running), "
-        "when it runs out (deadline) and the server's time (now), all in epoch seconds",
-    )
-    forfeited: list[int] = Field(default_factory=list, description="rated seats whose time ran out")
-    closed: dict[str, Any] | None = Field(
-        None, description="an abandoned table: reason (inactive, unfilled or aborted), idle_s, at"
-    )
-    unrated: str | None = Field(
-        None, description="a rated table that will not be rated: same_network or same_device (fairplay.py)"
-    )
-    confirm: dict[str, Any] | None = Field(
-        None, description="a full rated open table asking each person to confirm: until, ready (seats), now"
-    )
-
-
-class GameUpdate(BaseModel):
-    type: Literal["update"]
-    game_id: str
-    version: int
-    step: int
-    by: int | None
-    status: str
-    view: dict[str, Any]
-    decision: DecisionInfo | None
-    events: list[dict[str, Any]]
-    can_undo: bool
-    result: dict[str, Any] | None
-    action: str | None = Field(None, description="the decision just made, to its decider only")
-
-
-class LogStep(BaseModel):
-    step: int
-    seat: int
-    events: list[dict[str, Any]]
-    action: str | None = Field(None, description="only the reader's own decisions")
-
-
-class GameLog(BaseModel):
-    game_id: str
-    game: str
-    seat: int | None
-    version: int
-    steps: int
-    status: str
-    setup: list[dict[str, Any]]
-    log: list[LogStep]
-    result: dict[str, Any] | None
-    decision: DecisionInfo | None
-
-
-class ReplayStep(BaseModel):
-    game_id: str
-    step: int
-    steps: int
-    seat: int | None
-    by: int | None
-    view: dict[str, Any]
-    decision: DecisionInfo | None
-    events: list[dict[str, Any]]
-    action: str | None = None
-    hands: list[list[Any]] | None = Field(
-        None, description="every seat's hand at this step: only once the game is over (its record is public then)"
-    )
-
-
-class GameSummary(BaseModel):
-    id: str
-    game: str
-    players: int
-    status: str
-    created_at: float
-    finished_at: float | None
-    steps: int
-    seats: list[dict[str, Any]]
-    seed_chosen_by_creator: bool
-    seed_commitment: str | None
-    rated: bool = Field(False, description="its result moves its accounts' ratings")
-
-
-class Title(BaseModel):
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    options: dict[str, Any]
-    bots: list[str] = Field(..., description="the bot presets a seat may have")
-
-
-class NewInvite(BaseModel):
-    game_id: str
-    seat: int
-    invite: str = Field(..., description="secret: the seat's new invite (the old one no longer works)")
-    invite_url: str
-    signed_out: int | None = Field(None, description="devices signed out")
-
-
-class ChatMessage(BaseModel):
-    chat_id: int
-    channel: Literal["players", "spectators"]
-    seat: int | None = Field(..., description="the author's seat; None: a spectator")
-    author: str | None = Field(..., description="a spectator's account name or guest tag; a seat's name then")
-    guest: bool
-    text: str = Field(..., description="plain text (never markup), at most 300 characters")
-    step: int = Field(..., description="the game's step when it was written (the replay shows it from there)")
-    at: float
-
-
-class ChatHistory(BaseModel):
-    game_id: str
-    seat: int | None
-    channels: list[str] = Field(..., description="the channels the reader may read")
-    write: str = Field(..., description="the channel the reader writes in (over the WebSocket)")
-    max: int
-    messages: list[ChatMessage]
-    more: bool = Field(..., description="older messages remain (ask with before=<the first chat_id>)")
-    muted: list[int | str] = Field(..., description="the seats (and 'spectators') this seat muted")
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)
-}
+# a game route's own refusals (the edge's 413, 422 and 429 are added by apischema.complete)
+ERRORS = errors(400, 401, 403, 404, 409, 422, 503)
 
 
 def client_of(conn: Request | WebSocket, limits: Limits) -> str:
@@ -537,6 +344,7 @@ def create_app(
         docs_url=None,  # FastAPI's page loads CDN scripts; apidocs.py serves its own below
         redoc_url=None,
     )
+    install_document(app)  # /openapi.json: the routes' models and every refusal (apischema.py)
     app.state.hub = hub
     app.state.store = store
     # e-mail (emails.py, mailer.py): the SMTP server, and the origin links in e-mails start with
@@ -576,7 +384,10 @@ def create_app(
                 status_code=413,
             )
         code = {404: "not_found", 405: "method_not_allowed", 400: "malformed"}.get(exc.status_code, "http_error")
-        return JSON({"error": code, "message": clip(str(exc.detail))[1:-1]}, status_code=exc.status_code)
+        # (a 405's Allow header names the methods the path has)
+        return JSON(
+            {"error": code, "message": clip(str(exc.detail))[1:-1]}, status_code=exc.status_code, headers=exc.headers
+        )
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception):
@@ -632,7 +443,7 @@ def create_app(
         return await hub.seat_of(game, tok) if tok else None
 
     # -------------------------------------------------------------- meta
-    @app.get("/api/health", tags=["meta"])
+    @app.get("/api/health", tags=["meta"], response_model=Health)
     async def health():
         """Liveness, and what the server holds."""
         out = {
@@ -764,7 +575,7 @@ def create_app(
         game = await hub.get(game_id)
         return JSON(await hub.replay_step(game, await seat_of(game, request), step))
 
-    @app.get("/api/games/{game_id}/record", tags=["replay"], responses=ERRORS)
+    @app.get("/api/games/{game_id}/record", tags=["replay"], response_model=Record, responses=ERRORS)
     async def record(request: Request, game_id: str):
         """A finished game's full record (seed, salt, options, every decision, every event): `redtable replay`
         reads it, and sha256 of "<seed>:<salt>" is the seed_commitment published at creation."""
@@ -941,10 +752,6 @@ def create_app(
             return FileResponse(index)
         return JSON({"message": "join with POST /api/games/{game_id}/join and the invite after '#' in the link"})
 
-    if web.is_dir():
-        from fastapi.staticfiles import StaticFiles
-
-        app.mount("/", StaticFiles(directory=str(web), html=True), name="web")
     install: Callable[[FastAPI], FastAPI] | None
     try:  # the web UI's own API routes (card gallery, calculator...), ahead of the static files
         from ..web.routes import install
@@ -961,4 +768,13 @@ def create_app(
         async def root():
             return JSON({"name": "redtable", "api": "/api", "openapi": "/openapi.json"})
 
+    # last: the static files, behind the gate that answers a routed path's other methods 405 (methods.py)
+    from . import methods
+
+    static = None
+    if web.is_dir():
+        from fastapi.staticfiles import StaticFiles
+
+        static = StaticFiles(directory=str(web), html=True)
+    methods.mount(app, static)
     return app

@@ -37,6 +37,8 @@ from sqlalchemy import Column, Float, Index, Integer, String, Table, and_, delet
 from . import accounts as acc
 from . import loginguard as guard
 from . import sharedlimits
+from .apimodels import AccountPage, EmailSet, PasswordChanged, PasswordReset, ResetSent, SignedOut, Verified
+from .apischema import ecma, errors, rule
 from .errors import ApiError
 from .hashing import hash_off, hashing_place
 from .limits import Rate, rate_limited
@@ -282,21 +284,41 @@ class Strict(BaseModel):
 
 
 class EmailBody(Strict):
-    email: StrictStr = Field(..., max_length=4 * EMAIL_MAX, description="name@domain, at most 254 characters")
+    email: StrictStr = Field(
+        ...,
+        max_length=4 * EMAIL_MAX,
+        description="name@domain, at most 254 characters",
+        json_schema_extra=rule(maxLength=EMAIL_MAX, pattern=ecma(rf"^\s*{EMAIL_RE.pattern}\s*$")),
+    )
     lang: StrictStr | None = Field(None, max_length=8, description="the e-mails' language: en, uk or pl")
 
 
 class TokenBody(Strict):
-    token: StrictStr = Field(..., max_length=200, description="the token of the link's #fragment")
+    token: StrictStr = Field(
+        ...,
+        max_length=200,
+        description="the token of the link's #fragment",
+        json_schema_extra=rule(pattern=f"^{TOKEN_RE.pattern}$"),
+    )
 
 
 class ResetConfirm(TokenBody):
-    password: StrictStr = Field(..., max_length=4 * acc.PASSWORD_MAX, description="the new password: 8-256 characters")
+    password: StrictStr = Field(
+        ...,
+        max_length=4 * acc.PASSWORD_MAX,
+        description="the new password: 8-256 characters",
+        json_schema_extra=rule(minLength=acc.PASSWORD_MIN, maxLength=acc.PASSWORD_MAX),
+    )
 
 
 class PasswordChange(Strict):
     password: StrictStr = Field(..., max_length=4 * acc.PASSWORD_MAX, description="the current password")
-    new_password: StrictStr = Field(..., max_length=4 * acc.PASSWORD_MAX, description="8-256 characters")
+    new_password: StrictStr = Field(
+        ...,
+        max_length=4 * acc.PASSWORD_MAX,
+        description="8-256 characters",
+        json_schema_extra=rule(minLength=acc.PASSWORD_MIN, maxLength=acc.PASSWORD_MAX),
+    )
 
 
 async def logged_in(request: Request, write: bool = True) -> acc.Account:
@@ -308,7 +330,7 @@ async def logged_in(request: Request, write: bool = True) -> acc.Account:
     return account
 
 
-@router.get("/api/account")
+@router.get("/api/account", response_model=AccountPage, responses=errors(401))
 async def account_page(request: Request) -> Response:
     """The logged-in account: its name and e-mail address (and whether it is verified)."""
     account = await logged_in(request, write=False)
@@ -324,7 +346,7 @@ async def account_page(request: Request) -> Response:
     )
 
 
-@router.put("/api/account/email")
+@router.put("/api/account/email", status_code=202, response_model=EmailSet, responses=errors(401, 403, 422, 503))
 async def put_email(request: Request, body: EmailBody) -> Response:
     """Give the account an address (replacing any): a verification link is mailed to it."""
     account = await logged_in(request)
@@ -340,7 +362,7 @@ async def add_address(request: Request, account: acc.Account, address: str, lang
     await send_verification(request, account, address, lang)
 
 
-@router.delete("/api/account/email")
+@router.delete("/api/account/email", response_model=EmailSet, responses=errors(401, 403))
 async def delete_email(request: Request) -> Response:
     """Forget the account's address (and every link mailed to it)."""
     account = await logged_in(request)
@@ -348,7 +370,7 @@ async def delete_email(request: Request) -> Response:
     return JSONResponse({"email": None, "email_verified": False})
 
 
-@router.post("/api/email/verify")
+@router.post("/api/email/verify", response_model=Verified, responses=errors(400, 410))
 async def verify(request: Request, body: TokenBody) -> Response:
     """The verification link's token (from its #fragment): the address is the account's, verified."""
     token = check_token(body.token)
@@ -364,7 +386,7 @@ async def verify(request: Request, body: TokenBody) -> Response:
     return JSONResponse({"verified": True})
 
 
-@router.post("/api/password-reset", status_code=202)
+@router.post("/api/password-reset", status_code=202, response_model=ResetSent, responses=errors(422, 503))
 async def password_reset(request: Request, body: EmailBody) -> Response:
     """Mail a link to set a new password to the account that verified this address. The answer is
     the same whether or not there is one."""
@@ -393,7 +415,7 @@ async def password_reset(request: Request, body: EmailBody) -> Response:
     return same
 
 
-@router.post("/api/password-reset/confirm")
+@router.post("/api/password-reset/confirm", response_model=PasswordReset, responses=errors(400, 410, 422, 503))
 async def password_reset_confirm(request: Request, body: ResetConfirm) -> Response:
     """Set the new password with the reset link's token: every session of the account ends."""
     token = check_token(body.token)
@@ -417,7 +439,7 @@ async def password_reset_confirm(request: Request, body: ResetConfirm) -> Respon
     return out
 
 
-@router.post("/api/account/password")
+@router.post("/api/account/password", response_model=PasswordChanged, responses=errors(401, 403, 422, 503))
 async def change_password(request: Request, body: PasswordChange) -> Response:
     """Change the password (the current one first): every other session of the account ends."""
     account = await logged_in(request)
@@ -439,7 +461,7 @@ async def change_password(request: Request, body: PasswordChange) -> Response:
     return JSONResponse({"changed": True, "sessions_ended": ended})
 
 
-@router.post("/api/account/sign-out-everywhere")
+@router.post("/api/account/sign-out-everywhere", response_model=SignedOut, responses=errors(401, 403))
 async def sign_out_everywhere(request: Request) -> Response:
     """End every session of the account, this one too."""
     account = await logged_in(request)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import orjson
 from fastapi import APIRouter, Query, Request
@@ -32,6 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from . import moderation as mod
 from . import sharedlimits, tabledb
 from .accounts import Account, account_by_name, client_address, current_account, require_csrf
+from .apimodels import ActionTaken, Audit, Notices, ReportClosed, ReportContext, ReportFiled, Reports, Seen, Site
+from .apischema import errors
 from .errors import ApiError, clip
 from .limits import network_key, rate_limited
 from .store import run_blocking
@@ -86,7 +88,8 @@ class SiteRequest(Strict):
 
 
 class SeenRequest(Strict):
-    ids: list[StrictInt] = Field(..., min_length=1, max_length=50)
+    # (a notice's id is an INTEGER column: a larger number failed in the database, a 500)
+    ids: list[Annotated[StrictInt, Field(ge=-(2**31), le=2**31 - 1)]] = Field(..., min_length=1, max_length=50)
 
 
 def _json(body: Any, status: int = 200) -> Response:
@@ -122,7 +125,7 @@ async def refuse_in_maintenance(request: Request) -> None:
 
 
 # ---------------------------------------------------------------------- everyone
-@router.post("/api/reports", status_code=201)
+@router.post("/api/reports", status_code=201, response_model=ReportFiled, responses=errors(401, 403, 404, 409, 422))
 async def report(request: Request, body: ReportRequest) -> Response:
     """Report a player (``username``, or ``game_id`` and ``seat``), a chat message (``chat_id``) or a
     table (``game_id``), with a reason and an optional note. Once per reporter and target."""
@@ -154,13 +157,13 @@ async def report(request: Request, body: ReportRequest) -> Response:
     return _json({"report_id": rid, "status": "open"}, 201)
 
 
-@router.get("/api/site")
+@router.get("/api/site", response_model=Site)
 async def site(request: Request) -> Response:
     """The announcement banner (null: none) and whether the server is in maintenance (no new tables)."""
     return _json(await run_blocking(mod.site, _store(request)))
 
 
-@router.get("/api/me/notices")
+@router.get("/api/me/notices", response_model=Notices)
 async def my_notices(request: Request) -> Response:
     """What moderators did to this account and why (not yet marked seen), the sanctions in force,
     and the account's role (seen by nobody else). A guest: nothing."""
@@ -180,7 +183,7 @@ async def my_notices(request: Request) -> Response:
     )
 
 
-@router.post("/api/me/notices/seen")
+@router.post("/api/me/notices/seen", response_model=Seen, responses=errors(401, 403))
 async def notices_seen(request: Request, body: SeenRequest) -> Response:
     """Mark this account's notices read."""
     account = await current_account(request)
@@ -191,7 +194,7 @@ async def notices_seen(request: Request, body: SeenRequest) -> Response:
 
 
 # ---------------------------------------------------------------------- moderators
-@router.get("/api/mod/reports")
+@router.get("/api/mod/reports", response_model=Reports, responses=errors(401, 403))
 async def reports(
     request: Request,
     status: Literal["open", "resolved", "dismissed"] = "open",
@@ -202,7 +205,7 @@ async def reports(
     return _json({"reports": await run_blocking(mod.list_reports, _store(request), status, limit)})
 
 
-@router.get("/api/mod/reports/{report_id}")
+@router.get("/api/mod/reports/{report_id}", response_model=ReportContext, responses=errors(401, 403, 404))
 async def report_detail(request: Request, report_id: int = PathParam(..., ge=1, le=2**31 - 1)) -> Response:
     """One report with its context: the chat around the message, the replay link, the reported
     account's other reports, the actions taken on it and its sanctions in force."""
@@ -210,7 +213,7 @@ async def report_detail(request: Request, report_id: int = PathParam(..., ge=1, 
     return _json(await run_blocking(mod.report_context, _store(request), report_id))
 
 
-@router.post("/api/mod/reports/{report_id}")
+@router.post("/api/mod/reports/{report_id}", response_model=ReportClosed, responses=errors(401, 403, 404, 409))
 async def close_report(
     request: Request, body: CloseReport, report_id: int = PathParam(..., ge=1, le=2**31 - 1)
 ) -> Response:
@@ -221,7 +224,9 @@ async def close_report(
     return _json({"report_id": report_id, "status": body.status})
 
 
-@router.post("/api/mod/actions", status_code=201)
+@router.post(
+    "/api/mod/actions", status_code=201, response_model=ActionTaken, responses=errors(401, 403, 404, 409, 422, 503)
+)
 async def act(request: Request, body: ActionRequest) -> Response:
     """Act on an account, a chat message, a table or a game's ratings; the player is told, the
     audit log keeps who, when, what and why."""
@@ -308,7 +313,7 @@ async def act(request: Request, body: ActionRequest) -> Response:
 
 
 # ---------------------------------------------------------------------- admins
-@router.get("/api/admin/audit")
+@router.get("/api/admin/audit", response_model=Audit, responses=errors(401, 403))
 async def audit(
     request: Request,
     limit: int = Query(100, ge=1, le=500),
@@ -319,7 +324,7 @@ async def audit(
     return _json({"actions": await run_blocking(mod.audit, _store(request), limit, before)})
 
 
-@router.post("/api/admin/site")
+@router.post("/api/admin/site", response_model=Site, responses=errors(401, 403, 422))
 async def set_site(request: Request, body: SiteRequest) -> Response:
     """Set the banner (``""`` or null removes it) and/or the maintenance mode; in the audit log."""
     account, _ = await staff(request, "admin", write=True)

@@ -26,6 +26,8 @@ from sqlalchemy import func, select
 
 from ..core import GAMES
 from .accounts import account_by_name, accounts_table
+from .apimodels import Leaderboard, Profile
+from .apischema import errors
 from .errors import ApiError, clip
 from .ratings import (
     BOARD_MIN_GAMES,
@@ -189,7 +191,7 @@ def leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, 
     return {"title": title, "total": total, "limit": limit, "offset": offset, "players": players}
 
 
-@router.get("/api/players/{username}")
+@router.get("/api/players/{username}", response_model=Profile, responses=errors(404))
 async def player(request: Request, username: str = PathParam(..., max_length=100)) -> Any:
     """A player's profile: games played and won per title and player count, ratings and their
     history, recent games with replay links."""
@@ -199,7 +201,7 @@ async def player(request: Request, username: str = PathParam(..., max_length=100
     return JSONResponse(out)
 
 
-@router.get("/api/leaderboard/{title}")
+@router.get("/api/leaderboard/{title}", response_model=Leaderboard, responses=errors(404))
 async def board(
     request: Request,
     title: str = PathParam(..., max_length=40),

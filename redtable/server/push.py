@@ -34,6 +34,8 @@ from sqlalchemy import Column, Float, Index, Integer, String, Table, delete, ins
 from sqlalchemy.exc import IntegrityError
 
 from . import metrics
+from .apimodels import PushKey, Subscribed
+from .apischema import errors
 from .errors import ApiError
 from .store import Store, metadata, run_blocking
 
@@ -292,14 +294,16 @@ def check_key(text: str, size: int, what: str) -> str:
     return text
 
 
-@router.get("/api/push/key")
+@router.get("/api/push/key", response_model=PushKey)
 async def push_key(request: Request) -> Response:
     """The server's VAPID public key (``applicationServerKey`` for ``pushManager.subscribe``)."""
     pem = await run_blocking(vapid_pem, request.app.state.store)
     return JSONResponse({"public_key": public_key(pem)})
 
 
-@router.post("/api/push/subscriptions", status_code=201)
+@router.post(
+    "/api/push/subscriptions", status_code=201, response_model=Subscribed, responses=errors(401, 403, 409, 422)
+)
 async def push_subscribe(request: Request, body: Subscription) -> Response:
     """This browser's push subscription, for the logged-in account (at most 10 browsers each)."""
     from .emails import logged_in
@@ -313,7 +317,7 @@ async def push_subscribe(request: Request, body: Subscription) -> Response:
     return JSONResponse({"subscribed": True}, status_code=201)
 
 
-@router.post("/api/push/unsubscribe")
+@router.post("/api/push/unsubscribe", response_model=Subscribed, responses=errors(401, 403))
 async def push_unsubscribe(request: Request, body: Endpoint) -> Response:
     """Forget this browser's subscription."""
     from .emails import logged_in

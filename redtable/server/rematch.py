@@ -47,6 +47,8 @@ from sqlalchemy import Column, Connection, Float, Integer, String, Table, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from .apimodels import RematchAnswer, RematchState
+from .apischema import errors
 from .errors import ApiError
 from .store import Store, metadata, run_blocking, seats_table
 from .tokens import new_secret, seat_token, sha
@@ -499,7 +501,12 @@ async def _account(request: Request, write: bool) -> Any:
     return await account(request, write)
 
 
-@router.post("/api/games/{game_id}/rematch", tags=["tables"])
+@router.post(
+    "/api/games/{game_id}/rematch",
+    tags=["tables"],
+    response_model=RematchAnswer,
+    responses=errors(401, 403, 404, 409, 503),
+)
 async def rematch(request: Request, game_id: str, body: RematchRequest | None = None) -> Response:
     """A finished game's seat (``Authorization: Bearer <seat token>``, or the logged-in account
     sitting there) offers a rematch, or accepts the one offered: the same seats, a new deal, the
@@ -517,7 +524,7 @@ async def rematch(request: Request, game_id: str, body: RematchRequest | None = 
     return _json(await _shielded(hub.rematch.ask(game, token, account)))
 
 
-@router.get("/api/games/{game_id}/rematch", tags=["tables"])
+@router.get("/api/games/{game_id}/rematch", tags=["tables"], response_model=RematchState, responses=errors(404, 503))
 async def rematch_state(request: Request, game_id: str) -> Response:
     """The rematch offer of a finished game (``null``: none): its status (open, started,
     declined, lapsed), the new table, who offered, until when, and which seats accepted."""

@@ -22,8 +22,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from fastapi import APIRouter, Body, FastAPI, Request
+from fastapi import APIRouter, Body, FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse
+
+from ..core import GAMES
+from ..server.apimodels import FinalHands, Gallery, RulesPage, RunningScore, Scorepad
+from ..server.apischema import errors, rule
 
 router = APIRouter(prefix="/api/web", tags=["web"])
 
@@ -71,16 +75,21 @@ def red_north_cards(lang: str = "en") -> dict:
     return {"lang": lang, **gallery(lang)}
 
 
-@router.get("/cards/{game}")
-async def cards(game: str, lang: str = "en"):
+# the values a path or query takes, shown in the document (the route answers others itself: its own codes)
+GAME = Path(..., json_schema_extra=rule(enum=list(GAMES)))
+LANG = Query("en", json_schema_extra=rule(enum=list(LANGS)))
+
+
+@router.get("/cards/{game}", response_model=Gallery, responses=errors(404, 422))
+async def cards(game: str = GAME, lang: str = LANG):
     """Every card of a title with its name and rules text in ``lang`` (en, uk, pl), rendered from
     the same encoding the engine runs, for the card inspector and the calculator."""
     if lang not in LANGS:
         return _error(422, "unknown_language", f"lang must be one of {', '.join(LANGS)}", allowed=list(LANGS))
     if game == "red-rising":
-        return red_rising_cards(lang)
+        return JSONResponse(red_rising_cards(lang))
     if game == "red-north":
-        return red_north_cards(lang)
+        return JSONResponse(red_north_cards(lang))
     return _error(404, "unknown_title", "no card gallery for that title; known: red-rising, red-north")
 
 
@@ -121,7 +130,7 @@ def score_json(data: Any) -> dict:
     }
 
 
-@router.post("/score/red-rising")
+@router.post("/score/red-rising", response_model=Scorepad, responses=errors(422))
 async def score(request: Request, data: Any = Body(...)):
     """The scorepad of a physical Red Rising game (the body of ``redtable score red-rising``).
 
@@ -132,15 +141,15 @@ async def score(request: Request, data: Any = Body(...)):
     hub = getattr(request.app.state, "hub", None)
     try:
         if hub is None:
-            return score_json(data)
-        return await hub.off_loop(score_json, data)  # rate-limited at the edge ("heavy")
+            return JSONResponse(score_json(data))
+        return JSONResponse(await hub.off_loop(score_json, data))  # rate-limited at the edge ("heavy")
     except (InputError, ValueError, RecursionError) as e:
         msg = str(e) if not isinstance(e, RecursionError) else "the position is nested too deeply"
         return _error(422, "malformed", msg if len(msg) <= 400 else msg[:399] + "…")
 
 
 # ---------------------------------------------------------------------- final hands
-@router.get("/games/{game_id}/final")
+@router.get("/games/{game_id}/final", response_model=FinalHands, responses=errors(403, 404, 409, 503))
 async def final(request: Request, game_id: str):
     """A finished game's final hands, revealed as at the table (each card's points for Red Rising)."""
     hub = getattr(request.app.state, "hub", None)
@@ -159,16 +168,16 @@ async def final(request: Request, game_id: str):
             [{"card": SLUG[c], "points": scores[p].card_points.get(NAME[c])} for c in hand]
             for p, hand in enumerate(state.hands)
         ]
-        return {"game": game.name, "hands": hands, "choices": [slug_choices(s.choices) for s in scores]}
+        return JSONResponse({"game": game.name, "hands": hands, "choices": [slug_choices(s.choices) for s in scores]})
     if game.name == "red-north":
         from ..rednorth.cards import counts_to_slugs
 
-        return {"game": game.name, "hands": [counts_to_slugs(h) for h in state.hands]}
-    return {"game": game.name, "hands": []}
+        return JSONResponse({"game": game.name, "hands": [counts_to_slugs(h) for h in state.hands]})
+    return JSONResponse({"game": game.name, "hands": []})
 
 
 # ---------------------------------------------------------------------- running score
-@router.get("/games/{game_id}/score")
+@router.get("/games/{game_id}/score", response_model=RunningScore, responses=errors(400, 403, 404, 503))
 async def running(request: Request, game_id: str):
     """The score now, as the asking seat may know it (``Authorization: Bearer <seat token>``;
     without one, a spectator: the public rows only). Built from that seat's own view and
@@ -193,19 +202,19 @@ async def running(request: Request, game_id: str):
         out = await hub.off_loop(running_score, game.name, view, events, seat)
     except ValueError as e:
         return _error(404, "no_running_score", str(e))
-    return {"game_id": game.id, "version": version, "step": step, "status": status, **out}
+    return JSONResponse({"game_id": game.id, "version": version, "step": step, "status": status, **out})
 
 
 # ---------------------------------------------------------------------- rules pages
-@router.get("/rules/{game}")
-async def rules(game: str, lang: str = "en"):
+@router.get("/rules/{game}", response_model=RulesPage, responses=errors(422))
+async def rules(game: str = GAME, lang: str = LANG):
     """What a title's rules page shows, in ``lang``: houses, locations, die, fleet track and the
     112 cards (Red Rising); rounds, phases and actions, card types, Gods, Outposts (Red North).
     Built from the engines' own tables (:mod:`redtable.web.rules_data`)."""
     from .rules_data import UnknownChoice, rules_data
 
     try:
-        return rules_data(game, lang)
+        return JSONResponse(rules_data(game, lang))
     except UnknownChoice as e:
         code = "unknown_title" if e.what == "game" else "unknown_language"
         return _error(422, code, str(e), allowed=list(e.allowed))
