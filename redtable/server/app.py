@@ -911,6 +911,9 @@ def create_app(
     from .friends_api import router as friends_router
 
     app.include_router(friends_router)  # follows, blocks, invitations of friends (friends.py)
+    from .botaccounts_api import router as bots_router
+
+    app.include_router(bots_router)  # bot accounts and API tokens (botaccounts.py)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

@@ -1,0 +1,197 @@
+"""Bot accounts and API tokens (``redtable/server/botaccounts.py``) on SQLite and PostgreSQL.
+
+An account becomes a bot account only while it has never played; its API tokens are shown
+once, stored as their sha256 only, scoped (a ``read`` token writes nothing, ``bot:play`` is a
+bot's), revocable, listed by prefix, refused in a URL and never written to the server's log.
+A person challenges a bot account at a rated table; the example client
+(``examples/bot_client.py``) accepts and plays it to the end over the seat's WebSocket; the
+game rates the bot on the bot leaderboard (with the presets) and never on the people's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import random
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from sqlalchemy import select
+from tablekit import Account, until
+
+from redtable.server.botaccounts import api_tokens_table
+
+ROOT = Path(__file__).resolve().parents[2]
+CLOCK = {"kind": "realtime", "bank_s": 3600, "increment_s": 0}
+
+
+def example_client():
+    spec = importlib.util.spec_from_file_location("bot_client", ROOT / "examples" / "bot_client.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def make_bot(base: str) -> Account:
+    bot = Account(base)
+    r = bot.http.post("/api/account/bot")
+    assert r.status_code == 200 and r.json()["bot"] is True, r.text
+    return bot
+
+
+def new_token(who: Account, scopes: list[str], label: str = "my program") -> dict:
+    r = who.http.post("/api/account/tokens", json={"label": label, "scopes": scopes})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def as_token(base: str, token: str) -> httpx.Client:
+    """A program's client: the token in its header, no cookie."""
+    return httpx.Client(base_url=base, timeout=20, headers={"Authorization": f"Bearer {token}"})
+
+
+def test_tokens_are_hashed_scoped_listed_by_prefix_and_revocable(tables):
+    srv, api = tables
+    person, bot = Account(srv.base), make_bot(srv.base)
+    try:
+        # a person who played cannot become a bot (an admin can: redtable admin bot)
+        g = person.http.post("/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2}).json()
+        assert person.http.post(f"/api/games/{g['game_id']}/join", json={"invite": g["seats"][0]["invite"]}).is_success
+        r = person.http.post("/api/account/bot")
+        assert r.status_code == 409 and r.json()["error"] == "bot_after_games"
+        r = person.http.post("/api/account/tokens", json={"label": "x", "scopes": ["bot:play"]})
+        assert r.status_code == 403 and r.json()["error"] == "not_bot_account"
+        r = person.http.post("/api/account/tokens", json={"label": "x", "scopes": ["admin"]})
+        assert r.status_code == 422 and r.json()["error"] == "bad_scope"
+        assert (
+            bot.http.post("/api/account/tokens", json={"label": "x", "scopes": ["read"], "token": "a"}).status_code
+            == 422
+        )
+        assert bot.http.post("/api/account/bot").json()["made"] is False  # (once is enough)
+
+        play = new_token(bot, ["bot:play"])
+        read = new_token(bot, ["read"], "reader")
+        token = play["token"]
+        assert token.startswith("rtb_") and play["prefix"] == token[: len(play["prefix"])] and len(token) > 40
+        listed = bot.http.get("/api/account/tokens").json()
+        assert listed["bot"] is True
+        assert [(t["id"], t["label"], t["scopes"]) for t in listed["tokens"]] == [
+            (read["id"], "reader", ["read"]),
+            (play["id"], "my program", ["bot:play"]),
+        ]
+        assert token not in str(listed) and all("token" not in t for t in listed["tokens"])
+        with srv.hub.store.engine.connect() as conn:  # storage keeps the sha256 only
+            rows = conn.execute(select(api_tokens_table)).all()
+        assert not any(token in str(tuple(r)) or read["token"] in str(tuple(r)) for r in rows)
+        assert {r.token_hash for r in rows} >= {__import__("hashlib").sha256(token.encode()).hexdigest()}
+
+        with as_token(srv.base, token) as prog, as_token(srv.base, read["token"]) as reader:
+            assert prog.get("/api/bot/account").json() == {"username": bot.name, "bot": True}
+            assert until(lambda: bot.http.get("/api/account/tokens").json()["tokens"][1]["last_used_at"])
+            # never in a URL (not even beside the header)
+            r = httpx.get(f"{srv.base}/api/bot/account", params={"token": token})
+            assert r.status_code == 400 and r.json()["error"] == "token_in_url"
+            # a read token reads, writes nothing
+            assert reader.get("/api/invitations").status_code == 200
+            r = reader.post(f"/api/games/{g['game_id']}/sit", json={})
+            assert r.status_code == 403 and r.json()["error"] == "token_scope"
+            # a token manages no tokens and makes no bot
+            r = prog.post("/api/account/tokens", json={"label": "more", "scopes": ["read"]})
+            assert r.status_code == 403 and r.json()["error"] == "session_required"
+            assert prog.get("/api/account/tokens").json()["error"] == "session_required"
+            # revoked: refused from the next request
+            assert bot.http.delete(f"/api/account/tokens/{play['id']}").json() == {"revoked": play["id"]}
+            r = prog.get("/api/bot/account")
+            assert r.status_code == 401 and r.json()["error"] == "bad_api_token"
+            assert bot.http.delete(f"/api/account/tokens/{play['id']}").json()["error"] == "unknown_api_token"
+            assert person.http.delete(f"/api/account/tokens/{read['id']}").status_code == 404  # (not theirs)
+        with as_token(srv.base, "rtb_" + "x" * 43) as nobody:
+            assert nobody.get("/api/invitations").json()["error"] == "bad_api_token"
+    finally:
+        person.close()
+        bot.close()
+
+
+def play_person(http: httpx.Client, gid: str, token: str, seat: int, seed: int = 3) -> dict:
+    """Random legal decisions for the person's seat until the game ends."""
+    rnd = random.Random(seed)
+    deadline = time.time() + 120
+    auth = {"Authorization": f"Bearer {token}"}
+    while time.time() < deadline:
+        st = http.get(f"/api/games/{gid}", headers=auth).json()
+        if st["status"] != "active":
+            return st
+        d = st["decision"]
+        if d is None or d["player"] != seat or d.get("auto") or "options" not in d:
+            time.sleep(0.02)
+            continue
+        http.post(
+            f"/api/games/{gid}/decisions",
+            json={"action": rnd.choice(d["options"]), "version": st["version"]},
+            headers=auth,
+        )
+    raise AssertionError("the game did not end")
+
+
+def test_a_person_challenges_a_bot_account_and_the_example_client_plays_it_rated(tables, caplog):
+    srv, _ = tables
+    caplog.set_level(logging.DEBUG)
+    person, bot = Account(srv.base), make_bot(srv.base)
+    token = new_token(bot, ["bot:play"])["token"]
+    mod = example_client()
+    client = mod.BotClient(srv.base, token, mod.random_policy, seed=5)
+    try:
+        body = {
+            "game": "red-north",
+            "seats": [{"type": "human"}, {"type": "human"}, {"type": "bot", "bot": "random"}],
+            "rated": True,
+            "clock": CLOCK,
+        }
+        g = person.http.post("/api/games", json=body)
+        assert g.status_code == 201, g.text
+        info = g.json()
+        gid = info["game_id"]
+        mine = person.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][0]["invite"]}).json()["token"]
+        # a bot account is challenged without following it
+        r = person.http.post(
+            f"/api/games/{gid}/friend-invites",
+            json={"username": bot.name, "seat": 1},
+            headers={"Authorization": f"Bearer {info['creator_key']}"},
+        )
+        assert r.status_code == 201, r.text
+        assert client.whoami() == {"username": bot.name, "bot": True}
+        seat = until(lambda: client.next_seat(open_tables=False), what="the challenge")
+        assert seat["game_id"] == gid and seat["seat"] == 1 and seat["name"] == bot.name
+        out: dict = {}
+        t = threading.Thread(target=lambda: out.update(client.play(seat)), daemon=True)
+        t.start()
+        final = play_person(person.http, gid, mine, 0)
+        t.join(60)
+        assert not t.is_alive() and out["status"] == "finished" == final["status"]
+
+        # rated: the bot on the bot board with the presets, the person's rating against bots
+        def rated():
+            board = person.http.get("/api/leaderboard/red-north/bots", params={"limit": 100}).json()
+            return board if any(x["username"] == bot.name for x in board["players"]) else None
+
+        board = until(rated, what="the bot's rating")
+        (me,) = [x for x in board["players"] if x["username"] == bot.name]
+        assert me["bot_account"] is True and me["games"] == 1 and me["preset"] is None
+        assert {x["preset"] for x in board["players"] if not x["bot_account"]} >= {"random", "heuristic"}
+        ords = [x["ordinal"] for x in board["players"]]
+        assert ords == sorted(ords, reverse=True)
+        people = person.http.get("/api/leaderboard/red-north", params={"limit": 100}).json()["players"]
+        assert bot.name not in {x["username"] for x in people}
+        prof = person.http.get(f"/api/players/{person.name}").json()
+        assert prof["bot_ratings"]["red-north"]["games"] == 1 and prof["ratings"] == {}
+        assert person.http.get("/api/leaderboard/red-north/bots").json()["players"]  # (default page)
+        assert person.http.get("/api/leaderboard/nope/bots").json()["error"] == "unknown_title"
+    finally:
+        client.close()
+        person.close()
+        bot.close()
+    assert token not in caplog.text  # never in the server's log
+    assert caplog.records  # (the log was captured: the check is not vacuous)
