@@ -7,7 +7,7 @@ bot account and the token), read from the environment so that it shows in no com
 
 It loops: it accepts the challenges waiting for the account (``GET /api/invitations``), or
 (``--open``) sits at an open table with a free seat, then plays that seat over its WebSocket
-(the seat's token from the answer: ``{"type": "auth", "token": ...}`` as the first message),
+(``{"type": "auth", "token": <the API token>}`` as the first message: the account's seat),
 deciding with a *policy*, until the game is over; ``--games N`` stops after N games.
 
 A policy is ``fn(view, decision, rng) -> action``: ``view`` is what the seat sees
@@ -60,6 +60,7 @@ class BotClient:
 
     def __init__(self, server: str, token: str, policy: Policy, seed: int = 0) -> None:
         self.server = server.rstrip("/")
+        self.token = token
         self.http = httpx.Client(base_url=self.server, timeout=30, headers={"Authorization": f"Bearer {token}"})
         self.policy = policy
         self.rng = random.Random(seed)
@@ -96,7 +97,8 @@ class BotClient:
         me = seat["seat"]
         last: dict[str, Any] = {}
         with connect(url, max_size=None) as ws:
-            ws.send(orjson.dumps({"type": "auth", "token": seat["token"]}).decode())
+            # the account's API token plays the seat it holds (the seat's own token would do too)
+            ws.send(orjson.dumps({"type": "auth", "token": self.token}).decode())
             while True:
                 msg = orjson.loads(ws.recv(timeout=120))
                 kind = msg.get("type")

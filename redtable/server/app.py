@@ -27,6 +27,7 @@ from ..core import GAMES, game_class
 from .accounts import account_for_write
 from .accounts_api import router as accounts_router
 from .botpool import PRESETS
+from .botseat import is_api_token, request_seat, socket_seat
 from .conn import Conn
 from .edge import BodyTooLarge, Edge, RateGate
 from .errors import ApiError, bad_token, internal_error, missing_token, token_in_url
@@ -617,7 +618,11 @@ def create_app(
         return seat, tok
 
     async def seat_of(game: LiveGame, request: Request, required: bool = False) -> int | None:
-        """The seat of the request's token, None for a spectator (``required``: refused without a token)."""
+        """The seat of the request's token, None for a spectator (``required``: refused without a
+        token); a bot account's API token plays its account's seat (``botseat.py``)."""
+        by_account = await request_seat(request, store, game, required)
+        if by_account is not None:
+            return by_account
         if required:
             return (await seated(game, request))[0]
         tok = _token(request)
@@ -733,14 +738,14 @@ def create_app(
     async def decide(request: Request, game_id: str, body: DecisionRequest):
         """Decide the pending decision (your seat's token; the version you saw)."""
         game = await hub.get(game_id)
-        seat, _ = await seated(game, request)
+        seat = await seat_of(game, request, required=True)
         return JSON(await hub.decide(game, seat, body.action, body.version))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], response_model=GameState, responses=ERRORS)
     async def undo(request: Request, game_id: str, body: UndoRequest):
         """Take back your own last decision (if the game allows undo and the undo rule does)."""
         game = await hub.get(game_id)
-        seat, _ = await seated(game, request)
+        seat = await seat_of(game, request, required=True)
         return JSON(await hub.undo(game, seat, body.version))
 
     @app.get("/api/games/{game_id}/log", tags=["replay"], response_model=GameLog, responses=ERRORS)
@@ -823,7 +828,11 @@ def create_app(
                 if token is not None and not isinstance(token, str):
                     raise ApiError(400, "malformed", "'token' must be a string or null")
                 game = await hub.get(game_id)
-                seat = await hub.seat_of(game, token)
+                if is_api_token(token):  # a bot account's program: its account's seat (botseat.py)
+                    seat = await socket_seat(store, game, token)
+                    token = None  # (no seat token: this socket is no device of the seat's to sign out)
+                else:
+                    seat = await hub.seat_of(game, token)
                 if seat is None and hub.spectators(game) >= limits.spectators_per_game:
                     raise ApiError(
                         429,

@@ -201,3 +201,11 @@ def token_account(store: Store, token: str, scope: str, now: float | None = None
         with store.engine.begin() as conn:
             conn.execute(update(api_tokens_table).where(t.id == row.id).values(last_used_at=now))
     return row.account_id, row.username
+
+
+def account_seat(store: Store, game_id: str, account_id: int) -> int | None:
+    """The seat of ``game_id`` the account holds (``seats.account_id``), or None."""
+    s = seats_table.c
+    with store.engine.connect() as conn:
+        row = conn.execute(select(s.seat).where(s.game_id == game_id, s.account_id == account_id)).first()
+    return None if row is None else int(row[0])

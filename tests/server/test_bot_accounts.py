@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import httpx
+import orjson
 from sqlalchemy import select
 from tablekit import Account, until
 
@@ -136,9 +137,8 @@ def play_person(http: httpx.Client, gid: str, token: str, seat: int, seed: int =
     raise AssertionError("the game did not end")
 
 
-def test_a_person_challenges_a_bot_account_and_the_example_client_plays_it_rated(tables, caplog):
+def test_a_person_challenges_a_bot_account_and_the_example_client_plays_it_rated(tables):
     srv, _ = tables
-    caplog.set_level(logging.DEBUG)
     person, bot = Account(srv.base), make_bot(srv.base)
     token = new_token(bot, ["bot:play"])["token"]
     mod = example_client()
@@ -193,5 +193,90 @@ def test_a_person_challenges_a_bot_account_and_the_example_client_plays_it_rated
         client.close()
         person.close()
         bot.close()
-    assert token not in caplog.text  # never in the server's log
-    assert caplog.records  # (the log was captured: the check is not vacuous)
+
+
+def test_a_bot_sits_at_an_open_table_and_plays_its_seat_with_its_api_token(tables):
+    srv, _ = tables
+    person, bot = Account(srv.base), make_bot(srv.base)
+    play, read = new_token(bot, ["bot:play"])["token"], new_token(bot, ["read"])["token"]
+    try:
+        body = {"game": "red-north", "seats": [{"type": "human"}, {"type": "human"}], "open": True}
+        info = person.http.post("/api/games", json=body).json()
+        gid = info["game_id"]
+        mine = person.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][0]["invite"]}).json()["token"]
+        with as_token(srv.base, play) as prog, as_token(srv.base, read) as reader:
+            assert gid in [t["game_id"] for t in prog.get("/api/tables").json()]
+            sat = prog.post(f"/api/games/{gid}/sit", json={})
+            assert sat.status_code == 200, sat.text
+            seat = sat.json()["seat"]
+            assert seat == 1 and sat.json()["name"] == bot.name
+            st = reader.get(f"/api/games/{gid}").json()  # read as its seat with the account's token
+            assert st["seat"] == seat and st["status"] == "active"
+            auth = {"Authorization": f"Bearer {mine}"}
+            until(lambda: person.http.get(f"/api/games/{gid}", headers=auth).json()["decision"]["player"] in (0, 1))
+            # whoever decides first: the bot's decision over HTTP with its API token
+            while True:
+                st = prog.get(f"/api/games/{gid}").json()
+                d = st["decision"]
+                if d["player"] == seat and "options" in d and not d.get("auto"):
+                    break
+                other = person.http.get(f"/api/games/{gid}", headers=auth).json()
+                od = other["decision"]
+                if od["player"] == 0 and "options" in od and not od.get("auto"):
+                    v = other["version"]
+                    assert person.http.post(
+                        f"/api/games/{gid}/decisions", json={"action": od["options"][0], "version": v}, headers=auth
+                    ).is_success
+            r = reader.post(f"/api/games/{gid}/decisions", json={"action": d["options"][0], "version": st["version"]})
+            assert r.status_code == 403 and r.json()["error"] == "token_scope"  # (a read token decides nothing)
+            r = prog.post(f"/api/games/{gid}/decisions", json={"action": d["options"][0], "version": st["version"]})
+            assert r.status_code == 200 and r.json()["version"] == st["version"] + 1, r.text
+            # the WebSocket: the bot:play token authenticates as the seat; a read token, a stranger's: refused
+            ws_url = srv.base.replace("http", "ws", 1) + f"/api/games/{gid}/ws"
+            from websockets.sync.client import connect
+
+            for tok, want in ((play, ("state", seat)), (read, ("error", "token_scope"))):
+                with connect(ws_url) as ws:
+                    ws.send(orjson.dumps({"type": "auth", "token": tok}).decode())
+                    msg = orjson.loads(ws.recv(timeout=10))
+                    assert (msg["type"], msg.get("seat") if want[0] == "state" else msg.get("error")) == want
+        stranger = make_bot(srv.base)
+        other = new_token(stranger, ["bot:play"])["token"]
+        with connect(ws_url) as ws:
+            ws.send(orjson.dumps({"type": "auth", "token": other}).decode())
+            assert orjson.loads(ws.recv(timeout=10))["error"] == "bad_token"
+        with as_token(srv.base, other) as prog2:
+            r = prog2.post(f"/api/games/{gid}/decisions", json={"action": "x", "version": 1})
+            assert r.status_code == 403 and r.json()["error"] == "bad_token"
+        stranger.close()
+    finally:
+        person.close()
+        bot.close()
+
+
+def test_api_tokens_never_reach_the_server_log(backend, caplog):
+    """A server that logs every request (and everything at DEBUG): a bot's program works with its
+    token, in the header, in a WebSocket's auth message, and once in a URL (refused); no log line
+    holds it."""
+    from srvkit import start_server
+    from websockets.sync.client import connect
+
+    srv = start_server(backend, log_requests=True)
+    try:
+        with caplog.at_level(logging.DEBUG, logger="redtable"), caplog.at_level(logging.DEBUG, logger="uvicorn"):
+            bot = make_bot(srv.base)
+            token = new_token(bot, ["bot:play"])["token"]
+            with as_token(srv.base, token) as prog:
+                assert prog.get("/api/bot/account").status_code == 200
+                assert prog.get("/api/invitations").status_code == 200
+                assert prog.get("/api/bot/account", params={"token": token}).json()["error"] == "token_in_url"
+            g = bot.http.post("/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2}).json()
+            with connect(srv.base.replace("http", "ws", 1) + f"/api/games/{g['game_id']}/ws") as ws:
+                ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
+                assert orjson.loads(ws.recv(timeout=10))["error"] == "bad_token"  # (no seat of that game)
+            bot.close()
+        server = [r for r in caplog.records if r.name.startswith(("redtable", "uvicorn"))]
+        assert sum(r.name == "redtable.access" for r in server) >= 4  # (the log was on: not vacuous)
+        assert not [r.getMessage() for r in server if token in r.getMessage() or token in str(r.__dict__)]
+    finally:
+        srv.stop()
