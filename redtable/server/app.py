@@ -739,6 +739,7 @@ def create_app(
         """Decide the pending decision (your seat's token; the version you saw)."""
         game = await hub.get(game_id)
         seat = await seat_of(game, request, required=True)
+        assert seat is not None  # (required)
         return JSON(await hub.decide(game, seat, body.action, body.version))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], response_model=GameState, responses=ERRORS)
@@ -746,6 +747,7 @@ def create_app(
         """Take back your own last decision (if the game allows undo and the undo rule does)."""
         game = await hub.get(game_id)
         seat = await seat_of(game, request, required=True)
+        assert seat is not None  # (required)
         return JSON(await hub.undo(game, seat, body.version))
 
     @app.get("/api/games/{game_id}/log", tags=["replay"], response_model=GameLog, responses=ERRORS)
@@ -828,7 +830,8 @@ def create_app(
                 if token is not None and not isinstance(token, str):
                     raise ApiError(400, "malformed", "'token' must be a string or null")
                 game = await hub.get(game_id)
-                if is_api_token(token):  # a bot account's program: its account's seat (botseat.py)
+                seat: int | None
+                if isinstance(token, str) and is_api_token(token):  # a bot account's program (botseat.py)
                     seat = await socket_seat(store, game, token)
                     token = None  # (no seat token: this socket is no device of the seat's to sign out)
                 else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import HTTPConnection
 
 from .errors import token_in_url
 
@@ -31,7 +31,7 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
-def seat_token(request: Request) -> str | None:
+def seat_token(request: HTTPConnection) -> str | None:
     """The seat token: ``Authorization: Bearer`` (or ``X-Seat-Token``); never from the URL.
 
     An account's API token in ``Authorization`` is not a seat's: the seat token is then
