@@ -19,6 +19,7 @@ from pathlib import Path
 
 import httpx
 import orjson
+import pytest
 from sqlalchemy import select
 from tablekit import Account, until
 
@@ -280,3 +281,31 @@ def test_api_tokens_never_reach_the_server_log(backend, caplog):
         assert not [r.getMessage() for r in server if token in r.getMessage() or token in str(r.__dict__)]
     finally:
         srv.stop()
+
+
+def test_an_admin_makes_a_bot_account_from_the_command_line_even_after_games(backend):
+    from typer.testing import CliRunner
+
+    from redtable.server import accounts as acc
+    from redtable.server import botaccounts as ba
+    from redtable.server import moderation as mod
+    from redtable.server.admincli import admin_app
+    from redtable.server.store import seats_table
+
+    store = backend.store()
+    try:
+        a = acc.create_account(store, f"b{__import__('uuid').uuid4().hex[:8]}", "x")
+        with store.engine.begin() as conn:  # it held a seat: its owner may no longer make it a bot
+            conn.execute(seats_table.insert().values(game_id="g1", seat=0, kind="human", account_id=a.id))
+        with pytest.raises(ba.ApiError) as e:
+            ba.make_bot(store, a.id, "owner")
+        assert e.value.code == "bot_after_games" and not ba.is_bot(store, a.id)
+        run = CliRunner().invoke(admin_app, ["bot", a.username.upper(), *backend.cli_args()])
+        assert run.exit_code == 0 and "is now a bot account" in run.output, run.output
+        assert ba.is_bot(store, a.id) and mod.audit(store)[0]["action"] == "bot"
+        again = CliRunner().invoke(admin_app, ["bot", a.username, *backend.cli_args()])
+        assert "was a bot account already" in again.output
+        gone = CliRunner().invoke(admin_app, ["bot", "nobody-here", *backend.cli_args()])
+        assert gone.exit_code == 2 and "no account named" in gone.output
+    finally:
+        store.dispose()
