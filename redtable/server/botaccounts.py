@@ -209,3 +209,19 @@ def account_seat(store: Store, game_id: str, account_id: int) -> int | None:
     with store.engine.connect() as conn:
         row = conn.execute(select(s.seat).where(s.game_id == game_id, s.account_id == account_id)).first()
     return None if row is None else int(row[0])
+
+
+def bot_seats(store: Store, game_id: str) -> list[dict[str, Any]]:
+    """The seats of a game held by bot accounts (seat, username): the game is a *bot game* when any."""
+    from .accounts import accounts_table
+
+    s, a, b = seats_table.c, accounts_table.c, bot_accounts_table.c
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(s.seat, a.username)
+            .join(accounts_table, a.id == s.account_id)
+            .join(bot_accounts_table, b.account_id == s.account_id)
+            .where(s.game_id == game_id)
+            .order_by(s.seat)
+        ).all()
+    return [{"seat": r[0], "username": r[1]} for r in rows]

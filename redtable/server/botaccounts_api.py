@@ -9,6 +9,7 @@ a token never makes, lists or revokes tokens.
 * ``DELETE /api/account/tokens/{id}``: revoke one;
 * ``POST /api/account/bot``: make my account a bot account (never played; irreversible);
 * ``GET /api/bot/account`` (an API token): who the token plays as, and whether it is a bot;
+* ``GET /api/games/{id}/bots``: whether a game is a bot game (the seats bot accounts hold);
 * ``GET /api/leaderboard/{title}/bots``: the bot leaderboard (bot accounts and the presets).
 """
 
@@ -98,6 +99,14 @@ async def bot_account(request: Request) -> Response:
     me = await current_account(request)
     assert me is not None  # (an unknown token was refused)
     return _json({"username": me.username, "bot": await run_blocking(ba.is_bot, _store(request), me.id)})
+
+
+@router.get("/api/games/{game_id}/bots", tags=["bots"])
+async def game_bots(request: Request, game_id: str = PathParam(..., max_length=32)) -> Response:
+    """Whether a game is a bot game: the seats bot accounts hold (public, as the seats' names are)."""
+    game = await request.app.state.hub.get(game_id)
+    seats = await run_blocking(ba.bot_seats, _store(request), game.id)
+    return _json({"game_id": game.id, "bot_game": bool(seats), "bot_seats": seats})
 
 
 @router.get("/api/leaderboard/{title}/bots", tags=["bots"])

@@ -205,12 +205,15 @@ def test_a_bot_sits_at_an_open_table_and_plays_its_seat_with_its_api_token(table
         info = person.http.post("/api/games", json=body).json()
         gid = info["game_id"]
         mine = person.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][0]["invite"]}).json()["token"]
+        assert person.http.get(f"/api/games/{gid}/bots").json()["bot_game"] is False
         with as_token(srv.base, play) as prog, as_token(srv.base, read) as reader:
             assert gid in [t["game_id"] for t in prog.get("/api/tables").json()]
             sat = prog.post(f"/api/games/{gid}/sit", json={})
             assert sat.status_code == 200, sat.text
             seat = sat.json()["seat"]
             assert seat == 1 and sat.json()["name"] == bot.name
+            marked = person.http.get(f"/api/games/{gid}/bots").json()
+            assert marked == {"game_id": gid, "bot_game": True, "bot_seats": [{"seat": 1, "username": bot.name}]}
             st = reader.get(f"/api/games/{gid}").json()  # read as its seat with the account's token
             assert st["seat"] == seat and st["status"] == "active"
             auth = {"Authorization": f"Bearer {mine}"}
