@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -126,6 +127,19 @@ def rating_json(mu: float, sigma: float, games: int) -> dict[str, float | int | 
 def player_key(account_id: int, against_bots: bool) -> str:
     """The ratings row of an account: against people (``a:``) or against bot presets (``v:``)."""
     return f"{'v' if against_bots else 'a'}:{account_id}"
+
+
+def seat_keys(conn: Connection, seats: Any) -> tuple[bool, Callable[[int], str], set[int]]:
+    """How a game's accounts are rated: whether against bots (a preset or a bot account at the
+    table), each account's ratings row (``o:`` for a bot account: ``botaccounts.py``; else
+    :func:`player_key`), and which accounts are bot accounts. ``undo_ratings`` replays with it."""
+    bots = bot_ids(conn, sorted({x.account_id for x in seats if x.kind != "bot" and x.account_id is not None}))
+    vs_bots = any(x.kind == "bot" for x in seats) or bool(bots)
+
+    def key_of(account_id: int) -> str:
+        return f"o:{account_id}" if account_id in bots else player_key(account_id, vs_bots)
+
+    return vs_bots, key_of, bots
 
 
 # ---------------------------------------------------------------------- places
@@ -286,13 +300,7 @@ def _rate_locked(
         log.warning("rated game %s: %s; left unrated", game_id, e)
         return None
     accounts = sorted({x.account_id for x in seats if x.kind != "bot" and x.seat not in departed})
-    bots = bot_ids(conn, accounts)  # bot accounts (botaccounts.py): rated on the bot leaderboard (``o:``)
-    # a preset or a bot account at the table: the people's rating against bots moves
-    vs_bots = any(x.kind == "bot" for x in seats) or bool(bots)
-
-    def key_of(account_id: int) -> str:
-        return f"o:{account_id}" if account_id in bots else player_key(account_id, vs_bots)
-
+    vs_bots, key_of, bots = seat_keys(conn, seats)
     # one account's ratings move one game at a time (two of its games ending together on
     # PostgreSQL): lock its row, in id order so that two games never wait for each other
     conn.execute(

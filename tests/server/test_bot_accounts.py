@@ -312,3 +312,70 @@ def test_an_admin_makes_a_bot_account_from_the_command_line_even_after_games(bac
         assert gone.exit_code == 2 and "no account named" in gone.output
     finally:
         store.dispose()
+
+
+def test_a_bot_game_rates_the_bot_account_apart_undoes_so_and_erasure_takes_its_tokens(backend):
+    """Storage alone: a finished rated game of a person and a bot account moves the bot's ``o:`` row
+    and the person's rating against bots; a moderator's undo replays with the same keys; erasing
+    the bot account deletes its bot row and its tokens."""
+    from test_ratings import finished_game, make_accounts
+
+    from redtable.server import botaccounts as ba
+    from redtable.server import moderation as mod
+    from redtable.server.erasure import erase
+    from redtable.server.ratings import apply_result, ratings_table
+
+    st = backend.store()
+    try:
+        person, bot = make_accounts(st, 2)
+        assert ba.make_bot(st, bot, "admin", force=True)
+        gid = finished_game(st, [person, bot], {"scores": [1.0, 2.0], "winners": [1]})
+        got = apply_result(st, gid)
+        assert got is not None and got["bot_game"] is True and got["against_bots"] is True
+
+        def rows() -> dict[str, int]:
+            with st.engine.connect() as conn:
+                r = ratings_table.c
+                return {
+                    x.player: x.games for x in conn.execute(select(r.player, r.games).where(r.account_id.isnot(None)))
+                }
+
+        assert rows() == {f"o:{bot}": 1, f"v:{person}": 1}
+        keep = finished_game(st, [person, bot], {"scores": [2.0, 1.0], "winners": [0]})
+        assert apply_result(st, keep) is not None
+        undone = mod.undo_ratings(st, gid)
+        assert set(undone["changed"]) == {f"o:{bot}", f"v:{person}"}
+        assert rows() == {f"o:{bot}": 1, f"v:{person}": 1}  # (the other game's alone, same keys)
+        made = ba.create_token(st, bot, "x", ["bot:play"])
+        assert ba.token_account(st, made["token"], "bot:play") is not None
+        assert erase(st, bot) is not None
+        assert ba.token_account(st, made["token"], "read") is None and not ba.is_bot(st, bot)
+        assert ba.list_tokens(st, bot) == [] and f"o:{bot}" not in rows()
+    finally:
+        st.dispose()
+
+
+def test_a_bot_account_takes_quick_play_with_its_token_and_the_table_is_a_bot_game(tables):
+    srv, _ = tables
+    person, bot = Account(srv.base), make_bot(srv.base)
+    token = new_token(bot, ["bot:play"])["token"]
+    body = {"game": "red-rising", "players": 2, "speed": "turn"}
+    try:
+        with as_token(srv.base, token) as prog:
+            r = prog.post("/api/quickplay", json=body)
+            assert r.status_code == 201, r.text
+            ticket = r.json()["ticket"]
+            mine = person.http.post("/api/quickplay", json=body).json()["ticket"]
+
+            def matched(t: str, http: httpx.Client) -> dict | None:
+                got = http.get("/api/quickplay", headers={"Authorization": f"Bearer {t}"}).json()
+                return got if got.get("status") == "matched" else None
+
+            a, b = until(lambda: matched(ticket, prog)), until(lambda: matched(mine, person.http))
+            assert a["game_id"] == b["game_id"] and a["seat"] != b["seat"]
+            marked = prog.get(f"/api/games/{a['game_id']}/bots").json()
+            assert marked["bot_game"] is True and marked["bot_seats"] == [{"seat": a["seat"], "username": bot.name}]
+            assert prog.get(f"/api/games/{a['game_id']}").json()["seat"] == a["seat"]  # (its token reads as its seat)
+    finally:
+        person.close()
+        bot.close()
