@@ -124,7 +124,7 @@ def play_person(http: httpx.Client, gid: str, token: str, seat: int, seed: int =
     auth = {"Authorization": f"Bearer {token}"}
     while time.time() < deadline:
         st = http.get(f"/api/games/{gid}", headers=auth).json()
-        if st["status"] != "active":
+        if st["status"] not in ("active", "waiting"):  # (waiting: for the bot to take its seat)
             return st
         d = st["decision"]
         if d is None or d["player"] != seat or d.get("auto") or "options" not in d:
@@ -377,5 +377,46 @@ def test_a_bot_account_takes_quick_play_with_its_token_and_the_table_is_a_bot_ga
             assert marked["bot_game"] is True and marked["bot_seats"] == [{"seat": a["seat"], "username": bot.name}]
             assert prog.get(f"/api/games/{a['game_id']}").json()["seat"] == a["seat"]  # (its token reads as its seat)
     finally:
+        person.close()
+        bot.close()
+
+
+@pytest.mark.multiprocess
+def test_the_example_client_as_a_program_plays_a_challenge_to_its_end(tables):
+    """``python examples/bot_client.py --games 1``, its token in the environment: it accepts the
+    challenge, plays the game against a person, says how it ended and exits."""
+    import os
+    import subprocess
+    import sys
+
+    srv, _ = tables
+    person, bot = Account(srv.base), make_bot(srv.base)
+    token = new_token(bot, ["bot:play"])["token"]
+    env = {**os.environ, "REDTABLE_TOKEN": token}
+    args = ["--server", srv.base, "--games", "1", "--poll", "0.2", "--idle", "60", "--policy", "first"]
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "examples" / "bot_client.py"), *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        info = person.http.post("/api/games", json={"game": "red-north", "seats": [{"type": "human"}] * 2}).json()
+        gid = info["game_id"]
+        mine = person.http.post(f"/api/games/{gid}/join", json={"invite": info["seats"][0]["invite"]}).json()["token"]
+        headers = {"Authorization": f"Bearer {info['creator_key']}"}
+        r = person.http.post(f"/api/games/{gid}/friend-invites", json={"username": bot.name}, headers=headers)
+        assert r.status_code == 201, r.text
+        final = play_person(person.http, gid, mine, 0)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        assert final["status"] == "finished"
+        assert f"playing as {bot.name}" in out and f"game {gid} seat 1: finished" in out
+        assert token not in out + err and token not in " ".join(proc.args)  # (never on its command line)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
         person.close()
         bot.close()
