@@ -27,8 +27,12 @@ def sha(text: str) -> str:
 
 
 def new_secret() -> str:
-    """A seat token, invite or creator key: 256 random bits (URL-safe text)."""
-    return secrets.token_urlsafe(32)
+    """A seat token, invite or creator key: 256 random bits (URL-safe text), never one that looks
+    like an account's API token (one in 17 million would start so: drawn again)."""
+    while True:
+        secret = secrets.token_urlsafe(32)
+        if not secret.startswith(API_TOKEN_PREFIX):
+            return secret
 
 
 def seat_token(request: HTTPConnection) -> str | None:
