@@ -37,8 +37,8 @@ from .live import MAX_SEED, Hub, LiveGame, _dumps
 from .moderation_api import refuse_in_maintenance
 from .players import router as players_router
 from .store import Store, run_blocking
+from .tokens import api_token, sha
 from .tokens import seat_token as _token
-from .tokens import sha
 from .validate import NAME_MAX, clip
 
 log = logging.getLogger("redtable.server")
@@ -827,6 +827,8 @@ def create_app(
                         'the first message is {"type": "auth", "token": "..."} (or "token": null to watch)',
                     )
                 token = msg.get("token")
+                if "token" not in msg:  # a program may send its API token in the handshake's header (botseat.py)
+                    token = api_token(websocket)
                 if token is not None and not isinstance(token, str):
                     raise ApiError(400, "malformed", "'token' must be a string or null")
                 game = await hub.get(game_id)

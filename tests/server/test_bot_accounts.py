@@ -244,6 +244,11 @@ def test_a_bot_sits_at_an_open_table_and_plays_its_seat_with_its_api_token(table
                     ws.send(orjson.dumps({"type": "auth", "token": tok}).decode())
                     msg = orjson.loads(ws.recv(timeout=10))
                     assert (msg["type"], msg.get("seat") if want[0] == "state" else msg.get("error")) == want
+            # or in the handshake's header, with an auth message that names no token
+            with connect(ws_url, additional_headers={"Authorization": f"Bearer {play}"}) as ws:
+                ws.send('{"type": "auth"}')
+                msg = orjson.loads(ws.recv(timeout=10))
+                assert msg["type"] == "state" and msg["seat"] == seat
         stranger = make_bot(srv.base)
         other = new_token(stranger, ["bot:play"])["token"]
         with connect(ws_url) as ws:
