@@ -3,8 +3,8 @@ the account's token alone, over HTTP (``decide``, ``undo``, reading the game as 
 over the WebSocket (``{"type": "auth", "token": "rtb_..."}``), as with the seat's own token.
 
 The seat is the one the account holds at that game (``seats.account_id``: it sat, was seated
-by quick play or accepted a challenge); an account with no seat there is refused as a bad
-seat token is (403 ``bad_token``). Reading wants the ``read`` scope, deciding ``bot:play``.
+by quick play or accepted a challenge); an account with no seat there is refused a write as a
+bad seat token is (403 ``bad_token``) and reads as a spectator. Reading wants the ``read`` scope, deciding ``bot:play``.
 """
 
 from __future__ import annotations
@@ -26,15 +26,16 @@ def is_api_token(token: Any) -> bool:
 
 async def request_seat(request: HTTPConnection, store: Any, game: Any, write: bool) -> int | None:
     """The seat of the request's API token at ``game``; None when the request carries a seat
-    token or no API token (the seat token's rules apply then)."""
+    token or no API token (the seat token's rules apply then), or reads a game the account holds
+    no seat of (a spectator)."""
     if seat_token(request) is not None or api_token(request) is None:
         return None
     account = await (account_for_write(request) if write else current_account(request))
     assert account is not None  # (an unknown token was refused)
     seat = await run_blocking(account_seat, store, game.id, account.id)
-    if seat is None:
+    if seat is None and write:
         raise bad_token()
-    return seat
+    return seat  # (None for a read: the account watches a game it holds no seat of, as a spectator)
 
 
 async def socket_seat(store: Any, game: Any, token: str) -> int:

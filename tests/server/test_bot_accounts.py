@@ -255,6 +255,7 @@ def test_a_bot_sits_at_an_open_table_and_plays_its_seat_with_its_api_token(table
             ws.send(orjson.dumps({"type": "auth", "token": other}).decode())
             assert orjson.loads(ws.recv(timeout=10))["error"] == "bad_token"
         with as_token(srv.base, other) as prog2:
+            assert prog2.get(f"/api/games/{gid}").json()["seat"] is None  # (it watches, as a spectator)
             r = prog2.post(f"/api/games/{gid}/decisions", json={"action": "x", "version": 1})
             assert r.status_code == 403 and r.json()["error"] == "bad_token"
         stranger.close()
