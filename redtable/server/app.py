@@ -43,6 +43,7 @@ from .apimodels import (
 from .apischema import errors, rule
 from .apischema import install as install_document
 from .botpool import PRESETS
+from .botseat import is_api_token, request_seat, socket_seat
 from .conn import Conn
 from .edge import BodyTooLarge, Edge, RateGate
 from .errors import ApiError, bad_token, internal_error, missing_token, token_in_url
@@ -52,8 +53,8 @@ from .live import MAX_SEED, Hub, LiveGame, _dumps
 from .moderation_api import refuse_in_maintenance
 from .players import router as players_router
 from .store import Store, run_blocking
+from .tokens import api_token, sha
 from .tokens import seat_token as _token
-from .tokens import sha
 from .validate import NAME_MAX, clip
 
 log = logging.getLogger("redtable.server")
@@ -436,7 +437,11 @@ def create_app(
         return seat, tok
 
     async def seat_of(game: LiveGame, request: Request, required: bool = False) -> int | None:
-        """The seat of the request's token, None for a spectator (``required``: refused without a token)."""
+        """The seat of the request's token, None for a spectator (``required``: refused without a
+        token); a bot account's API token plays its account's seat (``botseat.py``)."""
+        by_account = await request_seat(request, store, game, required)
+        if by_account is not None:
+            return by_account
         if required:
             return (await seated(game, request))[0]
         tok = _token(request)
@@ -552,14 +557,16 @@ def create_app(
     async def decide(request: Request, game_id: str, body: DecisionRequest):
         """Decide the pending decision (your seat's token; the version you saw)."""
         game = await hub.get(game_id)
-        seat, _ = await seated(game, request)
+        seat = await seat_of(game, request, required=True)
+        assert seat is not None  # (required)
         return JSON(await hub.decide(game, seat, body.action, body.version))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], response_model=GameState, responses=ERRORS)
     async def undo(request: Request, game_id: str, body: UndoRequest):
         """Take back your own last decision (if the game allows undo and the undo rule does)."""
         game = await hub.get(game_id)
-        seat, _ = await seated(game, request)
+        seat = await seat_of(game, request, required=True)
+        assert seat is not None  # (required)
         return JSON(await hub.undo(game, seat, body.version))
 
     @app.get("/api/games/{game_id}/log", tags=["replay"], response_model=GameLog, responses=ERRORS)
@@ -639,10 +646,17 @@ def create_app(
                         'the first message is {"type": "auth", "token": "..."} (or "token": null to watch)',
                     )
                 token = msg.get("token")
+                if "token" not in msg:  # a program may send its API token in the handshake's header (botseat.py)
+                    token = api_token(websocket)
                 if token is not None and not isinstance(token, str):
                     raise ApiError(400, "malformed", "'token' must be a string or null")
                 game = await hub.get(game_id)
-                seat = await hub.seat_of(game, token)
+                seat: int | None
+                if isinstance(token, str) and is_api_token(token):  # a bot account's program (botseat.py)
+                    seat = await socket_seat(store, game, token)
+                    token = None  # (no seat token: this socket is no device of the seat's to sign out)
+                else:
+                    seat = await hub.seat_of(game, token)
                 if seat is None and hub.spectators(game) >= limits.spectators_per_game:
                     raise ApiError(
                         429,
@@ -733,6 +747,9 @@ def create_app(
     from .friends_api import router as friends_router
 
     app.include_router(friends_router)  # follows, blocks, invitations of friends (friends.py)
+    from .botaccounts_api import router as bots_router
+
+    app.include_router(bots_router)  # bot accounts and API tokens (botaccounts.py)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

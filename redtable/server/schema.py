@@ -78,7 +78,14 @@ def _notify_settings(store: Store, conn: Connection) -> None:
         store.metadata.tables[name].create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _friends, _notify_settings)
+def _bot_accounts(store: Store, conn: Connection) -> None:
+    """Migration 6: bot accounts and API tokens (``botaccounts.py``)."""
+    _load_models()
+    for name in ("redtable_bot_accounts", "redtable_api_tokens"):
+        store.metadata.tables[name].create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _friends, _notify_settings, _bot_accounts)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -110,6 +117,7 @@ def _version_table(store: Store) -> Table:
 #: rather than depending on them: a new table module is added to this list.
 MODEL_MODULES = (
     "accounts",
+    "botaccounts",
     "chat",
     "clientdb",
     "emails",

@@ -10,6 +10,7 @@ import { blockedList } from "./friends.js";
 import { currentUser, onAccountChange, loadSession, PASSWORD_MIN } from "./account.js";
 import { selfServiceBlocks } from "./accountdata.js";
 import { noticesBlock } from "./noticeprefs.js";
+import { botTokensBlock } from "./accountbots.js";
 
 const PASSWORD_MAX = 256;
 
@@ -85,10 +86,12 @@ export function mountSettings(root) {
       h("p.muted", null, t("settings.sessions_help")),
       h("button.btn.ghost.sign-out-everywhere", { type: "button", onclick: signOutEverywhere }, t("settings.sign_out_everywhere"))));
     page.append(blocks || (blocks = blockedList()));  // the players this account blocks (friends.js)
+    page.append(bots || (bots = botTokensBlock()));  // bot account and API tokens (accountbots.js)
     // export my data, delete my account (accountdata.js)
     page.append(...selfServiceBlocks());
   }
   let blocks = null;
+  let bots = null;
 
   let notices = null;  // the notification settings' block, made once per page
   let pushState = null;  // "on", "off", "unsupported", "denied"
