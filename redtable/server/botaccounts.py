@@ -178,11 +178,17 @@ def revoke_token(store: Store, account_id: int, token_id: int) -> bool:
         return bool(conn.execute(delete(api_tokens_table).where(t.id == token_id, t.account_id == account_id)).rowcount)
 
 
+def _accounts() -> Table:
+    """The accounts' table, by name: ``accounts.py`` asks this module for a token's account, so
+    this one does not import it back (the table is on the shared metadata once the app runs)."""
+    return metadata.tables["redtable_accounts"]
+
+
 def token_account(store: Store, token: str, scope: str, now: float | None = None) -> tuple[int, str] | None:
     """(account id, username) of a token that carries ``scope`` (``bot:play`` also grants
     ``read``), or None for an unknown or revoked token; 403 ``token_scope`` for a token without
     it. Notes when the token was last used (at most once a minute)."""
-    from .accounts import accounts_table
+    accounts_table = _accounts()
 
     now = time.time() if now is None else now
     t, a = api_tokens_table.c, accounts_table.c
@@ -213,7 +219,7 @@ def account_seat(store: Store, game_id: str, account_id: int) -> int | None:
 
 def bot_seats(store: Store, game_id: str) -> list[dict[str, Any]]:
     """The seats of a game held by bot accounts (seat, username): the game is a *bot game* when any."""
-    from .accounts import accounts_table
+    accounts_table = _accounts()
 
     s, a, b = seats_table.c, accounts_table.c, bot_accounts_table.c
     with store.engine.connect() as conn:

@@ -85,7 +85,14 @@ def _bot_accounts(store: Store, conn: Connection) -> None:
         store.metadata.tables[name].create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _friends, _notify_settings, _bot_accounts)
+MIGRATIONS: tuple[Migration, ...] = (
+    _baseline,
+    _chat_removed,
+    _notify_tables,
+    _friends,
+    _notify_settings,
+    _bot_accounts,
+)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
