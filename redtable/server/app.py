@@ -911,6 +911,9 @@ def create_app(
     from .friends_api import router as friends_router
 
     app.include_router(friends_router)  # follows, blocks, invitations of friends (friends.py)
+    from .publicgames import router as public_games_router
+
+    app.include_router(public_games_router)  # my games in the open data under my name (publicgames.py)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

@@ -70,7 +70,14 @@ def _friends(store: Store, conn: Connection) -> None:
         store.metadata.tables[name].create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _friends)
+def _open_data(store: Store, conn: Connection) -> None:
+    """Migration (the one after friends'): an account's choice to publish its games under its name
+    (``publicgames.py``)."""
+    _load_models()
+    store.metadata.tables["redtable_public_games"].create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _friends, _open_data)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -109,6 +116,7 @@ MODEL_MODULES = (
     "friends",
     "loginguard",
     "moderation",
+    "publicgames",
     "push",
     "ratings",
     "readycheck",
