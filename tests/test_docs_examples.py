@@ -76,6 +76,9 @@ NOT_RUN = {
     "docs/moderation.md: redtable admin grant ann": (
         "needs the accounts ann and root in games.db; tests/server/test_moderation.py runs grant and revoke"
     ),
+    "redtable export --db sqlite:///redtable.db": (
+        "needs a server's database with finished games; tests/server/test_data_export.py exports SQLite and PostgreSQL"
+    ),
     "docs/simulation.md: pip install -e '.[ray]'": "a Ray cluster; tests/sim/test_ray_backend.py runs the backend",
     "docs/web.md: apt-get install -y chromium": "installs Chromium, then runs the browser test suite itself",
 }

@@ -40,9 +40,10 @@ def places(scores: list[float], winners: list[int]) -> list[int]:
     return out
 
 
-def simulated_row(record: dict[str, Any], game_id: str, bots: list[str], finished_at: float | None) -> dict[str, Any]:
+def simulated_row(record: dict[str, Any], game_id: str, bots: list[str]) -> dict[str, Any]:
     """The row of a game bots played, from its saved-game record (``GameRecord.to_json(state)``:
-    ``result`` present when it finished) and each seat's bot spec."""
+    ``result`` present when it finished) and each seat's bot spec. No dates: a simulation's rows
+    depend on its seed alone, like the rest of its output."""
     players = record["players"]
     result = record.get("result")
     scores = [float(s) for s in result["scores"]] if result else None
@@ -72,5 +73,5 @@ def simulated_row(record: dict[str, Any], game_id: str, bots: list[str], finishe
         "rated": False,
         "seats": seats,
         "created_at": None,
-        "finished_at": finished_at,
+        "finished_at": None,
     }

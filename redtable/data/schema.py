@@ -28,15 +28,19 @@ SCHEMA_VERSION = 1
 SEAT_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("seat", "int", "the seat, 0-based; seat i decides when a decision's player is i"),
     ("kind", "string", "human (an account), guest (no account) or bot"),
-    ("bot", "string|null", "the bot preset of a bot seat (e.g. ismcts:0.2s)"),
-    ("player", "string|null", "an account's pseudonym, stable within one export directory; null for guests and bots"),
-    ("username", "string|null", "the account's name, only when its player opted in (public_games)"),
-    ("score", "float|null", "the final score"),
-    ("place", "int|null", "1 = first; equal places tie (forfeited seats come last)"),
-    ("mu_before", "float|null", "the seat's rating (OpenSkill mu) before a rated game"),
-    ("sigma_before", "float|null", "its uncertainty before the game"),
-    ("mu_after", "float|null", "mu after the game"),
-    ("sigma_after", "float|null", "sigma after the game"),
+    ("bot", "string or null", "the bot preset of a bot seat (e.g. ismcts:0.2s)"),
+    (
+        "player",
+        "string or null",
+        "an account's pseudonym, stable within one export directory; null for guests and bots",
+    ),
+    ("username", "string or null", "the account's name, only when its player opted in (public_games)"),
+    ("score", "float or null", "the final score"),
+    ("place", "int or null", "1 = first; equal places tie (forfeited seats come last)"),
+    ("mu_before", "float or null", "the seat's rating (OpenSkill mu) before a rated game"),
+    ("sigma_before", "float or null", "its uncertainty before the game"),
+    ("mu_after", "float or null", "mu after the game"),
+    ("sigma_after", "float or null", "sigma after the game"),
 )
 
 #: (name, type as documented, meaning) of a row's fields, in order.
@@ -48,18 +52,18 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("players", "int", "number of seats"),
     ("options", "object", "the game's options besides the player count (Parquet: a JSON string)"),
     ("seed", "int", "the seed the game was dealt from"),
-    ("salt", "string|null", "a server game's salt: sha256 of '<seed>:<salt>' is seed_commitment"),
-    ("seed_commitment", "string|null", "the digest the server published when it dealt the game"),
+    ("salt", "string or null", "a server game's salt: sha256 of '<seed>:<salt>' is seed_commitment"),
+    ("seed_commitment", "string or null", "the digest the server published when it dealt the game"),
     ("seed_chosen", "bool", "the creator chose the seed (never in a rated game)"),
     ("actions", "list<string>", "every decision in order (undone ones left out): replaying them from the seed"),
     ("decisions", "int", "len(actions)"),
-    ("scores", "list<float>|null", "final score per seat"),
+    ("scores", "list<float> or null", "final score per seat"),
     ("winners", "list<int>", "the winning seats (a shared win lists several)"),
     ("forfeited", "list<int>", "seats whose time ran out in a rated game"),
     ("rated", "bool", "a rated game whose ratings still stand"),
     ("seats", "list<seat>", "one entry per seat, below"),
-    ("created_at", "timestamp|null", "when the game was created (UTC; JSONL: ISO-8601)"),
-    ("finished_at", "timestamp|null", "when it finished (UTC; JSONL: ISO-8601)"),
+    ("created_at", "timestamp or null", "when the game was created (UTC; JSONL: ISO-8601)"),
+    ("finished_at", "timestamp or null", "when it finished (UTC; JSONL: ISO-8601)"),
 )
 
 FIELD_NAMES = tuple(f[0] for f in FIELDS)

@@ -104,7 +104,7 @@ class SimulateTask:
                 Path(save_dir, f"game-{index:05d}.json").write_text(json.dumps(r.record))
                 r.record = None
             else:
-                r.record = simulated_row(r.record, f"sim-{self.seed}-{index:05d}", r.bots, time.time())
+                r.record = simulated_row(r.record, f"sim-{self.seed}-{index:05d}", r.bots)
         return r
 
 
