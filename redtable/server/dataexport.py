@@ -197,8 +197,9 @@ def export(
     since: float | None = None,
     settle: float = 60.0,
     now: float | None = None,
+    page: int = PAGE,
 ) -> dict[str, Any]:
-    """Export the games finished since the directory's last run; what was written."""
+    """Export the games finished since the directory's last run (read ``page`` at a time); what was written."""
     out.mkdir(parents=True, exist_ok=True)
     state = load_state(out)
     until = (time.time() if now is None else now) - settle
@@ -211,17 +212,17 @@ def export(
             if games_table.name not in tables:
                 raise DataError("this database holds no redtable games (no redtable_games table)")
             while True:
-                page = conn.execute(
+                games = conn.execute(
                     select(games_table)
                     .where(_finished_after(state, since, until))
                     .order_by(g.finished_at, g.id)
-                    .limit(PAGE)
+                    .limit(page)
                 ).all()
-                if not page:
+                if not games:
                     break
-                for row in _rows(conn, state, page, tables):
+                for row in _rows(conn, state, games, tables):
                     writer.add(row)
-                state.finished_at, state.game_id = page[-1].finished_at, page[-1].id
+                state.finished_at, state.game_id = games[-1].finished_at, games[-1].id
     except BaseException:
         writer.abort()
         raise

@@ -24,6 +24,7 @@ from redtable.core import make_game
 from redtable.data import check, read_rows
 from redtable.server import accounts as acc
 from redtable.server.dataexport import STATE_FILE
+from redtable.server.dataexport import export as export_games
 from redtable.server.fairness import new_salt, seed_commitment
 from redtable.server.publicgames import is_public, set_public
 from redtable.server.ratings import apply_result, history_table
@@ -159,6 +160,54 @@ def test_export_pseudonymises_replays_and_adds_only_new_games(backend: Backend, 
     )
     assert later.exit_code == 0 and json.loads(later.stdout)["games"] == 0
     st.dispose()
+
+
+def test_pages_ties_and_settling(backend: Backend, tmp_path):
+    """Games read one page at a time, several finishing at the same instant, each exported once;
+    a game finished within ``settle`` seconds waits for the next run."""
+    from sqlalchemy import update
+
+    from redtable.server.store import games_table
+
+    st = backend.store()
+    ids = [stored_game(st, ["random", "random"], seed=20 + i) for i in range(5)]
+    with st.engine.begin() as conn:  # three games finish at one instant, in no particular id order
+        conn.execute(update(games_table).where(games_table.c.id.in_(ids[:3])).values(finished_at=1000.0))
+        conn.execute(update(games_table).where(games_table.c.id == ids[3]).values(finished_at=1001.0))
+    out = tmp_path / "d"
+    first = export_games(st, out, ["jsonl"], settle=60.0, page=1)  # the fifth finished just now: not yet
+    assert first["games"] == 4
+    assert sorted(r["seed"] for r in read_rows(out)) == [20, 21, 22, 23]
+    second = export_games(st, out, ["jsonl"], settle=0.0, page=2)
+    assert second["games"] == 1 and second["total"] == 5
+    seeds = [r["seed"] for r in read_rows(out)]
+    assert sorted(seeds) == [20, 21, 22, 23, 24] and len(set(seeds)) == 5
+    assert export_games(st, out, ["jsonl"], settle=0.0)["games"] == 0
+    st.dispose()
+
+
+def test_the_migration_makes_the_public_games_table_once(backend: Backend):
+    """The open data's migration (``schema._open_data``) makes its table on a database that lacks
+    it, and changes nothing run again."""
+    from sqlalchemy import inspect, text
+
+    from redtable.server import schema as sch
+
+    st = backend.store()
+    migration = next(m for m in sch.MIGRATIONS if m.__name__ == "_open_data")
+    try:
+        with st.engine.begin() as conn:
+            conn.execute(text(f"DROP TABLE {st.qualified('redtable_public_games')}"))
+        for _ in range(2):
+            with st.engine.begin() as conn:
+                migration(st, conn)
+        with st.engine.connect() as conn:
+            assert "redtable_public_games" in inspect(conn).get_table_names(schema=st.schema)
+        set_public(st, 7, True)
+        set_public(st, 7, False)
+        assert not is_public(st, 7)
+    finally:
+        st.dispose()
 
 
 def test_a_game_played_through_the_api_is_exported_and_the_setting_is_on_the_account_api(served, tmp_path):
