@@ -210,6 +210,29 @@ def test_the_migration_makes_the_public_games_table_once(backend: Backend):
         st.dispose()
 
 
+def test_the_choice_is_in_the_accounts_data_export_and_goes_with_it_and_its_games_become_a_guests(
+    backend: Backend, tmp_path
+):
+    from redtable.server.accountexport import export as account_data
+    from redtable.server.erasure import erase
+
+    st = backend.store()
+    name = f"u{uuid.uuid4().hex[:10]}"
+    ann = acc.create_account(st, name, FAKE_HASH).id
+    set_public(st, ann, True)
+    stored_game(st, [ann, "random"], seed=31)
+    data = account_data(st, ann)
+    assert data is not None and data["settings"]["public_games"][0]["public_games"] is True
+    assert erase(st, ann) is not None
+    assert not is_public(st, ann)
+    r = export(backend.cli_args(), tmp_path / "d", "--format", "jsonl")
+    assert r.exit_code == 0, r.output
+    (row,) = read_rows(tmp_path / "d")
+    assert row["seats"][0]["kind"] == "guest" and row["seats"][0]["player"] is None
+    assert name.encode() not in files_text(tmp_path / "d")
+    st.dispose()
+
+
 def test_a_game_played_through_the_api_is_exported_and_the_setting_is_on_the_account_api(served, tmp_path):
     srv, api = served
     st = srv.app.state.store
