@@ -8,7 +8,8 @@ Invariants:
 
 * **Incremental.** ``_export_state.json`` in the output directory keeps the last exported
   position, ``(finished_at, game id)``; a run exports the games after it, in that order,
-  as one new part per format, and moves the position only once the parts are in place. A
+  as one new part per format, and moves the position only once the parts are in place (a run
+  that stopped between the two is redone into the same part number: no game twice). A
   game counts once it finished ``settle`` seconds ago, so a game a process was committing
   while the export read (its ``finished_at`` is taken just before its commit) is not
   skipped by the next run.
@@ -18,10 +19,14 @@ Invariants:
   state file), the same across the runs into one directory and unrelated between two
   directories; a game's id likewise. The key is in the state file: publish the parts,
   never that file (readers of Parquet data sets skip names starting with ``_``).
+* **One writer.** A run holds an exclusive lock on ``.export.lock`` in the directory; a second
+  run into it at the same time is refused, as is a directory with parts but no state file
+  (whose pseudonyms could not continue).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import hmac
 import json
@@ -37,7 +42,7 @@ import orjson
 from sqlalchemy import and_, inspect, or_, select
 from sqlalchemy.engine import Connection
 
-from ..data.files import PartWriter, next_part
+from ..data.files import PartWriter, part_numbers
 from ..data.rows import empty_seat
 from ..data.schema import SCHEMA_VERSION, DataError
 from .accounts import accounts_table
@@ -46,6 +51,7 @@ from .ratings import history_table, places_of
 from .store import Store, actions_table, games_table, seats_table
 
 STATE_FILE = "_export_state.json"
+LOCK_FILE = ".export.lock"
 STATE_FORMAT = "redtable-export-state/1"
 PAGE = 500  # games read per query
 
@@ -56,6 +62,7 @@ class ExportState:
     finished_at: float | None = None
     game_id: str | None = None
     games: int = 0
+    parts: int = 0  # the parts written; the next run writes part ``parts + 1``
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,6 +72,7 @@ class ExportState:
             "finished_at": self.finished_at,
             "game_id": self.game_id,
             "games": self.games,
+            "parts": self.parts,
             "warning": "private: this key links pseudonyms to accounts; publish the part files, never this file",
         }
 
@@ -76,12 +84,19 @@ def load_state(directory: Path) -> ExportState:
     """The directory's state, or a new one (a fresh key) when it has none."""
     path = directory / STATE_FILE
     if not path.exists():
+        if part_numbers(directory):
+            raise DataError(
+                f"{directory} holds parts of a data set but not its {STATE_FILE} (its pseudonyms' key): "
+                "export into a new directory"
+            )
         return ExportState(secrets.token_bytes(32))
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != STATE_FORMAT:
             raise ValueError(f"format {data.get('format')!r}")
-        return ExportState(bytes.fromhex(data["key"]), data["finished_at"], data["game_id"], int(data["games"]))
+        return ExportState(
+            bytes.fromhex(data["key"]), data["finished_at"], data["game_id"], int(data["games"]), int(data["parts"])
+        )
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise DataError(f"{path} is not an export's state file ({e}); move it away to start a new data set") from None
 
@@ -201,10 +216,20 @@ def export(
 ) -> dict[str, Any]:
     """Export the games finished since the directory's last run (read ``page`` at a time); what was written."""
     out.mkdir(parents=True, exist_ok=True)
+    with open(out / LOCK_FILE, "a+b") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise DataError(f"another export is writing into {out}; wait for it to end") from None
+        return _export(store, out, formats, since, settle, now, page)
+
+
+def _export(
+    store: Store, out: Path, formats: list[str], since: float | None, settle: float, now: float | None, page: int
+) -> dict[str, Any]:
     state = load_state(out)
     until = (time.time() if now is None else now) - settle
-    number = next_part(out)
-    writer = PartWriter(out, number, formats)
+    writer = PartWriter(out, state.parts + 1, formats)
     g = games_table.c
     try:
         with store.engine.connect() as conn:
@@ -232,5 +257,6 @@ def export(
         return {"games": 0, "files": [], "total": state.games}
     files = writer.commit()
     state.games += writer.rows
+    state.parts += 1
     save_state(out, state)
     return {"games": writer.rows, "files": [str(f) for f in files], "total": state.games}

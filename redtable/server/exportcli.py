@@ -76,7 +76,7 @@ def export_command(
     seats pseudonymised unless the player opted in; a second run adds only the games finished since."""
     from ..data.files import check_formats
     from ..data.schema import DataError
-    from .dataexport import export
+    from .dataexport import LOCK_FILE, export
 
     try:
         fmts = check_formats(formats)
@@ -86,18 +86,31 @@ def export_command(
         fail(f"--settle must be at least 0, got {settle:g}")
     t0 = parse_since(since)
     store = _open_store(db, db_schema)
-    created = check_output_dir(out, "--out")
     try:
-        got = export(store, out, fmts, since=t0, settle=settle)
-    except DataError as e:
-        remove_created(created)
-        fail(str(e))
-    except OSError as e:
-        remove_created(created)
-        fail(f"--out: cannot write into {quote(str(out))}: {e.strerror or e}")
-    except Exception as e:  # noqa: BLE001  (an unreachable database, no rights: never its full message)
-        remove_created(created)
-        fail(f"--db: cannot read the games: {str(e).splitlines()[0][:300]}")
+        try:
+            with store.engine.connect():
+                pass
+        except Exception as e:  # noqa: BLE001  (unreachable, refused, no such database: never the password)
+            fail(f"--db: cannot connect: {_first_line(e)}")
+        created = check_output_dir(out, "--out")
+        try:
+            got = export(store, out, fmts, since=t0, settle=settle)
+        except BaseException as e:
+            if created:  # a directory this run made holds nothing worth keeping
+                (out / LOCK_FILE).unlink(missing_ok=True)
+                remove_created(created)
+            if isinstance(e, DataError):
+                fail(str(e))
+            if isinstance(e, OSError):
+                fail(f"--out: cannot write into {quote(str(out))}: {e.strerror or e}")
+            if isinstance(e, Exception):
+                fail(f"--db: cannot read the games: {_first_line(e)}")
+            raise
     finally:
         store.dispose()
     typer.echo(json.dumps(got))
+
+
+def _first_line(e: Exception) -> str:
+    """A database error's first line, clipped: its statement and parameters stay out."""
+    return (str(e).splitlines() or [type(e).__name__])[0][:300]

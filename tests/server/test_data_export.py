@@ -118,7 +118,8 @@ def test_export_pseudonymises_replays_and_adds_only_new_games(backend: Backend, 
     r = export(backend.cli_args(), out)
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["games"] == 2
-    assert sorted(p.name for p in out.iterdir()) == [STATE_FILE, "part-00001.jsonl", "part-00001.parquet"]
+    listed = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert listed == [STATE_FILE, "part-00001.jsonl", "part-00001.parquet"]
     rows = list(read_rows(out))  # Parquet
     assert rows == list(read_rows(out, "jsonl"))  # the two formats hold the same values
     assert [r["seed"] for r in rows] == [11, 12] and {r["schema_version"] for r in rows} == {1}
@@ -183,6 +184,34 @@ def test_pages_ties_and_settling(backend: Backend, tmp_path):
     seeds = [r["seed"] for r in read_rows(out)]
     assert sorted(seeds) == [20, 21, 22, 23, 24] and len(set(seeds)) == 5
     assert export_games(st, out, ["jsonl"], settle=0.0)["games"] == 0
+    st.dispose()
+
+
+def test_a_run_stopped_before_its_state_is_redone_and_one_writer_at_a_time(backend: Backend, tmp_path):
+    import fcntl
+
+    from redtable.server.dataexport import LOCK_FILE
+
+    st = backend.store()
+    out = tmp_path / "d"
+    stored_game(st, ["random", "random"], seed=40)
+    assert export_games(st, out, ["jsonl"], settle=0.0)["games"] == 1
+    before = (out / STATE_FILE).read_text()
+    stored_game(st, ["random", "random"], seed=41)
+    assert export_games(st, out, ["jsonl"], settle=0.0)["games"] == 1
+    (out / STATE_FILE).write_text(before)  # as if the run had stopped after its part, before its state
+    stored_game(st, ["random", "random"], seed=42)
+    assert export_games(st, out, ["jsonl"], settle=0.0)["games"] == 2  # part 2 again, and the new game
+    assert sorted(p.name for p in out.glob("part-*")) == ["part-00001.jsonl", "part-00002.jsonl"]
+    assert [r["seed"] for r in read_rows(out)] == [40, 41, 42]
+
+    with open(out / LOCK_FILE, "a+b") as lock:  # another run holds the directory
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        from clikit import clean_error
+
+        clean_error(export(backend.cli_args(), out), "another export")
+    (out / STATE_FILE).unlink()  # parts whose key is gone: their pseudonyms cannot go on
+    clean_error(export(backend.cli_args(), out), "new directory")
     st.dispose()
 
 
@@ -276,12 +305,17 @@ def test_a_game_played_through_the_api_is_exported_and_the_setting_is_on_the_acc
         (["--db", "sqlite:///{tmp}/games.db", "--format", "csv"], "--format"),
         (["--db", "sqlite:///{tmp}/games.db", "--since", "yesterday"], "--since"),
         (["--db", "sqlite:///{tmp}/games.db", "--out", "{tmp}/file"], "is a file"),
+        (["--db", "sqlite:///{tmp}/other.db"], "no redtable games"),
     ],
 )
 def test_export_refusals_are_one_clear_line(tmp_path, args, fragment):
+    import sqlite3
+
     from clikit import clean_error
 
     Backend("sqlite", tmp_path).store().dispose()
+    with sqlite3.connect(tmp_path / "other.db") as other:  # a database of something else
+        other.execute("CREATE TABLE notes (x TEXT)")
     (tmp_path / "file").write_text("x")
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     if "--out" not in args:
