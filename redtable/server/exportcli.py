@@ -67,7 +67,7 @@ def export_command(
     db: str = typer.Option(..., "--db", envvar="REDTABLE_DB", show_envvar=False, help=DB_HELP),
     db_schema: str | None = typer.Option(None, "--db-schema", help="PostgreSQL schema of the tables (as for serve)"),
     formats: str = typer.Option("parquet,jsonl", "--format", help="parquet, jsonl or both (comma-separated)"),
-    since: str | None = typer.Option(None, "--since", help="only games finished from then: a date, a time or unix s"),
+    since: str | None = typer.Option(None, "--since", help="only games finished since: a date, a time or unix seconds"),
     settle: float = typer.Option(
         60.0, "--settle", help="leave out games finished less than this many seconds ago (the next run takes them)"
     ),

@@ -9,6 +9,7 @@ import { api, get, post } from "./api.js";
 import { blockedList } from "./friends.js";
 import { currentUser, onAccountChange, loadSession, PASSWORD_MIN } from "./account.js";
 import { selfServiceBlocks } from "./accountdata.js";
+import { publicGamesBlock } from "./publicgames.js";
 
 const PASSWORD_MAX = 256;
 
@@ -80,10 +81,12 @@ export function mountSettings(root) {
       h("p.muted", null, t("settings.sessions_help")),
       h("button.btn.ghost.sign-out-everywhere", { type: "button", onclick: signOutEverywhere }, t("settings.sign_out_everywhere"))));
     page.append(blocks || (blocks = blockedList()));  // the players this account blocks (friends.js)
+    page.append(publicGames || (publicGames = publicGamesBlock()));  // my games in the open data (publicgames.js)
     // export my data, delete my account (accountdata.js)
     page.append(...selfServiceBlocks());
   }
   let blocks = null;
+  let publicGames = null;
 
   let pushState = null;  // "on", "off", "unsupported", "denied"
   let pushSub = null;
