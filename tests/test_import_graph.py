@@ -30,6 +30,7 @@ package in ``tmp_path`` and show that a cycle made on purpose is found.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "redtable"
@@ -81,13 +82,24 @@ def _resolve_base(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+@functools.cache
+def _parsed_at(path: Path, mtime_ns: int) -> ast.AST:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def _parsed(path: Path) -> ast.AST:
+    """A file's syntax tree, parsed once per process while the file is unchanged (the tests
+    below read the whole package several times)."""
+    return _parsed_at(path, path.stat().st_mtime_ns)
+
+
 def import_graph(root: Path) -> dict[str, set[str]]:
     """Module -> the modules of the same package it imports (see the module docstring)."""
     modules = module_names(root)
     graph: dict[str, set[str]] = {m: set() for m in modules}
     for module, path in modules.items():
         is_package = path.name == "__init__.py"
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = _parsed(path)
         for node in _import_nodes(tree):
             targets: list[str] = []
             if isinstance(node, ast.Import):
@@ -350,7 +362,7 @@ def _external_imports(path: Path) -> set[str]:
     """The top-level names of the modules outside ``redtable`` that a file imports (any depth,
     except ``if TYPE_CHECKING:`` blocks)."""
     out: set[str] = set()
-    for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _import_nodes(_parsed(path)):
         if isinstance(node, ast.Import):
             out.update(a.name.split(".")[0] for a in node.names)
         elif node.level == 0 and node.module:

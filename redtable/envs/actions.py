@@ -29,6 +29,7 @@ class ActionCodec:
         self.game = game
         self.actions: tuple[str, ...] = tuple(actions)
         self.index: dict[str, int] = {}
+        self._masks: dict[tuple[str, ...], np.ndarray] = {}
         for i, a in enumerate(self.actions):
             if a in self.index:
                 raise ValueError(f"duplicate action {a!r} in the {game} enumeration")
@@ -58,6 +59,22 @@ class ActionCodec:
         if not 0 <= i < self.n:
             raise IndexError(f"action index {index!r} out of range 0..{self.n - 1} for {self.game}")
         return self.actions[i]
+
+    def options_mask(self, options: tuple[str, ...]) -> np.ndarray:
+        """A new int8 mask of ``options`` (a decision's tuple)."""
+        return self.shared_mask(options).copy()
+
+    def shared_mask(self, options: tuple[str, ...]) -> np.ndarray:
+        """The int8 mask of ``options``, read-only and shared: masks are cached by option
+        tuple, because setting numpy items one by one costs more than hashing the tuple and
+        copying a stored mask, and the same option sets come back again and again."""
+        m = self._masks.get(options)
+        if m is None:
+            if len(self._masks) >= 8192:  # bounded: forget everything, refill as play goes on
+                self._masks.clear()
+            m = self._masks[options] = self.mask(options)
+            m.flags.writeable = False
+        return m
 
     def mask(self, options: Sequence[str], out: np.ndarray | None = None) -> np.ndarray:
         """An int8 vector with 1 at the index of each legal option."""

@@ -31,6 +31,7 @@ from pettingzoo import AECEnv
 
 from ..core import State, make_game
 from .actions import ActionCodec, codec
+from .fast import Observer, observer
 from .observations import Encoder, encoder
 from .render import render_env
 
@@ -76,6 +77,7 @@ class RedTableAECEnv(AECEnv):
         self.render_seat = render_seat
         self.codec: ActionCodec = codec(self.game_name)
         self.encoder: Encoder = encoder(self.game_name)
+        self.observer: Observer = observer(self.game_name)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
@@ -93,7 +95,7 @@ class RedTableAECEnv(AECEnv):
         self.game_state: State | None = None
         self.game_seed: int | None = None
         self.steps = 0
-        self.last_action: str | None = None
+        self._last: tuple[int, str, str, str] | None = None
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -137,11 +139,12 @@ class RedTableAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_seat[agent]
         st = self._live()
-        obs = self.encoder.encode(st.view(seat))
-        mask = np.zeros(self.codec.n, dtype=np.int8)
+        obs = self.observer.observe(st, seat).copy()  # equal to self.encoder.encode(st.view(seat))
         d = st.decision()
         if d is not None and d.player == seat and not (self.terminations.get(agent) or self.truncations.get(agent)):
-            self.codec.mask(d.options, mask)
+            mask = self.codec.options_mask(d.options)
+        else:
+            mask = np.zeros(self.codec.n, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -162,24 +165,36 @@ class RedTableAECEnv(AECEnv):
                 f"illegal action {action!r} ({move!r}) for {agent} in a {d.kind!r} decision; legal: {list(d.options)}"
             )
         self._cumulative_rewards[agent] = 0.0
-        desc = st.describe(move)
+        desc = st.describe(move) if self.render_mode is not None else move  # words only for render()
         st.apply(move)
         self.steps += 1
-        self.last_action = f"p{seat} {d.kind}: {move}" + (f" ({desc})" if desc != move else "")
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        self._last = (seat, d.kind, move, desc)  # the sentence is made only if read (render)
         nxt = st.decision()
+        # Rewards are all 0 until the game ends (only _finish sets them), so a step that does
+        # not end the game has nothing to clear or accumulate.
         if nxt is None:
             self._finish()
+            self._accumulate_rewards()
         elif self.max_steps is not None and self.steps >= self.max_steps:
             for a in self.agents:
                 self.truncations[a] = True
             self.agent_selection = self.possible_agents[nxt.player]
         else:
             self.agent_selection = self.possible_agents[nxt.player]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    @property
+    def last_action(self) -> str | None:
+        """The last move, for render(): ``"p<seat> <kind>: <action> (<description>)"``."""
+        if self._last is None:
+            return None
+        seat, kind, move, desc = self._last
+        return f"p{seat} {kind}: {move}" + (f" ({desc})" if desc != move else "")
+
+    @last_action.setter
+    def last_action(self, value: None) -> None:
+        self._last = None
 
     def _finish(self) -> None:
         st = self._live()
@@ -212,10 +227,9 @@ def _copy_space(space: spaces.Dict) -> spaces.Dict:
 
 
 def wrap(raw: RedTableAECEnv) -> AECEnv:
-    """The standard PettingZoo wrappers of a turn-based game with masks."""
-    from pettingzoo.utils import wrappers
+    """The standard PettingZoo wrappers of a turn-based game with masks (illegal move: the
+    game ends, -1 to the offender; out-of-space actions assert; order enforced), folded
+    into one layer (:mod:`.wrappers`)."""
+    from .wrappers import RedTableWrapper
 
-    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    env = wrappers.OrderEnforcingWrapper(env)
-    return env
+    return RedTableWrapper(raw, illegal_reward=-1)

@@ -40,6 +40,7 @@ from ..bots import Bot, make_bot
 from ..core import State, make_game
 from .actions import codec
 from .aec import REWARDS, terminal_rewards
+from .fast import observer
 from .observations import encoder
 from .render import render_env
 
@@ -89,6 +90,7 @@ class RedTableEnv(gym.Env):
         self.render_mode = render_mode
         self.codec = codec(game)
         self.encoder = encoder(game)
+        self.observer = observer(game)
         box = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
         if obs_type == "box":
             self.observation_space = box
@@ -134,11 +136,28 @@ class RedTableEnv(gym.Env):
         """The legal actions now, as a bool array (sb3-contrib's MaskablePPO reads this)."""
         return self._mask.astype(bool)
 
+    @property
+    def mask(self) -> np.ndarray:
+        """The legal actions now, int8 (the environment's own array: read it, copy to keep)."""
+        return self._mask
+
     def encode(self, action: str) -> int:
         return self.codec.encode(action)
 
     def decode(self, index: int) -> str:
         return self.codec.decode(index)
+
+    def current_state(self) -> State:
+        """The game being played (after ``reset()``)."""
+        return self._live()
+
+    def observation(self) -> np.ndarray | dict[str, np.ndarray]:
+        """The learner's observation now (a new array), as ``step`` returns it."""
+        return self._obs()
+
+    def info(self, **extra: Any) -> dict[str, Any]:
+        """The info dict ``step`` returns now (``extra`` added)."""
+        return self._info(**extra)
 
     def _live(self) -> State:
         """The game being played; the environment has none before its first ``reset()``."""
@@ -147,16 +166,17 @@ class RedTableEnv(gym.Env):
         return self.game_state
 
     def _obs(self) -> np.ndarray | dict[str, np.ndarray]:
-        x = self.encoder.encode(self._live().view(self.seat))
+        x = self.observer.observe(self._live(), self.seat).copy()  # = encoder.encode(view(seat))
         if self.obs_type == "box":
             return x
         return {"observation": x, "action_mask": self._mask.copy()}
 
     def _update_mask(self) -> None:
-        self._mask.fill(0)
         d = self._live().decision()
         if d is not None and d.player == self.seat:
-            self.codec.mask(d.options, self._mask)
+            self._mask = self.codec.options_mask(d.options)
+        else:
+            self._mask = np.zeros(self.codec.n, dtype=np.int8)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._mask.copy(), "seat": self.seat}
@@ -203,6 +223,15 @@ class RedTableEnv(gym.Env):
         return self._obs(), self._info()
 
     def step(self, action: Any):
+        reward, terminated, truncated, extra = self.advance(action)
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, terminated, truncated, self._info(**extra)
+
+    def advance(self, action: Any) -> tuple[float, bool, bool, dict[str, Any]]:
+        """:meth:`step` without building the observation and info (the batched
+        environment writes those into its own arrays): (reward, terminated, truncated,
+        extra info)."""
         st = self._live()
         d = st.decision()
         if d is None or self._done:
@@ -219,11 +248,11 @@ class RedTableEnv(gym.Env):
             if self.illegal_action == "terminate":
                 self._done = True
                 self._mask.fill(0)
-                return self._obs(), self.illegal_reward, True, False, self._info(illegal_action=True)
+                return self.illegal_reward, True, False, {"illegal_action": True}
             extra["illegal_action"] = True
             idx = self.codec.encode(d.options[int(self.np_random.integers(0, len(d.options)))])
-        move = self.codec.decode(idx)
-        desc = st.describe(move)
+        move = self.codec.actions[idx]
+        desc = st.describe(move) if self.render_mode is not None else move  # words only for render()
         self.last_action = f"p{self.seat} {d.kind}: {move}" + (f" ({desc})" if desc != move else "")
         st.apply(move)
         self.steps += 1
@@ -233,9 +262,7 @@ class RedTableEnv(gym.Env):
         truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
         self._done = terminated or truncated
         reward = terminal_rewards(st, self.reward_mode)[self.seat] if terminated else 0.0
-        if self.render_mode == "human":
-            self.render()
-        return self._obs(), float(reward), terminated, truncated, self._info(**extra)
+        return float(reward), terminated, truncated, extra
 
     def render(self) -> str | None:
         return render_env(self.render_mode, self.game, self.game_name, self.game_state, self.seat, self.last_action)
@@ -247,7 +274,12 @@ class RedTableEnv(gym.Env):
 def _register() -> None:
     for env_id, game in (("redtable/RedRising-v0", "red-rising"), ("redtable/RedNorth-v0", "red-north")):
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point="redtable.envs.gym_env:RedTableEnv", kwargs={"game": game})
+            gym.register(
+                id=env_id,
+                entry_point="redtable.envs.gym_env:RedTableEnv",
+                vector_entry_point="redtable.envs.vector:RedTableVectorEnv",
+                kwargs={"game": game},
+            )
 
 
 _register()

@@ -47,7 +47,8 @@ class Layout:
         return "\n".join([f"{'segment':<{width}}  {'start':>5}  {'size':>5}", *lines, f"total {self.size}"])
 
 
-def _clip(x: float) -> float:
+def clip01(x: float) -> float:
+    """``x`` clipped to [0, 1]."""
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
@@ -149,8 +150,8 @@ class RedRisingEncoder(Encoder):
         if v.get("current_turn") is not None:
             x[L["turn"] + v["current_turn"]] = 1.0
         g = L["globals"]
-        x[g] = _clip(v["deck_size"] / 112.0)
-        x[g + 1] = _clip(v["neutral_influence"] / 3.0)
+        x[g] = clip01(v["deck_size"] / 112.0)
+        x[g + 1] = clip01(v["neutral_influence"] / 3.0)
         x[g + 2] = float(bool(v["end_triggered"]))
         x[g + 3] = float(bool(v.get("variant")))
         x[g + 4 + self.phases.get(v.get("phase", ""), 0)] = 1.0
@@ -160,12 +161,12 @@ class RedRisingEncoder(Encoder):
         for p in players:
             b = L["seats"] + p["seat"] * sf
             x[b + self.houses[p["house"]]] = 1.0
-            x[b + 6] = _clip(p["hand_size"] / 16.0)
-            x[b + 7] = _clip(p["fleet"] / 10.0)
-            x[b + 8] = _clip(p["helium"] / 10.0)
-            x[b + 9] = _clip(p["influence"] / 10.0)
+            x[b + 6] = clip01(p["hand_size"] / 16.0)
+            x[b + 7] = clip01(p["fleet"] / 10.0)
+            x[b + 8] = clip01(p["helium"] / 10.0)
+            x[b + 9] = clip01(p["influence"] / 10.0)
             x[b + 10] = float(bool(p["sovereign"]))
-            x[b + 11] = _clip(p["turns"] / 30.0)
+            x[b + 11] = clip01(p["turns"] / 30.0)
             x[b + 12] = float(p["fleet"] >= 7)
             x[b + 13] = float(p["helium"] >= 7)
             x[b + 14] = float(p["influence"] >= 7)
@@ -206,8 +207,8 @@ class RedRisingEncoder(Encoder):
                 x[o + 9] = float(bool(cj.get("face_down")))
                 if not cj.get("face_down"):
                     x[col + (1 + li) * 14 + colors[cj["color"]]] += 0.2
-            x[lb + li * 3] = _clip(n / 30.0)
-            x[lb + li * 3 + 1] = _clip(anon / 4.0)
+            x[lb + li * 3] = clip01(n / 30.0)
+            x[lb + li * 3 + 1] = clip01(anon / 4.0)
             x[lb + li * 3 + 2] = float(n > 0 and pile[-1].get("card") is None)
         for i in range(col, col + 6 * 14):
             if x[i] > 1.0:
@@ -229,52 +230,76 @@ class RedRisingEncoder(Encoder):
                 self._context(ctx, x)
 
     def _context(self, ctx: dict[str, Any], x: list[float]) -> None:
-        L = self.layout
-        cb, cf = L["cards"], self.card_f
+        cb, cf = self.layout["cards"], self.card_f
+        card, others = self.context_cards(ctx)
+        if card is not None:
+            x[cb + card * cf + 10] = 1.0
+        for c in others:
+            x[cb + c * cf + 11] = 1.0
+        b = self.layout["context"]
+        seg = self.context_segment(ctx)
+        x[b : b + len(seg)] = seg
+
+    def context_cards(self, ctx: dict[str, Any]) -> tuple[int | None, list[int]]:
+        """The card a decision's context names (``card``) and its other cards
+        (``placing``/``revealed``), as card indices."""
         cards = self.cards
         card = ctx.get("card")
         c = cards.get(card) if isinstance(card, str) else None
-        if c is not None:
-            x[cb + c * cf + 10] = 1.0
-        others = []
+        slugs = []
         if isinstance(ctx.get("placing"), str):
-            others.append(ctx["placing"])
+            slugs.append(ctx["placing"])
         if isinstance(ctx.get("revealed"), list):
-            others += ctx["revealed"]
-        for s in others:
-            c = cards.get(s)
-            if c is not None:
-                x[cb + c * cf + 11] = 1.0
+            slugs += ctx["revealed"]
+        others = [cards[s] for s in slugs if s in cards]
+        return c, others
+
+    def context_segment(self, ctx: dict[str, Any]) -> list[float]:
+        """The ``context`` segment of a decision's context (see the class doc). Each key
+        writes its own features, so the keys present are visited in any order."""
         P = self.max_players
-        b = L["context"]
-        for key in ("attacker", "thief", "target", "lender", "for", "by"):
-            q = ctx.get(key)
-            if isinstance(q, int) and not isinstance(q, bool) and 0 <= q < P:
-                x[b + q] = 1.0
-        named = ctx.get("named")
-        if isinstance(named, list):
-            for n in named:
-                if n in self.colors:
-                    x[b + P + self.colors[n]] = 1.0
-        for key in ("location", "deployed", "source"):
-            where = ctx.get(key)
-            if where in self.locs:
-                x[b + P + 14 + self.locs[where]] = 1.0
-            elif where == "hand":
-                x[b + P + 18] = 1.0
-            elif where == "deck":
-                x[b + P + 19] = 1.0
-        moving = ctx.get("moving")
-        if isinstance(moving, str) and ":" in moving:
-            loc, _, i = moving.partition(":")
-            if loc in self.locs and i.isdigit():
-                x[b + P + 20 + self.locs[loc]] = 1.0
-                x[b + P + 24] = _clip(int(i) / 30.0)
-        elif isinstance(moving, int) and not isinstance(moving, bool):
-            x[b + P + 24] = _clip(moving / 30.0)
-        left = ctx.get("left")
-        if isinstance(left, int) and not isinstance(left, bool):
-            x[b + P + 25] = _clip(left / 3.0)
+        x = [0.0] * self.layout.segments["context"][1]
+        locs = self.locs
+        for key, val in ctx.items():
+            kind = _CONTEXT_KEYS.get(key)
+            if kind is None:
+                continue
+            if kind == 0:  # a seat
+                if isinstance(val, int) and not isinstance(val, bool) and 0 <= val < P:
+                    x[val] = 1.0
+            elif kind == 1:  # named colours
+                if isinstance(val, list):
+                    for n in val:
+                        if n in self.colors:
+                            x[P + self.colors[n]] = 1.0
+            elif kind == 2:  # a place
+                if val in locs:
+                    x[P + 14 + locs[val]] = 1.0
+                elif val == "hand":
+                    x[P + 18] = 1.0
+                elif val == "deck":
+                    x[P + 19] = 1.0
+            elif kind == 3:  # the moving card: "<location>:<index>" or an index
+                if isinstance(val, str) and ":" in val:
+                    loc, _, i = val.partition(":")
+                    if loc in locs and i.isdigit():
+                        x[P + 20 + locs[loc]] = 1.0
+                        x[P + 24] = clip01(int(i) / 30.0)
+                elif isinstance(val, int) and not isinstance(val, bool):
+                    x[P + 24] = clip01(val / 30.0)
+            elif isinstance(val, int) and not isinstance(val, bool):  # left
+                x[P + 25] = clip01(val / 3.0)
+        return x
+
+
+# The context keys the Red Rising encoder reads, by what they name.
+_CONTEXT_KEYS = {
+    **dict.fromkeys(("attacker", "thief", "target", "lender", "for", "by"), 0),
+    "named": 1,
+    **dict.fromkeys(("location", "deployed", "source"), 2),
+    "moving": 3,
+    "left": 4,
+}
 
 
 # Every decision kind the Red Rising engine asks (the ``Decision(..., kind, ...)`` calls of
@@ -402,15 +427,15 @@ class RedNorthEncoder(Encoder):
         x[g + (P if ch["holder"] is None else ch["holder"])] = 1.0
         g += P + 1
         x[g] = float(bool(ch["placed"]))
-        x[g + 1] = _clip(v["deck_size"] / 60.0)
-        x[g + 2] = _clip(v["round_vp"] / 3.0)
+        x[g + 1] = clip01(v["deck_size"] / 60.0)
+        x[g + 2] = clip01(v["round_vp"] / 3.0)
 
         ob = L["outposts"]
         of = 2 + P + 1
         for o in v["outposts"]:
             b = ob + self.colours[o["colour"]] * of
             x[b] = 1.0
-            x[b + 1] = _clip(o["points"] / 9.0)
+            x[b + 1] = clip01(o["points"] / 9.0)
             x[b + 2 + (P if o["controller"] is None else o["controller"])] = 1.0
         kinds = self.kinds
         _counts(x, L["discard"], kinds, v["discard"], 11.0)
@@ -428,9 +453,9 @@ class RedNorthEncoder(Encoder):
         ngods = len(self.gods)
         for seat in v["seats"]:
             b = L["seats"] + seat["seat"] * sf
-            x[b] = _clip(seat["hand_size"] / 20.0)
-            x[b + 1] = _clip(seat["glory"] / 10.0)
-            x[b + 2] = _clip(seat["vp"] / 20.0)
+            x[b] = clip01(seat["hand_size"] / 20.0)
+            x[b + 1] = clip01(seat["glory"] / 10.0)
+            x[b + 2] = clip01(seat["vp"] / 20.0)
             god = seat.get("god")
             x[b + 3 + (self.gods[god] if god is not None else ngods)] = 1.0
             b += 3 + ngods + 1
@@ -447,7 +472,7 @@ class RedNorthEncoder(Encoder):
                 x[o + 1] = float(bool(slot["face_up"]))
                 card = slot.get("card")
                 x[o + 2 + (kinds[card] if card is not None else K)] = 1.0
-                x[o + 3 + K] = _clip(slot["glory"] / 3.0)
+                x[o + 3 + K] = clip01(slot["glory"] / 3.0)
                 x[o + 4 + K] = float(bool(slot["champion"]))
         pend = v.get("pending")
         if pend:
@@ -455,7 +480,7 @@ class RedNorthEncoder(Encoder):
             x[b + self.pending[pend["action"]]] = 1.0
             b += 6
             if pend["action"] == "deploy":
-                x[b] = _clip(pend.get("placed", 0) / 3.0)
+                x[b] = clip01(pend.get("placed", 0) / 3.0)
             b += 1
             if pend["action"] == "reinforce":
                 f = pend.get("flipped")
@@ -463,7 +488,7 @@ class RedNorthEncoder(Encoder):
                     x[b + f] = 1.0
             b += self.max_party
             if pend["action"] == "loki":
-                x[b] = _clip(pend.get("glory_left", 0) / 2.0)
+                x[b] = clip01(pend.get("glory_left", 0) / 2.0)
             b += 1
             card = pend.get("card") if pend["action"] == "freya" else None
             if card is not None:

@@ -516,11 +516,16 @@ def create_app(
             from .retention import keep_purging
 
             purging = asyncio.create_task(keep_purging(store, retention))
+        from .notifymail import keep_digesting
+
+        digesting = asyncio.create_task(keep_digesting(hub.notifier))  # (the daily digest: notifymail.py)
         try:
             yield
         finally:
             if purging is not None:
                 purging.cancel()
+            digesting.cancel()
+            await hub.notifier.close()  # (the notifications under way go out before the store closes)
             await hub.stop()
 
     app = FastAPI(
@@ -539,6 +544,9 @@ def create_app(
 
     app.state.mailer = Mailer.from_url(smtp) if smtp else None
     app.state.public_url = public_url.rstrip("/") if public_url else None
+    from .notices import Notifier
+
+    hub.notifier = Notifier(store, app.state.mailer, app.state.public_url)  # every kind's one door (notices.py)
     app.state.hash_pool = hash_pool_for(limits)  # (password hashes: a bounded pool of their own, accounts_api.py)
     app.add_middleware(
         RateGate, classify=rate_kind, client=lambda scope: scope_client(scope, limits), try_take=hub.limiter.try_take
@@ -896,6 +904,9 @@ def create_app(
     from .push import router as push_router
 
     app.include_router(push_router)  # Web Push subscriptions (push.py)
+    from .notifyapi import router as notify_router
+
+    app.include_router(notify_router)  # notification settings, one-click unsubscribe (notifyapi.py)
     app.include_router(players_router)
     # -------------------------------------------------------------- moderation: reports, actions, site notices
     from .moderation_api import router as moderation_router

@@ -437,6 +437,7 @@ class Hub:
         from .rematch import Rematches
 
         self.rematch = Rematches(self)  # a finished table's rematch offers (rematch.py)
+        self.notifier: Any = None  # every kind of notification's one door (notices.Notifier, set by the app)
 
     # -------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -1679,6 +1680,8 @@ class Hub:
             return
         game.last_active = time.monotonic()
         game.announce_presence()
+        if conn.seat is not None and conn.seat not in game.local_seats():
+            self.tables.left(game, conn.seat)  # (a real-time game left waiting on it: notices.py)
 
     def spectators(self, game: LiveGame) -> int:
         return game.spectator_count()

@@ -93,14 +93,19 @@ RATE_REFUSALS = Counter(
 )
 EMAILS_SENT = Counter(
     "redtable_emails_sent",
-    "e-mails handed to the mail server, by kind (none are sent yet)",
+    "e-mails handed to the mail server, by kind",
     ["kind"],
     registry=REGISTRY,
 )
 PUSHES_SENT = Counter(
     "redtable_pushes_sent",
-    "push notifications handed to a push service, by kind (none are sent yet)",
+    "push notifications handed to a push service, by kind",
     ["kind"],
+    registry=REGISTRY,
+)
+DIGEST_ROUNDS = Counter(
+    "redtable_digest_rounds",
+    "rounds of the daily e-mail digest this process ran (notifymail.py; each account gets one a day)",
     registry=REGISTRY,
 )
 
@@ -127,6 +132,10 @@ def committed(seconds: float, results: Iterable[Any]) -> None:
 def email_sent(kind: str) -> None:
     """For the e-mail feature to call (account confirmation, password reset, ...)."""
     EMAILS_SENT.labels(kind[:32]).inc()
+
+
+def digest_round() -> None:
+    DIGEST_ROUNDS.inc()
 
 
 def push_sent(kind: str) -> None:

@@ -1,5 +1,6 @@
 """Web Push: a browser subscribes (``POST /api/push/subscriptions``, logged in) and is told,
-with the tab closed, when it becomes the account's turn in a turn-based game.
+with the tab closed, what ``notices.py`` decides it should hear (your turn, a game waiting on
+you, an invitation, a rematch offered, a table started): this module is the channel only.
 
 * VAPID keys: generated on the first start and kept in the database (``redtable_push_keys``,
   one row, so every process of a fleet signs with the same key), or given by the operator
@@ -9,8 +10,8 @@ with the tab closed, when it becomes the account's turn in a turn-based game.
   the browser (RFC 8291, aes128gcm, pywebpush) but it leaves this server for the browser's
   push service.
 * Expired subscriptions (the push service answers 404 or 410) are dropped.
-* One push per change: only the process that committed a decision sends it (``tables.changed``
-  is told ``remote`` for a decision heard from another process).
+* One push per event: ``notices.py`` claims the event in storage before sending, so one process
+  of a fleet sends it.
 * An endpoint must be ``https://`` (a push service); ``app.state.push_loopback`` (tests only)
   also allows ``http://127.0.0.1``.
 """
@@ -67,6 +68,26 @@ TEXTS = {
         "en": ("{title}: your turn", "{name}, the table waits for you."),
         "uk": ("{title}: ваш хід", "{name}, стіл чекає на вас."),
         "pl": ("{title}: twój ruch", "{name}, stół czeka na ciebie."),
+    },
+    "waiting": {
+        "en": ("{title}: the table waits for you", "{name}, a real-time game waits on your move."),
+        "uk": ("{title}: стіл чекає на вас", "{name}, гра в реальному часі чекає на ваш хід."),
+        "pl": ("{title}: stół czeka na ciebie", "{name}, gra w czasie rzeczywistym czeka na twój ruch."),
+    },
+    "invited": {
+        "en": ("{title}: an invitation", "{by} invites you to a table."),
+        "uk": ("{title}: запрошення", "{by} запрошує вас за стіл."),
+        "pl": ("{title}: zaproszenie", "{by} zaprasza cię do stołu."),
+    },
+    "rematch_offered": {
+        "en": ("{title}: a rematch?", "{by} offers a rematch."),
+        "uk": ("{title}: реванш?", "{by} пропонує реванш."),
+        "pl": ("{title}: rewanż?", "{by} proponuje rewanż."),
+    },
+    "table_started": {
+        "en": ("{title}: the game has started", "{name}, the table you joined has started."),
+        "uk": ("{title}: гра почалася", "{name}, стіл, за який ви сіли, почав гру."),
+        "pl": ("{title}: gra się zaczęła", "{name}, stół, do którego dołączyłeś, wystartował."),
     },
 }
 TITLES = {
@@ -165,19 +186,27 @@ def seat_account(store: Store, game_id: str, seat: int) -> int | None:
 
 
 # ---------------------------------------------------------------------- sending
-def payload(kind: str, lang: str, game_id: str, game: str, name: str) -> dict[str, Any]:
-    """What a push carries: the game, its title and whose turn; never a card."""
-    title = TITLES.get(game, {}).get(lang, game)
+def title_of(game: str, lang: str) -> str:
+    """A title's name in ``lang`` (its id when unknown)."""
+    return TITLES.get(game, {}).get(lang, game)
+
+
+def payload(kind: str, lang: str, game_id: str, game: str, name: str, by: str | None = None) -> dict[str, Any]:
+    """What a push carries: the game, its title, whose turn (and who invited or offered); never a card."""
+    title = title_of(game, lang)
     head, body = TEXTS[kind].get(lang) or TEXTS[kind]["en"]
-    return {
+    out = {
         "kind": kind,
         "game_id": game_id,
         "game": game,
         "turn": name,
-        "title": head.format(title=title, name=name),
-        "body": body.format(title=title, name=name),
+        "title": head.format(title=title, name=name, by=by or ""),
+        "body": body.format(title=title, name=name, by=by or ""),
         "url": f"/#/game/{game_id}",
     }
+    if by is not None:
+        out["by"] = by
+    return out
 
 
 def send_one(pem: str, sub: dict[str, str], data: dict[str, Any], contact: str) -> str:
@@ -222,22 +251,6 @@ async def notify_account(store: Store, account_id: int, kind: str, make: Any, co
             sent += 1
             metrics.push_sent(kind)
     return sent
-
-
-async def notify_turn(hub: Any, game: Any, seat: int) -> None:
-    """It became ``seat``'s turn in a turn-based game: its account's browsers hear it."""
-    store = hub.store
-    try:
-        account_id = await run_blocking(seat_account, store, game.id, seat)
-        if account_id is None:
-            return
-        name = game.seats[seat].name or f"#{seat + 1}"
-        contact = os.environ.get("REDTABLE_VAPID_CONTACT", "mailto:redtable@localhost")
-        await notify_account(
-            store, account_id, "your_turn", lambda lang: payload("your_turn", lang, game.id, game.name, name), contact
-        )
-    except Exception:  # noqa: BLE001  (a push never takes a game down)
-        log.exception("the turn push of %s failed", game.id)
 
 
 # ---------------------------------------------------------------------- API

@@ -344,6 +344,9 @@ class Rematches:
             except BaseException:
                 await self.hub._write(self._op(forget(game.id, gid)), "forgetting a rematch")
                 raise
+            from . import notices
+
+            notices.soon(self.hub, notices.rematch_offered(self.hub, game, gid, seat))
         elif row["status"] not in ("open", "started"):  # (a reserve only leaves an open or started row)
             raise ApiError(409, "rematch_over", "this rematch offer is over", state=row["status"])
         new = await self._new_game(row["new_game_id"])

@@ -64,20 +64,35 @@ def _notify_tables(store: Store, conn: Connection) -> None:
 
 
 def _friends(store: Store, conn: Connection) -> None:
-    """Migration 5: follows, blocks and invitations of friends to a table (``friends.py``)."""
+    """Migration 4: follows, blocks and invitations of friends to a table (``friends.py``)."""
     _load_models()
     for name in ("redtable_follows", "redtable_blocks", "redtable_friend_invites"):
         store.metadata.tables[name].create(conn, checkfirst=True)
 
 
+def _notify_settings(store: Store, conn: Connection) -> None:
+    """Migration 5: accounts' notification settings, the claims that send a notification once
+    across a fleet, and the e-mails' one-click unsubscribe tokens (``notifydb.py``)."""
+    _load_models()
+    for name in ("redtable_notify_settings", "redtable_notify_sent", "redtable_unsub_tokens"):
+        store.metadata.tables[name].create(conn, checkfirst=True)
+
+
 def _open_data(store: Store, conn: Connection) -> None:
-    """Migration (the one after friends'): an account's choice to publish its games under its name
+    """Migration 6: an account's choice to publish its games under its name
     (``publicgames.py``)."""
     _load_models()
     store.metadata.tables["redtable_public_games"].create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _friends, _open_data)
+MIGRATIONS: tuple[Migration, ...] = (
+    _baseline,
+    _chat_removed,
+    _notify_tables,
+    _friends,
+    _notify_settings,
+    _open_data,
+)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -116,6 +131,7 @@ MODEL_MODULES = (
     "friends",
     "loginguard",
     "moderation",
+    "notifydb",
     "publicgames",
     "push",
     "ratings",

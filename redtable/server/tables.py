@@ -450,14 +450,34 @@ class TableService:
         self.arm(game)
 
     def turn_push(self, game: LiveGame, seat: int | None, decided_by: int | None) -> None:
-        """A turn-based game now waits on another seat: its account's browsers hear it (push.py;
-        sent by the process that committed the change, so once in a fleet)."""
+        """The game now waits on another seat: a turn-based game tells its account ("your turn"), a
+        real-time one only when that seat's player is away (no page or socket of theirs open):
+        ``notices.py`` decides the channels. Told by the process that committed the change (and
+        ``notices`` claims each event in storage: once in a fleet)."""
         clk = game.table.clock
-        if seat is None or seat == decided_by or clk is None or clk.spec.kind != "turn":
+        if seat is None or seat == decided_by or clk is None or game.seats[seat].kind != "human":
             return
-        from .push import notify_turn
+        from . import notices
 
-        self._spawn(notify_turn(self.hub, game, seat))
+        if clk.spec.kind == "turn":
+            notices.soon(self.hub, notices.your_turn(self.hub, game, seat))
+        elif not game.present(seat, self.hub.present_seconds):
+            notices.soon(self.hub, notices.waiting(self.hub, game, seat))
+
+    def left(self, game: LiveGame, seat: int) -> None:
+        """The seat's last socket here closed. A real-time game that waits on it tells its account
+        if it stays away (no page or socket of its own, here or on another process) a while."""
+        clk = game.table.clock
+        if clk is None or clk.spec.kind != "realtime" or game.table.over or game.table.waiting_on(game) != seat:
+            return
+        version = game.version
+
+        def still() -> bool:
+            return not game.evicted and game.version == version and not game.table.over
+
+        from . import notices
+
+        notices.when_away(self.hub, game, seat, still)
 
     def persist(self, game: LiveGame, idle_at: float | None = None) -> None:
         """Store the game's clock (in the background: a later write never loses to an older one)."""
@@ -572,6 +592,10 @@ class TableService:
             tbl.clock.advance(now, game.version, None, tbl.waiting_on(game))
             self.turn_push(game, tbl.waiting_on(game), None)
         self.persist(game, idle_at=now + self.idle_limit(tbl))
+        from . import notices
+
+        turn = tbl.waiting_on(game) if tbl.clock is not None and tbl.clock.spec.kind == "turn" else None
+        notices.soon(self.hub, notices.table_started(self.hub, game, told=turn))  # (that seat hears "your turn")
         fleet = self.hub.fleet
         if fleet is not None and self.hub._server_turn(game):  # bots move first: this process plays them
             t0 = time.monotonic()

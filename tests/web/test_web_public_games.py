@@ -58,3 +58,9 @@ def test_public_games_choice_on_the_account_page(live, new_page, lang, size):
     shot(page, f"account-public-games-{lang}-{size}", full_page=False)
     page.reload()
     page.wait_for_selector("input.public-games:checked")
+    other = "pl" if lang != "pl" else "en"  # the block follows a change of language in place
+    if page.locator(f"button[data-lang='{other}']").is_visible():
+        page.click(f"button[data-lang='{other}']")
+        page.wait_for_function(
+            "(t) => document.querySelector('#public-games-h').textContent === t", arg=catalog(other)["opendata.title"]
+        )

@@ -9,6 +9,7 @@ import { api, get, post } from "./api.js";
 import { blockedList } from "./friends.js";
 import { currentUser, onAccountChange, loadSession, PASSWORD_MIN } from "./account.js";
 import { selfServiceBlocks } from "./accountdata.js";
+import { noticesBlock } from "./noticeprefs.js";
 import { publicGamesBlock } from "./publicgames.js";
 
 const PASSWORD_MAX = 256;
@@ -75,19 +76,26 @@ export function mountSettings(root) {
       h("div.actions", null, h("button.btn.primary.change-password", { type: "submit" }, t("settings.change_password")))));
     // notifications on this device (Web Push: a turn-based game waits on you, with the tab closed)
     page.append(pushBlock());
+    // what the account is told, by push and by e-mail (noticeprefs.js: it loads and saves itself)
+    notices = notices || noticesBlock();
+    notices.relabel();
+    page.append(notices.el);
     // every session
     page.append(h("div.settings-sessions", null,
       h("h2", null, t("settings.sessions")),
       h("p.muted", null, t("settings.sessions_help")),
       h("button.btn.ghost.sign-out-everywhere", { type: "button", onclick: signOutEverywhere }, t("settings.sign_out_everywhere"))));
     page.append(blocks || (blocks = blockedList()));  // the players this account blocks (friends.js)
-    page.append(publicGames || (publicGames = publicGamesBlock()));  // my games in the open data (publicgames.js)
+    publicGames = publicGames || publicGamesBlock();  // my games in the open data (publicgames.js)
+    publicGames.relabel();
+    page.append(publicGames.el);
     // export my data, delete my account (accountdata.js)
     page.append(...selfServiceBlocks());
   }
   let blocks = null;
   let publicGames = null;
 
+  let notices = null;  // the notification settings' block, made once per page
   let pushState = null;  // "on", "off", "unsupported", "denied"
   let pushSub = null;
 
@@ -151,6 +159,7 @@ export function mountSettings(root) {
       error = null;
     } catch (err) { error = err.message; }
     await load();
+    if (notices) notices.reload();
   }
 
   async function dropEmail() {

@@ -30,6 +30,7 @@ const routes = [
   [/^#\/forgot\/?$/, () => import("./accountpage.js").then((m) => m.mountForgot)],
   [/^#\/reset\/([^/?]+)/, () => import("./accountpage.js").then((m) => m.mountReset)],
   [/^#\/verify-email\/([^/?]+)/, () => import("./accountpage.js").then((m) => m.mountVerify)],
+  [/^#\/unsubscribe\/([^/?]+)/, () => import("./noticeprefs.js").then((m) => m.mountUnsubscribe)],
 ];
 // Pages that work offline (the service worker keeps their files and data): the others need the server.
 const OFFLINE_OK = /^#\/(calc|learn\/?$|rules\/)/;

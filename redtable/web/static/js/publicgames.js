@@ -29,5 +29,5 @@ export function publicGamesBlock() {
   }
   render();
   if (currentUser()) load();
-  return box;
+  return { el: box, relabel: render };  // relabel: the page's language changed
 }
