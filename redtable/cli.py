@@ -95,6 +95,9 @@ from .server.dbcli import db_app  # noqa: E402
 app.add_typer(db_app, name="db")
 
 from .server.admincli import admin_app  # noqa: E402
+from .server.exportcli import export_command  # noqa: E402
+
+app.command("export")(export_command)
 
 app.add_typer(admin_app, name="admin")
 

@@ -85,6 +85,9 @@ NOT_RUN = {
     "docs/server.md: # Schemathesis against a running server": (
         "a server in the background and a minute of requests; tests/server/test_openapi_live.py runs it bounded"
     ),
+    "redtable export --db sqlite:///redtable.db": (
+        "needs a server's database with finished games; tests/server/test_data_export.py exports SQLite and PostgreSQL"
+    ),
     "docs/simulation.md: pip install -e '.[ray]'": "a Ray cluster; tests/sim/test_ray_backend.py runs the backend",
     "docs/web.md: apt-get install -y chromium": "installs Chromium, then runs the browser test suite itself",
 }

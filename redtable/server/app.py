@@ -750,6 +750,9 @@ def create_app(
     from .botaccounts_api import router as bots_router
 
     app.include_router(bots_router)  # bot accounts and API tokens (botaccounts.py)
+    from .publicgames import router as public_games_router
+
+    app.include_router(public_games_router)  # my games in the open data under my name (publicgames.py)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

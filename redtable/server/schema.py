@@ -83,6 +83,11 @@ def _bot_accounts(store: Store, conn: Connection) -> None:
     _load_models()
     for name in ("redtable_bot_accounts", "redtable_api_tokens"):
         store.metadata.tables[name].create(conn, checkfirst=True)
+def _open_data(store: Store, conn: Connection) -> None:
+    """Migration 7: an account's choice to publish its games under its name
+    (``publicgames.py``)."""
+    _load_models()
+    store.metadata.tables["redtable_public_games"].create(conn, checkfirst=True)
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -92,6 +97,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _friends,
     _notify_settings,
     _bot_accounts,
+    _open_data,
 )
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
@@ -133,6 +139,7 @@ MODEL_MODULES = (
     "loginguard",
     "moderation",
     "notifydb",
+    "publicgames",
     "push",
     "ratings",
     "readycheck",
