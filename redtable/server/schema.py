@@ -83,6 +83,8 @@ def _bot_accounts(store: Store, conn: Connection) -> None:
     _load_models()
     for name in ("redtable_bot_accounts", "redtable_api_tokens"):
         store.metadata.tables[name].create(conn, checkfirst=True)
+
+
 def _open_data(store: Store, conn: Connection) -> None:
     """Migration 7: an account's choice to publish its games under its name
     (``publicgames.py``)."""
