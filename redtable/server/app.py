@@ -416,7 +416,7 @@ def rate_kind(method: str, path: str) -> str | None:
             return "join"
         if path.endswith("/sit") or path.endswith("/fill-bots") or path.endswith("/rematch"):  # (tableapi, rematch)
             return "join"
-        if path.startswith("/api/web/score/"):
+        if path.startswith("/api/web/score/") or path.endswith("/review"):  # (a review: reviews.py)
             return "heavy"
         return "read"
     if path.endswith("/record"):
@@ -451,6 +451,8 @@ def create_app(
     retention: Any = None,
     smtp: str | None = None,
     public_url: str | None = None,
+    review_budget: str = "0.2s",
+    review_idle_seconds: float = 30.0,
 ) -> FastAPI:
     """The app.
 
@@ -479,6 +481,10 @@ def create_app(
     Operations (``metrics.py``, ``retention.py``): ``metrics_token`` serves ``/metrics`` on this
     port to that bearer token only; ``log_requests`` logs one line per request; ``retention``
     (a :class:`~redtable.server.retention.Retention`) purges old chat and failed log-ins hourly.
+
+    Reviews (``reviews.py``): ``review_budget`` is the expert's search per reviewed decision
+    (``0.2s``, or iterations: ``400it``), ``review_idle_seconds`` how long a review nobody asks
+    about runs on before it stops.
     """
     store = store or Store(db, schema=schema, sqlite_sync=sqlite_sync)
     limits = limits or Limits()
@@ -521,6 +527,7 @@ def create_app(
         finally:
             if purging is not None:
                 purging.cancel()
+            await reviews.stop()
             await hub.stop()
 
     app = FastAPI(
@@ -534,6 +541,9 @@ def create_app(
     )
     app.state.hub = hub
     app.state.store = store
+    from .reviews import Reviews
+
+    reviews = app.state.reviews = Reviews(store, lambda: hub.pool, review_budget, review_idle_seconds)
     # e-mail (emails.py, mailer.py): the SMTP server, and the origin links in e-mails start with
     from .mailer import Mailer
 
@@ -905,6 +915,9 @@ def create_app(
     from .rematch import router as rematch_router
 
     app.include_router(rematch_router)
+    from .reviews import router as reviews_router
+
+    app.include_router(reviews_router)  # the expert's review of a finished game (reviews.py)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

@@ -14,7 +14,9 @@ from the server's event loop:
   borrow an idle search worker; a search job never takes a fast worker.
 * **Fairness.** Every game has its own FIFO queue and at most one job in flight. Games
   with a job waiting are served round-robin (one job per game per turn), and priority 0
-  (games with people) always before priority 1 (all-bot games).
+  (games with people) always before priority 1 (all-bot games), and both before priority
+  2: the reviews of finished games (:meth:`BotPool.review`, one decision per job, in the
+  search lane only), which take a search worker only when no bot waits for one.
 * **Deadlines.** A think may take its preset's :func:`preset_deadline` (the budget plus a
   margin) from the moment a worker starts it. Past it the answer is abandoned, the
   caller gets the fallback (what ``make_bot("random", seed)`` plays: a deterministic pick
@@ -82,11 +84,14 @@ DEADLINE_MARGIN = 1.5
 DEFAULT_DEADLINE = 5.0
 
 LANE_INLINE, LANE_FAST, LANE_SEARCH = "inline", "fast", "search"
+REVIEW_PRIORITY = 2  # a review's decisions: after every bot's think
+#: Slack of a review job's deadline on top of its search (a decision searches up to 1.25 budgets).
+REVIEW_MARGIN = 5.0
 _LANES = (LANE_FAST, LANE_SEARCH)
 # the order in which a free worker of each lane looks at the queues: (lane, priority)
 _ORDER = {
     LANE_FAST: ((LANE_FAST, 0), (LANE_FAST, 1)),
-    LANE_SEARCH: ((LANE_SEARCH, 0), (LANE_FAST, 0), (LANE_SEARCH, 1), (LANE_FAST, 1)),
+    LANE_SEARCH: ((LANE_SEARCH, 0), (LANE_FAST, 0), (LANE_SEARCH, 1), (LANE_FAST, 1), (LANE_SEARCH, REVIEW_PRIORITY)),
 }
 _START_FAILURES_BROKEN = 3  # workers dying before they are ready, in a row: the pool is broken
 
@@ -209,8 +214,10 @@ def _worker_main(conn, lane: str, nice: int) -> None:
             return
         if msg is None:
             return
-        job_id, spec, seed, how, payload = msg
+        job_id, spec, seed, how, payload, review = msg
         t0 = time.perf_counter()
+        action: Any  # the bot's action, or a review's JSON
+        reply: tuple[Any, str, Any, float]
         try:
             if how == "replay":
                 try:
@@ -220,7 +227,13 @@ def _worker_main(conn, lane: str, nice: int) -> None:
                     raise
             else:
                 state = payload
-            action = make_bot(spec, seed).choose(state)
+            if review is not None:  # (taken, step, budget): a review of this decision, as JSON
+                from ..review import Budget, review_decision
+
+                taken, step, budget = review
+                action = review_decision(state, taken, Budget.parse(budget), seed, step).to_json()
+            else:
+                action = make_bot(spec, seed).choose(state)
             reply = (job_id, "ok", action, time.perf_counter() - t0)
         except Exception as e:  # noqa: BLE001 - reported to the server, which plays the fallback
             reply = (job_id, "error", f"{type(e).__name__}: {e}", time.perf_counter() - t0)
@@ -257,11 +270,16 @@ class _Job:
     fut: asyncio.Future
     submitted: float
     started: float = 0.0
+    review: tuple[str, int, str] | None = None  # a review job: (taken, step, budget)
 
     def fallback(self) -> str:
         from ..bots import make_bot
 
         return make_bot("random", self.seed).choose(self.state)
+
+
+class ReviewFailed(RuntimeError):
+    """A review job ended without an answer (its worker crashed or overran, or the pool stopped)."""
 
 
 @dataclass(eq=False)
@@ -309,7 +327,7 @@ class BotPool:
         self._workers: list[_Worker] = []
         self._pending: dict[str, collections.deque[_Job]] = {}
         self._rings: dict[tuple[str, int], collections.deque[str]] = {
-            (lane, p): collections.deque() for lane in _LANES for p in (0, 1)
+            (lane, p): collections.deque() for lane in _LANES for p in (0, 1, REVIEW_PRIORITY)
         }
         self._ringed: dict[str, tuple[str, int]] = {}
         self._busy_games: set[str] = set()
@@ -441,10 +459,49 @@ class BotPool:
             self._withdraw(job)
             raise
 
+    async def review(
+        self, game_key: str, state: State, taken: str, budget: str, seed: int, step: int, game_seed: int
+    ) -> dict[str, Any]:
+        """The review of ``state``'s pending decision, whose seat took ``taken``
+        (:func:`redtable.review.review_decision` with ``budget``, ``seed`` and ``step``, as JSON),
+        searched in the search lane at the lowest priority. ``game_key`` is the review's queue
+        (one decision of a review at a time); the worker rebuilds the state from ``game_seed``.
+        Raises :class:`ReviewFailed` when no answer comes (a crash, an overrun)."""
+        from ..review import Budget
+
+        if self._closed:
+            raise BotPoolClosed("the bot pool was stopped")
+        b = Budget.parse(budget)
+        deadline = REVIEW_MARGIN + (60.0 if b.seconds is None else 1.25 * b.seconds)
+        if not self._started:
+            await self.start(wait=False)
+        loop = self._running_loop()
+        job = _Job(
+            next(self._ids),
+            game_key,
+            "review",
+            seed,
+            state.clone(),
+            game_seed,
+            REVIEW_PRIORITY,
+            LANE_SEARCH,
+            deadline,
+            loop.create_future(),
+            time.monotonic(),
+            review=(taken, step, budget),
+        )
+        self._enqueue(job)
+        self._pump()
+        try:
+            return await job.fut
+        except asyncio.CancelledError:
+            self._withdraw(job)
+            raise
+
     def stats(self) -> dict:
         """Queue lengths, workers (alive, ready, busy) per lane, counters since the start, and the
         p50/p99 queue wait (submit to start) of each lane's last 1,000 jobs."""
-        queued = {f"p{p}": 0 for p in (0, 1)}
+        queued = {f"p{p}": 0 for p in (0, 1, REVIEW_PRIORITY)}
         by_lane = {lane: 0 for lane in _LANES}
         for q in self._pending.values():
             for job in q:
@@ -574,6 +631,9 @@ class BotPool:
             for q in list(self._pending.values()):
                 for job in list(q):
                     self._withdraw(job)
+                    if job.review is not None:
+                        self._answer(job, None)
+                        continue
                     self._fell_back(job)
                     if not job.fut.done():
                         job.fut.set_result(job.fallback())
@@ -592,7 +652,7 @@ class BotPool:
         job.started = time.monotonic()
         self._waits[job.lane].append(job.started - job.submitted)
         try:
-            w.conn.send((job.id, job.spec, job.seed, how, payload))
+            w.conn.send((job.id, job.spec, job.seed, how, payload, job.review))
         except (OSError, EOFError):
             self._lost(w, "could not be reached")
             return
@@ -630,7 +690,12 @@ class BotPool:
             w.timer = None
         self.counts["think_us"] += int(seconds * 1e6)
         metrics.bot_thought(w.lane, seconds)
-        if status == "ok" and value in job.state.pending().options:
+        if job.review is not None:
+            self.counts["reviewed" if status == "ok" else "errors"] += 1
+            if status != "ok":
+                log.warning("review of %s failed: %s", job.game_key, value)
+            self._answer(job, value if status == "ok" else None)
+        elif status == "ok" and value in job.state.pending().options:
             self.counts["done"] += 1
             self._answer(job, value)
         else:
@@ -653,7 +718,12 @@ class BotPool:
         """How many of ``game_key``'s thinks ended in the fallback since the last call."""
         return self.fallbacks_by_game.pop(game_key, 0)
 
-    def _answer(self, job: _Job, action: str | None) -> None:
+    def _answer(self, job: _Job, action: Any) -> None:
+        if action is None and job.review is not None:  # no fallback for a review: it failed
+            if not job.fut.done():
+                job.fut.set_exception(ReviewFailed(f"the review of {job.game_key} got no answer"))
+            self._finish(job)
+            return
         if action is None:
             self._fell_back(job)
             action = job.fallback()

@@ -63,7 +63,15 @@ def _notify_tables(store: Store, conn: Connection) -> None:
         store.metadata.tables[name].create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables)
+def _review_cache(store: Store, conn: Connection) -> None:
+    """Migration 7 (the review branch's number; renumbered at merge): the expert's finished
+    reviews of games' seats (``redtable_reviews``, ``reviews.py``), so a game reviewed twice
+    costs once."""
+    _load_models()
+    store.metadata.tables["redtable_reviews"].create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _review_cache)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -105,6 +113,7 @@ MODEL_MODULES = (
     "ratings",
     "readycheck",
     "rematch",
+    "reviews",
     "sanctions",
     "sharedlimits",
     "tabledb",
