@@ -155,6 +155,7 @@ PAGE_NOT_A_COUNT = {
     # the waiting room and quick play: seat numbers, "{n} of {total}" with no noun, a unit's abbreviation
     *("wait.lead", "wait.link_label", "wait.to_bot_label", "tables.someone_came", "rematch.minutes"),
     "err.text_too_long",  # {max} is a constant of the field (500 for a report's note)
+    "review.running",  # "{done}/{total}": a fraction, no noun
 }
 NUMBER = re.compile(r"\{(n|count|limit|max|min|points|vp|total|left|glory|helium|influence|fleet|seats)\}")
 

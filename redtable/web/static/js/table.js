@@ -496,6 +496,7 @@ function endScreen(ctx, onClose, extra) {
     h("div.actions", null,
       h("button.btn.close-end", { type: "button", onclick: () => { overlay.remove(); onClose && onClose(); } }, t("end.view_board")),
       ctx.readOnly ? null : h("a.btn", { href: `#/replay/${ctx.gameId}` }, t("end.replay")),
+      h("a.btn.review-link", { href: `#/review/${encodeURIComponent(ctx.gameId)}?seat=${ctx.me ?? 0}` }, t("review.open")),
       h("a.btn.primary", { href: "#/" }, t("end.lobby"))));
   overlay.append(card);
   if (extra) extra.place(card);
@@ -862,7 +863,8 @@ export function mountReplay(root, gameId) {
     }
     if (turns && data.hands) q(".board").append(turns.hands(ctx, data.hands));
     if (step === steps && info.status === "finished") {
-      box.append(h("button.btn.small", { type: "button", onclick: () => { document.body.append(endScreen(ctx)); } }, icon("trophy"), " ", t("table.show_results")));
+      box.append(h("button.btn.small", { type: "button", onclick: () => { document.body.append(endScreen(ctx)); } }, icon("trophy"), " ", t("table.show_results")),
+        " ", h("a.btn.small.review-link", { href: `#/review/${gid}?seat=${data.seat ?? 0}` }, t("review.open")));
     }
     // The log shows every event up to this step.
     chat.setStep(step);
