@@ -13,6 +13,7 @@ from .engine import (
     review_decision,
     review_record,
 )
+from .hint import hint
 
 __all__ = [
     "BLUNDER",
@@ -23,6 +24,7 @@ __all__ = [
     "Review",
     "ReviewCancelled",
     "decision_steps",
+    "hint",
     "mark_of",
     "review_decision",
     "review_record",

@@ -771,7 +771,13 @@ def create_app(
         """A finished game's full record (seed, salt, options, every decision, every event): `redtable replay`
         reads it, and sha256 of "<seed>:<salt>" is the seed_commitment published at creation."""
         game = await hub.get(game_id)
-        return JSON(await hub.record(game))
+        out = await hub.record(game)
+        from .hints import marks
+
+        hints = await run_blocking(marks, store, game.id)
+        if hints:  # the game was played with the expert's hints (hints.py)
+            out["hints"] = hints
+        return JSON(out)
 
     @app.get("/api/games/{game_id}/chat", tags=["replay"], response_model=ChatHistory, responses=ERRORS)
     async def chat_history(
@@ -915,9 +921,11 @@ def create_app(
     from .rematch import router as rematch_router
 
     app.include_router(rematch_router)
+    from .hints import router as hints_router
     from .reviews import router as reviews_router
 
     app.include_router(reviews_router)  # the expert's review of a finished game (reviews.py)
+    app.include_router(hints_router)  # hints in practice games, and their marks (hints.py)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

@@ -15,8 +15,8 @@ from the server's event loop:
 * **Fairness.** Every game has its own FIFO queue and at most one job in flight. Games
   with a job waiting are served round-robin (one job per game per turn), and priority 0
   (games with people) always before priority 1 (all-bot games), and both before priority
-  2: the reviews of finished games (:meth:`BotPool.review`, one decision per job, in the
-  search lane only), which take a search worker only when no bot waits for one.
+  2: the reviews of finished games (:mod:`.searchjobs`, one decision per job, in the search
+  lane only), which take a search worker only when no bot waits for one.
 * **Deadlines.** A think may take its preset's :func:`preset_deadline` (the budget plus a
   margin) from the moment a worker starts it. Past it the answer is abandoned, the
   caller gets the fallback (what ``make_bot("random", seed)`` plays: a deterministic pick
@@ -85,8 +85,6 @@ DEFAULT_DEADLINE = 5.0
 
 LANE_INLINE, LANE_FAST, LANE_SEARCH = "inline", "fast", "search"
 REVIEW_PRIORITY = 2  # a review's decisions: after every bot's think
-#: Slack of a review job's deadline on top of its search (a decision searches up to 1.25 budgets).
-REVIEW_MARGIN = 5.0
 _LANES = (LANE_FAST, LANE_SEARCH)
 # the order in which a free worker of each lane looks at the queues: (lane, priority)
 _ORDER = {
@@ -214,9 +212,9 @@ def _worker_main(conn, lane: str, nice: int) -> None:
             return
         if msg is None:
             return
-        job_id, spec, seed, how, payload, review = msg
+        job_id, spec, seed, how, payload, task = msg
         t0 = time.perf_counter()
-        action: Any  # the bot's action, or a review's JSON
+        action: Any  # the bot's action, or a task's JSON
         reply: tuple[Any, str, Any, float]
         try:
             if how == "replay":
@@ -227,11 +225,10 @@ def _worker_main(conn, lane: str, nice: int) -> None:
                     raise
             else:
                 state = payload
-            if review is not None:  # (taken, step, budget): a review of this decision, as JSON
-                from ..review import Budget, review_decision
+            if task is not None:  # a review of this decision, or a hint, as JSON (searchjobs.py)
+                from .searchjobs import perform
 
-                taken, step, budget = review
-                action = review_decision(state, taken, Budget.parse(budget), seed, step).to_json()
+                action = perform(state, seed, task)
             else:
                 action = make_bot(spec, seed).choose(state)
             reply = (job_id, "ok", action, time.perf_counter() - t0)
@@ -270,7 +267,7 @@ class _Job:
     fut: asyncio.Future
     submitted: float
     started: float = 0.0
-    review: tuple[str, int, str] | None = None  # a review job: (taken, step, budget)
+    task: tuple[Any, ...] | None = None  # not a bot's think: ("review", taken, step, budget) or ("hint", budget)
 
     def fallback(self) -> str:
         from ..bots import make_bot
@@ -279,7 +276,7 @@ class _Job:
 
 
 class ReviewFailed(RuntimeError):
-    """A review job ended without an answer (its worker crashed or overran, or the pool stopped)."""
+    """A review or hint job ended without an answer (its worker crashed or overran)."""
 
 
 @dataclass(eq=False)
@@ -459,36 +456,29 @@ class BotPool:
             self._withdraw(job)
             raise
 
-    async def review(
-        self, game_key: str, state: State, taken: str, budget: str, seed: int, step: int, game_seed: int
-    ) -> dict[str, Any]:
-        """The review of ``state``'s pending decision, whose seat took ``taken``
-        (:func:`redtable.review.review_decision` with ``budget``, ``seed`` and ``step``, as JSON),
-        searched in the search lane at the lowest priority. ``game_key`` is the review's queue
-        (one decision of a review at a time); the worker rebuilds the state from ``game_seed``.
-        Raises :class:`ReviewFailed` when no answer comes (a crash, an overrun)."""
-        from ..review import Budget
-
+    async def run_task(
+        self, game_key: str, state: State, task: tuple, deadline: float, seed: int, game_seed: int, priority: int
+    ) -> Any:
+        """A :mod:`.searchjobs` task (not a bot's think) on ``state``, in the search lane at
+        ``priority``: its JSON answer, or :class:`ReviewFailed` (a crash, an overrun)."""
         if self._closed:
             raise BotPoolClosed("the bot pool was stopped")
-        b = Budget.parse(budget)
-        deadline = REVIEW_MARGIN + (60.0 if b.seconds is None else 1.25 * b.seconds)
         if not self._started:
             await self.start(wait=False)
         loop = self._running_loop()
         job = _Job(
             next(self._ids),
             game_key,
-            "review",
+            task[0],
             seed,
             state.clone(),
             game_seed,
-            REVIEW_PRIORITY,
+            priority,
             LANE_SEARCH,
             deadline,
             loop.create_future(),
             time.monotonic(),
-            review=(taken, step, budget),
+            task=task,
         )
         self._enqueue(job)
         self._pump()
@@ -631,7 +621,7 @@ class BotPool:
             for q in list(self._pending.values()):
                 for job in list(q):
                     self._withdraw(job)
-                    if job.review is not None:
+                    if job.task is not None:
                         self._answer(job, None)
                         continue
                     self._fell_back(job)
@@ -652,7 +642,7 @@ class BotPool:
         job.started = time.monotonic()
         self._waits[job.lane].append(job.started - job.submitted)
         try:
-            w.conn.send((job.id, job.spec, job.seed, how, payload, job.review))
+            w.conn.send((job.id, job.spec, job.seed, how, payload, job.task))
         except (OSError, EOFError):
             self._lost(w, "could not be reached")
             return
@@ -690,8 +680,8 @@ class BotPool:
             w.timer = None
         self.counts["think_us"] += int(seconds * 1e6)
         metrics.bot_thought(w.lane, seconds)
-        if job.review is not None:
-            self.counts["reviewed" if status == "ok" else "errors"] += 1
+        if job.task is not None:
+            self.counts[("reviewed" if job.task[0] == "review" else "hints") if status == "ok" else "errors"] += 1
             if status != "ok":
                 log.warning("review of %s failed: %s", job.game_key, value)
             self._answer(job, value if status == "ok" else None)
@@ -719,7 +709,7 @@ class BotPool:
         return self.fallbacks_by_game.pop(game_key, 0)
 
     def _answer(self, job: _Job, action: Any) -> None:
-        if action is None and job.review is not None:  # no fallback for a review: it failed
+        if action is None and job.task is not None:  # no fallback for a review or a hint: it failed
             if not job.fut.done():
                 job.fut.set_exception(ReviewFailed(f"the review of {job.game_key} got no answer"))
             self._finish(job)

@@ -33,6 +33,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import Column, Float, Integer, String, Table, Text, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from . import searchjobs
 from .errors import ApiError
 from .store import Store, metadata, run_blocking
 
@@ -170,8 +171,9 @@ class Reviews:
             out = []
             for i, action in enumerate(record.actions):
                 if i in steps:
+                    key = f"review:{game_id}:{seat}"
                     job = asyncio.ensure_future(
-                        self.pool().review(f"review:{game_id}:{seat}", state, action, self.budget, 0, i, record.seed)
+                        searchjobs.review(self.pool(), key, state, action, self.budget, 0, i, record.seed)
                     )
                     while not job.done():
                         await asyncio.wait({job}, timeout=self.idle_seconds / 4)

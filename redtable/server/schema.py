@@ -66,9 +66,10 @@ def _notify_tables(store: Store, conn: Connection) -> None:
 def _review_cache(store: Store, conn: Connection) -> None:
     """Migration 7 (the review branch's number; renumbered at merge): the expert's finished
     reviews of games' seats (``redtable_reviews``, ``reviews.py``), so a game reviewed twice
-    costs once."""
+    costs once, and the hints given in practice games (``redtable_hints``, ``hints.py``)."""
     _load_models()
-    store.metadata.tables["redtable_reviews"].create(conn, checkfirst=True)
+    for name in ("redtable_reviews", "redtable_hints"):
+        store.metadata.tables[name].create(conn, checkfirst=True)
 
 
 MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _review_cache)
@@ -107,6 +108,7 @@ MODEL_MODULES = (
     "clientdb",
     "emails",
     "fairplay",
+    "hints",
     "loginguard",
     "moderation",
     "push",

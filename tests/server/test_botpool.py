@@ -310,6 +310,7 @@ def test_a_review_waits_for_every_bot_and_answers_the_in_process_review():
     """Reviews (priority 2) take the search worker only when no bot's think waits; a review job
     answers what ``review_decision`` answers in this process (an iteration budget is exact)."""
     from redtable.review import Budget, review_decision
+    from redtable.server import searchjobs
 
     s = state_after("red-north", 2, 2, 4)
     order: list[str] = []
@@ -320,7 +321,7 @@ def test_a_review_waits_for_every_bot_and_answers_the_in_process_review():
             order.append(key)
 
         async def review(key):
-            got = await pool.review(key, s, s.decision().options[0], "12it", 3, 4, 2)
+            got = await searchjobs.review(pool, key, s, s.decision().options[0], "12it", 3, 4, 2)
             order.append(key)
             return got
 

@@ -114,3 +114,53 @@ def test_one_review_per_client_and_an_abandoned_one_stops(rv):
     r = api.http.post(f"/api/games/{gid}/review", params={"seat": 1})
     assert r.status_code == 202
     assert len(wait_review(api, gid, 1, timeout=120)["decisions"]) > 10
+
+
+def my_decision(api, gid: str, token: str, seat: int, timeout: float = 20.0) -> dict:
+    """The state once ``seat`` is to decide (the bots played up to it)."""
+    deadline = time.time() + timeout
+    while True:
+        s = api.get(gid, token, events=False).json()
+        d = s["decision"]
+        if d and d["player"] == seat and d.get("options") and not d.get("auto"):
+            return s
+        assert s["status"] != "finished" and time.time() < deadline, "no decision for the seat"
+        time.sleep(0.02)
+
+
+def test_hints_in_practice_only_and_marked_in_record_and_replay(rv):
+    from redtable.core import replay
+
+    srv, api = rv
+    info, tokens = api.new_game("red-north", ("human", "bot"), seed=12)
+    gid = info["game_id"]
+    hint = lambda token: api.http.post(f"/api/games/{gid}/hint", headers={"Authorization": f"Bearer {token}"})  # noqa: E731
+    s = my_decision(api, gid, tokens[0], 0)
+    r = hint(tokens[0])
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["step"] == s["step"] and got["preferred"] in s["decision"]["options"]
+    assert got["second"] in s["decision"]["options"] and got["second"] != got["preferred"]
+    assert 0.0 <= got["win"] <= 1.0 and 0.0 <= got["win_second"] <= 1.0
+    assert api.http.get(f"/api/games/{gid}/hints").json() == {"hints": [{"seat": 0, "step": s["step"]}]}
+    assert api.http.post(f"/api/games/{gid}/hint").status_code in (401, 403)  # no seat: no hint
+    # play to the end on the hint-free side, then the record says where the hint was used
+    for _ in range(500):
+        st = api.get(gid, tokens[0], events=False).json()
+        if st["status"] == "finished":
+            break
+        d = st["decision"]
+        if d["player"] == 0 and d.get("options"):
+            api.decide(gid, tokens[0], d["options"][0], st["version"])
+        else:
+            time.sleep(0.01)
+    rec = api.http.get(f"/api/games/{gid}/record").json()
+    assert rec["hints"] == [{"seat": 0, "step": s["step"]}]
+    assert replay(GameRecord.from_json(rec)).is_terminal()  # a record with hints still replays (redtable replay)
+    # two people at the table: no hints; a rated game neither (not made here: ratings need accounts)
+    info2, tokens2 = api.new_game("red-north", ("human", "human"), seed=13)
+    s2 = api.state(info2["game_id"])
+    p = s2["decision"]["player"]
+    r = api.http.post(f"/api/games/{info2['game_id']}/hint", headers={"Authorization": f"Bearer {tokens2[p]}"})
+    assert r.status_code == 403 and r.json()["error"] == "hint_not_allowed"
+    assert api.http.get(f"/api/games/{info2['game_id']}/hints").json() == {"hints": []}

@@ -115,3 +115,45 @@ def test_the_replay_and_the_end_screen_open_the_review(site, new_page):
     page.wait_for_function("() => location.hash.endsWith('?seat=1')")
     page.wait_for_selector('.review-seat[data-seat="1"][aria-pressed="true"]')
     page.wait_for_selector(".review-summary", timeout=60000)
+
+
+@pytest.mark.parametrize(
+    "lang, screen", [pytest.param("uk", PHONE, id="uk-phone"), pytest.param("en", DESKTOP, id="en-desktop")]
+)
+def test_a_hint_in_a_practice_game_is_worded_and_marked_in_the_replay(site, new_page, lang, screen):
+    srv, _ = site
+    status, g = http(
+        "POST",
+        f"{srv.base}/api/games",
+        {
+            "game": "red-north",
+            "seed": 31,
+            "bot_delay": 0,
+            "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}],
+        },
+    )
+    assert status == 201, g
+    page = new_page(**screen)
+    if lang != "en":
+        page.add_init_script(f"localStorage.setItem('redtable.lang', '{lang}')")
+    page.goto(srv.base + g["seats"][0]["invite_url"])
+    page.click(".join-btn")
+    page.wait_for_selector(".prompt .hint-btn")
+    page.click(".prompt .hint-btn")
+    page.wait_for_selector(".prompt .hint-text")
+    text = page.inner_text(".prompt .hint-text")
+    assert {"en": "The expert would choose", "uk": "Експерт вибрав би"}[lang] in text and "%" in text
+    assert "raider-" not in text and "hero-" not in text  # the options as the table words them
+    assert page.evaluate(TOO_WIDE.replace(".review *", ".prompt *")) == []
+    shot(page, f"hint-{lang}-{'phone' if screen is PHONE else 'desktop'}")
+    gid = g["game_id"]
+    hints = http("GET", f"{srv.base}/api/games/{gid}/hints")[1]["hints"]
+    assert len(hints) == 1 and hints[0]["seat"] == 0
+    # the person takes a choice (the decision hinted at is then in the replay)
+    token = page.evaluate(f"() => JSON.parse(localStorage.getItem('redtable.seats'))['{gid}'].token")
+    snap = http("GET", f"{srv.base}/api/games/{gid}?events=false", token=token)[1]
+    body = {"action": snap["decision"]["options"][0], "version": snap["version"]}
+    assert http("POST", f"{srv.base}/api/games/{gid}/decisions", body, token=token)[0] == 200
+    page.goto(f"{srv.base}/#/replay/{gid}?step={hints[0]['step'] + 1}")
+    page.wait_for_selector(".game-name .hint-badge")
+    page.wait_for_selector(".prompt .hint-note")
