@@ -169,10 +169,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print("\n| predicted | decisions | mean predicted | observed |\n|---|---|---|---|")
     for r in out["reliability"]:
         print(f"| {r['bin']} | {r['decisions']} | {r['predicted']} | {r['observed']} |")
-    print(
-        f"\npreferred = the option played: expert {out['agreement']['expert']}, ismcts {out['agreement']['ismcts']}"
-    )
-    print(f"\n{a.games} games of {', '.join(args['mix'])}:\n\n| bot | decisions | mistakes | blunders |\n|---|---|---|---|")
+    print(f"\npreferred = the option played: expert {out['agreement']['expert']}, ismcts {out['agreement']['ismcts']}")
+    print(f"\n{a.games} games of {', '.join(args['mix'])}:\n")
+    print("| bot | decisions | mistakes | blunders |\n|---|---|---|---|")
     for k, v in out["mistake_rates"].items():
         print(f"| {k} | {v['decisions']} | {100 * v['mistake']:.1f}% | {100 * v['blunder']:.1f}% |")
     print(f"\n{out['seconds']} s")
