@@ -113,3 +113,17 @@ def test_unfinished_games_and_bad_seats_are_refused(short_game):
     bad = GameRecord(short_game.game, short_game.players, short_game.seed, short_game.options, ["nope"])
     with pytest.raises(ReplayError):
         review_record(bad, 0, SMALL)
+
+
+def test_a_time_budget_bounds_each_decision():
+    """Seconds per decision: each review searches about its budget (a quarter more when the taken
+    option needs a search of its own), however large the iteration count it reaches."""
+    import time
+
+    positions = random_positions("red-north", 2, 17, count=3)
+    budget = Budget(seconds=0.02)
+    t0 = time.perf_counter()
+    for i, st in enumerate(positions):
+        review_decision(st, st.decision().options[-1], budget, seed=1, step=i)
+    per = (time.perf_counter() - t0) / len(positions)
+    assert per < 0.02 * 1.25 + 0.2  # the budget, the forced search's quarter, the Resolution's VP samples

@@ -164,3 +164,12 @@ def test_hints_in_practice_only_and_marked_in_record_and_replay(rv):
     r = api.http.post(f"/api/games/{info2['game_id']}/hint", headers={"Authorization": f"Bearer {tokens2[p]}"})
     assert r.status_code == 403 and r.json()["error"] == "hint_not_allowed"
     assert api.http.get(f"/api/games/{info2['game_id']}/hints").json() == {"hints": []}
+
+
+def test_a_bad_server_budget_is_refused_at_start():
+    from redtable.core import RedtableError
+    from redtable.server.reviews import Reviews
+
+    with pytest.raises(RedtableError, match="budget"):
+        Reviews(None, lambda: None, "fast")
+    assert Reviews(None, lambda: None, "400it").budget == "400it"
