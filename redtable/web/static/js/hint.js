@@ -2,7 +2,7 @@
 // (practice against bots, a tutorial) the seat's prompt has a "hint" button; the expert's
 // answer is worded here (the options as the table words them, hint.why from the catalog).
 // A game where a hint was used says so in its replay, at the steps where it was used.
-import { h, icon } from "./dom.js";
+import { h, icon, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post } from "./api.js";
 
@@ -36,7 +36,10 @@ export class HintButton {
     const btn = h("button.btn.small.ghost.hint-btn", { type: "button", "aria-busy": String(this.asking === snap.step) }, t("hint.ask"));
     btn.addEventListener("click", () => this.ask(ctx, snap, btn));
     if (this.asking === snap.step) btn.disabled = true;
-    box.append(h("div.hint-row", null, btn));
+    // in the title's line ("Your turn"), so that the prompt takes no more room (a phone's prompt bar)
+    const title = box.querySelector(".prompt-title");
+    if (title) title.append(" ", btn);
+    else box.append(btn);
   }
 
   async ask(ctx, snap, btn) {
@@ -52,12 +55,15 @@ export class HintButton {
         ? t("hint.only", { preferred: label(got.preferred) })
         : t("hint.why", { preferred: label(got.preferred), win: pct(got.win), second: label(got.second), win_second: pct(got.win_second) });
       this.answer = { step, text };
-      if (btn.isConnected) btn.replaceWith(h("p.hint-text", { role: "status" }, icon("eye"), " ", text));
-      else this.rerender();
+      if (btn.isConnected) {
+        btn.remove();
+        const box = document.querySelector(".prompt");
+        if (box) box.append(h("p.hint-text", { role: "status" }, icon("eye"), " ", text));
+      } else this.rerender();
     } catch (e) {
       btn.disabled = false;
       btn.textContent = t("hint.ask");
-      btn.after(h("p.error.small", null, e.message));
+      toast(e.message, "error");
     } finally {
       this.asking = null;
     }
