@@ -5,7 +5,8 @@ process: ``multiprocess``). Each language meets each size once; at each the page
 the chart draws a point per decision (mistakes and blunders marked) and a point opens the
 replay at its step, every mark has its sentence in the page's language with the options
 worded as the table words them, nothing sticks out of the page, and a screenshot is kept
-(``artifacts/screenshots/review-*.png``). The replay's last step and the end screen link here.
+(``artifacts/screenshots/review-*.png``); axe-core finds no serious violation. The replay's
+last step and the end screen link here.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from test_web_screens import axe_violations, serve_axe
 from webkit import LiveServer, http, shot
 
 from redtable.server.botpool import BotPool
@@ -67,6 +69,7 @@ def test_review_page(site, new_page, lang, screen, title):
     srv, games = site
     gid = games[title]
     page = new_page(**screen)
+    serve_axe(page, srv.base)
     if lang != "en":
         page.add_init_script(f"localStorage.setItem('redtable.lang', '{lang}')")
     page.goto(f"{srv.base}/#/review/{gid}?seat=1")
@@ -91,6 +94,8 @@ def test_review_page(site, new_page, lang, screen, title):
         assert text.startswith(BETTER[lang]) and f"{round(100 * first['win_preferred'])}%" in text
     assert page.evaluate(TOO_WIDE) == []
     assert page.evaluate("() => window.__i18nMissing()") == []
+    found = axe_violations(page, srv.base, f"review {lang}")
+    assert found == [], "\n".join(found)
     shot(page, f"review-{lang}-{'phone' if screen is PHONE else 'desktop'}-{title}")
     # a point of the chart opens the replay at its step
     step = ds[len(ds) // 2]["step"]

@@ -29,7 +29,7 @@ function winChart(review, steps, color, gameId, width) {
   const px = (s) => padL + ((W - padL - padR) * s) / Math.max(1, steps);
   const py = (p) => padT + (H - padT - padB) * (1 - p);
   const ds = review.decisions;
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart review-chart", role: "img", "aria-label": t("review.chart") });
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart review-chart", role: "group", "aria-label": t("review.chart") });
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     chart.append(svg("line", { x1: padL, x2: W - padR, y1: py(p), y2: py(p), class: p === 0.5 ? "grid mid" : "grid" }),
       svg("text", { x: padL - 6, y: py(p) + 4, "text-anchor": "end", class: "tick" }, pct(p)));
