@@ -35,6 +35,14 @@ function winChart(review, steps, color, gameId, width) {
       svg("text", { x: padL - 6, y: py(p) + 4, "text-anchor": "end", class: "tick" }, pct(p)));
   }
   for (const s of [0, steps]) chart.append(svg("text", { x: px(s), y: H - 8, "text-anchor": s ? "end" : "start", class: "tick" }, s));
+  // a title played in rounds (Red North): where each round's decisions start, named
+  const ROUNDS = ["spring", "summer", "ragnarok"];
+  ds.forEach((e, i) => {
+    if (e.round === undefined || e.round === null || (i && ds[i - 1].round === e.round)) return;
+    const x = px(i ? (ds[i - 1].step + e.step) / 2 : 0);
+    if (i) chart.append(svg("line", { x1: x, x2: x, y1: padT, y2: H - padB, class: "grid round" }));
+    chart.append(svg("text", { x: x + 4, y: H - padB - 5, class: "tick round-name" }, t("rn.round." + (ROUNDS[e.round - 1] || "spring"))));
+  });
   if (ds.length) {
     const d = ds.map((e, i) => `${i ? "L" : "M"}${px(e.step).toFixed(1)},${py(e.win_before).toFixed(1)}`).join(" ");
     chart.append(svg("path", { d, stroke: color, class: "ln" }));
