@@ -61,6 +61,7 @@ from typing import Any, Literal
 
 from ..core import RedtableError, State
 from . import metrics
+from .searchjobs import REVIEW_PRIORITY
 
 log = logging.getLogger("redtable.server.botpool")
 
@@ -84,7 +85,6 @@ DEADLINE_MARGIN = 1.5
 DEFAULT_DEADLINE = 5.0
 
 LANE_INLINE, LANE_FAST, LANE_SEARCH = "inline", "fast", "search"
-REVIEW_PRIORITY = 2  # a review's decisions: after every bot's think
 _LANES = (LANE_FAST, LANE_SEARCH)
 # the order in which a free worker of each lane looks at the queues: (lane, priority)
 _ORDER = {

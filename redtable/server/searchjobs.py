@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import State
-from .botpool import REVIEW_PRIORITY
 
+REVIEW_PRIORITY = 2  # the pool's priority of a review's decisions: after every bot's think (0, 1)
 MARGIN = 5.0  # seconds of slack on top of a job's search (a review's decision searches up to 1.25 budgets)
 
 
