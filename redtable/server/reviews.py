@@ -175,9 +175,13 @@ class Reviews:
                     job = asyncio.ensure_future(
                         searchjobs.review(self.pool(), key, state, action, self.budget, 0, i, record.seed)
                     )
-                    while not job.done():
-                        await asyncio.wait({job}, timeout=self.idle_seconds / 4)
-                        if not job.done() and time.monotonic() - run.seen > self.idle_seconds:
+                    try:
+                        while not job.done():
+                            await asyncio.wait({job}, timeout=self.idle_seconds / 4)
+                            if not job.done() and time.monotonic() - run.seen > self.idle_seconds:
+                                job.cancel()  # abandoned: its queued job leaves the pool's queue
+                    finally:
+                        if not job.done():  # the server stops: the job goes with the review
                             job.cancel()
                     if job.cancelled():
                         log.info(
