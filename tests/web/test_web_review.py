@@ -162,3 +162,18 @@ def test_a_hint_in_a_practice_game_is_worded_and_marked_in_the_replay(site, new_
     page.goto(f"{srv.base}/#/replay/{gid}?step={hints[0]['step'] + 1}")
     page.wait_for_selector(".game-name .hint-badge")
     page.wait_for_selector(".prompt .hint-note")
+    # played to the end, the game is in "my games" with its review
+    for _ in range(300):
+        snap = http("GET", f"{srv.base}/api/games/{gid}?events=false", token=token)[1]
+        if snap["status"] == "finished":
+            break
+        d = snap["decision"]
+        if d and d["player"] == 0 and d.get("options"):
+            body = {"action": d["options"][0], "version": snap["version"]}
+            http("POST", f"{srv.base}/api/games/{gid}/decisions", body, token=token)
+        else:
+            time.sleep(0.01)
+    page.goto(f"{srv.base}/#/my-games")
+    page.click(f'.mygames-row[data-game="{gid}"] .review-link')
+    page.wait_for_selector(".review-summary", timeout=60000)
+    assert page.get_attribute('.review-seat[data-seat="0"]', "aria-pressed") == "true"
