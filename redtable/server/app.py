@@ -416,7 +416,7 @@ def rate_kind(method: str, path: str) -> str | None:
             return "join"
         if path.endswith("/sit") or path.endswith("/fill-bots") or path.endswith("/rematch"):  # (tableapi, rematch)
             return "join"
-        if path.startswith("/api/web/score/") or path.endswith("/review"):  # (a review: reviews.py)
+        if path.startswith("/api/web/score/") or path.endswith(("/review", "/hint")):  # (reviews.py, hints.py)
             return "heavy"
         return "read"
     if path.endswith("/record"):
