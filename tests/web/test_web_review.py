@@ -59,7 +59,7 @@ CASES = [
     pytest.param("en", PHONE, "red-north", id="en-phone"),
     pytest.param("uk", DESKTOP, "red-north", id="uk-desktop"),
     pytest.param("uk", PHONE, "red-rising", id="uk-phone"),
-    pytest.param("pl", DESKTOP, "red-north", id="pl-desktop"),
+    pytest.param("pl", {**DESKTOP, "color_scheme": "light"}, "red-north", id="pl-desktop-light"),
     pytest.param("pl", PHONE, "red-rising", id="pl-phone"),
 ]
 
@@ -96,7 +96,8 @@ def test_review_page(site, new_page, lang, screen, title):
     assert page.evaluate("() => window.__i18nMissing()") == []
     found = axe_violations(page, srv.base, f"review {lang}")
     assert found == [], "\n".join(found)
-    shot(page, f"review-{lang}-{'phone' if screen is PHONE else 'desktop'}-{title}")
+    theme = "-light" if "color_scheme" in screen else ""
+    shot(page, f"review-{lang}-{'phone' if screen is PHONE else 'desktop'}-{title}{theme}")
     # a point of the chart opens the replay at its step
     step = ds[len(ds) // 2]["step"]
     page.click(f'.review-chart .pt[data-step="{step}"]')
