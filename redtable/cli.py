@@ -82,7 +82,10 @@ app.command("cards")(cards_command)
 app.command("play")(play_command)
 app.command("simulate")(simulate_command)
 app.command("tournament")(tournament_command)
+from .review.cli import review_command  # noqa: E402
 from .sim.analyze_command import analyze_command  # noqa: E402
+
+app.command("review")(review_command)
 
 app.command("analyze")(analyze_command)
 

@@ -224,7 +224,7 @@ def rate_kind(method: str, path: str) -> str | None:
             return "join"
         if path.endswith("/sit") or path.endswith("/fill-bots") or path.endswith("/rematch"):  # (tableapi, rematch)
             return "join"
-        if path.startswith("/api/web/score/"):
+        if path.startswith("/api/web/score/") or path.endswith(("/review", "/hint")):  # (reviews.py, hints.py)
             return "heavy"
         return "read"
     if path.endswith("/record"):
@@ -259,6 +259,8 @@ def create_app(
     retention: Any = None,
     smtp: str | None = None,
     public_url: str | None = None,
+    review_budget: str = "0.2s",
+    review_idle_seconds: float = 30.0,
 ) -> FastAPI:
     """The app.
 
@@ -287,6 +289,10 @@ def create_app(
     Operations (``metrics.py``, ``retention.py``): ``metrics_token`` serves ``/metrics`` on this
     port to that bearer token only; ``log_requests`` logs one line per request; ``retention``
     (a :class:`~redtable.server.retention.Retention`) purges old chat and failed log-ins hourly.
+
+    Reviews (``reviews.py``): ``review_budget`` is the expert's search per reviewed decision
+    (``0.2s``, or iterations: ``400it``), ``review_idle_seconds`` how long a review nobody asks
+    about runs on before it stops.
     """
     store = store or Store(db, schema=schema, sqlite_sync=sqlite_sync)
     limits = limits or Limits()
@@ -334,6 +340,7 @@ def create_app(
                 purging.cancel()
             digesting.cancel()
             await hub.notifier.close()  # (the notifications under way go out before the store closes)
+            await reviews.stop()
             await hub.stop()
 
     app = FastAPI(
@@ -348,6 +355,9 @@ def create_app(
     install_document(app)  # /openapi.json: the routes' models and every refusal (apischema.py)
     app.state.hub = hub
     app.state.store = store
+    from .reviews import Reviews
+
+    reviews = app.state.reviews = Reviews(store, lambda: hub.pool, review_budget, review_idle_seconds)
     # e-mail (emails.py, mailer.py): the SMTP server, and the origin links in e-mails start with
     from .mailer import Mailer
 
@@ -587,7 +597,13 @@ def create_app(
         """A finished game's full record (seed, salt, options, every decision, every event): `redtable replay`
         reads it, and sha256 of "<seed>:<salt>" is the seed_commitment published at creation."""
         game = await hub.get(game_id)
-        return JSON(await hub.record(game))
+        out = await hub.record(game)
+        from .hints import marks
+
+        hints = await run_blocking(marks, store, game.id)
+        if hints:  # the game was played with the expert's hints (hints.py)
+            out["hints"] = hints
+        return JSON(out)
 
     @app.get("/api/games/{game_id}/chat", tags=["replay"], response_model=ChatHistory, responses=ERRORS)
     async def chat_history(
@@ -753,6 +769,11 @@ def create_app(
     from .publicgames import router as public_games_router
 
     app.include_router(public_games_router)  # my games in the open data under my name (publicgames.py)
+    from .hints import router as hints_router
+    from .reviews import router as reviews_router
+
+    app.include_router(reviews_router)  # the expert's review of a finished game (reviews.py)
+    app.include_router(hints_router)  # hints in practice games, and their marks (hints.py)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

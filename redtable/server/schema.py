@@ -92,6 +92,15 @@ def _open_data(store: Store, conn: Connection) -> None:
     store.metadata.tables["redtable_public_games"].create(conn, checkfirst=True)
 
 
+def _review_cache(store: Store, conn: Connection) -> None:
+    """Migration 8: the expert's finished
+    reviews of games' seats (``redtable_reviews``, ``reviews.py``), so a game reviewed twice
+    costs once, and the hints given in practice games (``redtable_hints``, ``hints.py``)."""
+    _load_models()
+    for name in ("redtable_reviews", "redtable_hints"):
+        store.metadata.tables[name].create(conn, checkfirst=True)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _baseline,
     _chat_removed,
@@ -100,6 +109,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _notify_settings,
     _bot_accounts,
     _open_data,
+    _review_cache,
 )
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
@@ -138,6 +148,7 @@ MODEL_MODULES = (
     "emails",
     "fairplay",
     "friends",
+    "hints",
     "loginguard",
     "moderation",
     "notifydb",
@@ -146,6 +157,7 @@ MODEL_MODULES = (
     "ratings",
     "readycheck",
     "rematch",
+    "reviews",
     "sanctions",
     "sharedlimits",
     "tabledb",
