@@ -82,7 +82,10 @@ app.command("cards")(cards_command)
 app.command("play")(play_command)
 app.command("simulate")(simulate_command)
 app.command("tournament")(tournament_command)
+from .review.cli import review_command  # noqa: E402
 from .sim.analyze_command import analyze_command  # noqa: E402
+
+app.command("review")(review_command)
 
 app.command("analyze")(analyze_command)
 
@@ -95,6 +98,9 @@ from .server.dbcli import db_app  # noqa: E402
 app.add_typer(db_app, name="db")
 
 from .server.admincli import admin_app  # noqa: E402
+from .server.exportcli import export_command  # noqa: E402
+
+app.command("export")(export_command)
 
 app.add_typer(admin_app, name="admin")
 

@@ -54,6 +54,12 @@ NOT_RUN = {
     "redtable tournament red-north --bots ismcts,heuristic -n 400 --backend ray": (
         "starts a Ray runtime (half a minute alone); tests/sim/test_ray_backend.py runs the Ray backend"
     ),
+    "docs/bots.md: # 1. the token": (
+        "a logged-in session's cookie jar and CSRF value; tests/server/test_bot_accounts.py makes, lists and revokes"
+    ),
+    "docs/bots.md: # 2. the example program": (
+        "a server with a bot account's token; tests/server/test_bot_accounts.py plays a game with the client"
+    ),
     "docs/deploy.md: redtable serve --workers 4 --db": (
         "needs a 'redtable' role and database; tests/server/test_fleet.py runs --workers 2 on one port"
     ),
@@ -78,6 +84,9 @@ NOT_RUN = {
     ),
     "docs/server.md: # Schemathesis against a running server": (
         "a server in the background and a minute of requests; tests/server/test_openapi_live.py runs it bounded"
+    ),
+    "redtable export --db sqlite:///redtable.db": (
+        "needs a server's database with finished games; tests/server/test_data_export.py exports SQLite and PostgreSQL"
     ),
     "docs/simulation.md: pip install -e '.[ray]'": "a Ray cluster; tests/sim/test_ray_backend.py runs the backend",
     "docs/web.md: apt-get install -y chromium": "installs Chromium, then runs the browser test suite itself",

@@ -434,7 +434,10 @@ class SearchBot(EvaluatingBot):
         self.tree.keep(state, me, action, kids.get(action), seed_of(self.seed, self.decisions, 1))
         return action
 
-    def search(self, state: State, me: int, root: Node | None = None) -> Node:
+    def search(self, state: State, me: int, root: Node | None = None, only: Action | None = None) -> Node:
+        """Run the search from ``state`` for seat ``me`` (into ``root``, else a new tree) and
+        return the root. ``only``: every iteration's first move at the root is that option
+        (a review's estimate of an option the search itself visits too little)."""
         rng = CanonicalRng(seed_of(self.seed, self.decisions))
         if root is None:
             root = Node()
@@ -469,6 +472,8 @@ class SearchBot(EvaluatingBot):
                 if len(opts) == 1:
                     det.apply(opts[0])
                     continue
+                if only is not None and node is root:
+                    opts = (only,)
                 kids = node.children
                 untried = None
                 best = opts[0]  # replaced by the first tried option (its value is above -1)

@@ -174,6 +174,12 @@ class State(ABC):
         """A short human description of an option of the current decision."""
         return action
 
+    def round_number(self) -> int | None:
+        """For a game played in rounds that end in a scoring (Red North's Resolution), the
+        round being played (public), so that a review can say what a choice scores by the
+        round's end; None (the default) for a game without such rounds."""
+        return None
+
     def idle_window(self) -> Action | None:
         """If the pending decision is a block window that its decider cannot use (the only
         option is to decline), the declining action; else None.

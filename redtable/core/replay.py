@@ -28,7 +28,8 @@ TOP_KEYS = (
     "salt",
     "seed_commitment",
     "seed_chosen_by_creator",
-)  # the last three: a server's record
+    "hints",
+)  # the last four: a server's record (hints: where the expert's hints were used, redtable.server.hints)
 LIMIT_BYTES = 16 << 20  # a 300-decision game with its events is about 15 KB
 MAX_DEPTH = 64  # a saved game nests 6 levels
 MIN_SEED, MAX_SEED = -(1 << 63), (1 << 64) - 1  # Rng keeps the seed modulo 2**64

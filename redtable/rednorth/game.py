@@ -209,6 +209,9 @@ class RedNorthState(Views, TurnFlow, Resolution):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
+    def round_number(self) -> int | None:
+        return self.round
+
     def _build_decision(self) -> Decision:
         ph = self.phase
         if ph == TURN:

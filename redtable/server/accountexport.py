@@ -102,7 +102,7 @@ def export(store: Store, account_id: int) -> dict[str, Any] | None:
             {
                 "game_id": r.game_id,
                 "title": r.title,
-                "against": "bots" if r.player == player_key(account_id, True) else "people",
+                "against": _against(r.player, account_id),
                 "players": r.players,
                 "place": r.place,
                 "mu_before": r.mu_before,
@@ -180,12 +180,19 @@ def _games(conn: Any, account_id: int) -> list[dict[str, Any]]:
     return out
 
 
+def _against(player: str, account_id: int) -> str:
+    """Whom a ratings row is against: people, bots, or (a bot account's) the bot leaderboard."""
+    if player.startswith("o:"):
+        return "bot_leaderboard"
+    return "bots" if player == player_key(account_id, True) else "people"
+
+
 def _ratings(conn: Any, account_id: int) -> list[dict[str, Any]]:
     r = ratings_table.c
     return [
         {
             "title": x.title,
-            "against": "bots" if x.player == player_key(account_id, True) else "people",
+            "against": _against(x.player, account_id),
             "mu": x.mu,
             "sigma": x.sigma,
             "ordinal": x.ordinal,

@@ -294,9 +294,27 @@ async def current_account(conn: HTTPConnection) -> Account | None:
     tok = session_cookie(conn)
     if tok and conn.scope.get("type") == "websocket" and not same_origin(conn):
         tok = None  # a page of another site opened this socket: the browser sent our cookie, it is not the person
-    account = await run_blocking(session_account, _store(conn), tok) if tok else None
+    if tok is None:  # a program's API token (botaccounts.py) authenticates the account as the cookie does
+        account = await _token_account(conn)
+    else:
+        account = await run_blocking(session_account, _store(conn), tok)
     state["account"] = account
     return account
+
+
+async def _token_account(conn: HTTPConnection) -> Account | None:
+    """The account of the request's API token: ``read`` for a GET or a socket, ``bot:play`` for a write."""
+    from .botaccounts import token_account
+    from .tokens import api_token
+
+    token = api_token(conn)
+    if token is None:
+        return None
+    reads = conn.scope.get("type") == "websocket" or conn.scope.get("method") in ("GET", "HEAD")
+    found = await run_blocking(token_account, _store(conn), token, "read" if reads else "bot:play")
+    if found is None:
+        raise ApiError(401, "bad_api_token", "this API token is unknown or revoked")
+    return Account(*found)
 
 
 def same_origin(conn: HTTPConnection) -> bool:

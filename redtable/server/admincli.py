@@ -1,4 +1,4 @@
-"""``redtable admin grant|revoke|notice|maintenance``: roles and site notices, on the server's database.
+"""``redtable admin grant|revoke|notice|maintenance|bot``: roles, notices, bot accounts, on the server's database.
 
 They take the same ``--db`` (env ``REDTABLE_DB``) and ``--db-schema`` as ``redtable serve``
 and ``redtable db``; every server process reads the result from the database (a fleet included).
@@ -131,3 +131,26 @@ def maintenance_command(
     finally:
         store.dispose()
     typer.echo(f"maintenance {state}")
+
+
+@admin_app.command("bot")
+def bot_command(
+    username: str = typer.Argument(..., help="the account"),
+    db: str | None = _db_option(),
+    db_schema: str | None = _schema_option(),
+) -> None:
+    """Make an account a bot account (docs/bots.md): irreversible; an admin may do it after games too."""
+    from . import moderation as mod
+    from .botaccounts import make_bot
+
+    store = _store(db, db_schema)
+    try:
+        store.create_tables()
+        account = _account(store, username)
+        if make_bot(store, account.id, "admin", force=True):
+            mod.record_action(store, actor_id=None, actor="cli", action="bot", account_id=account.id, reason="bot")
+            typer.echo(f"{account.username} is now a bot account")
+        else:
+            typer.echo(f"{account.username} was a bot account already")
+    finally:
+        store.dispose()

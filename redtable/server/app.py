@@ -43,6 +43,7 @@ from .apimodels import (
 from .apischema import errors, rule
 from .apischema import install as install_document
 from .botpool import PRESETS
+from .botseat import is_api_token, request_seat, socket_seat
 from .conn import Conn
 from .edge import BodyTooLarge, Edge, RateGate
 from .errors import ApiError, bad_token, internal_error, missing_token, token_in_url
@@ -52,8 +53,8 @@ from .live import MAX_SEED, Hub, LiveGame, _dumps
 from .moderation_api import refuse_in_maintenance
 from .players import router as players_router
 from .store import Store, run_blocking
+from .tokens import api_token, sha
 from .tokens import seat_token as _token
-from .tokens import sha
 from .validate import NAME_MAX, clip
 
 log = logging.getLogger("redtable.server")
@@ -223,7 +224,7 @@ def rate_kind(method: str, path: str) -> str | None:
             return "join"
         if path.endswith("/sit") or path.endswith("/fill-bots") or path.endswith("/rematch"):  # (tableapi, rematch)
             return "join"
-        if path.startswith("/api/web/score/"):
+        if path.startswith("/api/web/score/") or path.endswith(("/review", "/hint")):  # (reviews.py, hints.py)
             return "heavy"
         return "read"
     if path.endswith("/record"):
@@ -258,6 +259,8 @@ def create_app(
     retention: Any = None,
     smtp: str | None = None,
     public_url: str | None = None,
+    review_budget: str = "0.2s",
+    review_idle_seconds: float = 30.0,
 ) -> FastAPI:
     """The app.
 
@@ -286,6 +289,10 @@ def create_app(
     Operations (``metrics.py``, ``retention.py``): ``metrics_token`` serves ``/metrics`` on this
     port to that bearer token only; ``log_requests`` logs one line per request; ``retention``
     (a :class:`~redtable.server.retention.Retention`) purges old chat and failed log-ins hourly.
+
+    Reviews (``reviews.py``): ``review_budget`` is the expert's search per reviewed decision
+    (``0.2s``, or iterations: ``400it``), ``review_idle_seconds`` how long a review nobody asks
+    about runs on before it stops.
     """
     store = store or Store(db, schema=schema, sqlite_sync=sqlite_sync)
     limits = limits or Limits()
@@ -333,6 +340,7 @@ def create_app(
                 purging.cancel()
             digesting.cancel()
             await hub.notifier.close()  # (the notifications under way go out before the store closes)
+            await reviews.stop()
             await hub.stop()
 
     app = FastAPI(
@@ -347,6 +355,9 @@ def create_app(
     install_document(app)  # /openapi.json: the routes' models and every refusal (apischema.py)
     app.state.hub = hub
     app.state.store = store
+    from .reviews import Reviews
+
+    reviews = app.state.reviews = Reviews(store, lambda: hub.pool, review_budget, review_idle_seconds)
     # e-mail (emails.py, mailer.py): the SMTP server, and the origin links in e-mails start with
     from .mailer import Mailer
 
@@ -436,7 +447,11 @@ def create_app(
         return seat, tok
 
     async def seat_of(game: LiveGame, request: Request, required: bool = False) -> int | None:
-        """The seat of the request's token, None for a spectator (``required``: refused without a token)."""
+        """The seat of the request's token, None for a spectator (``required``: refused without a
+        token); a bot account's API token plays its account's seat (``botseat.py``)."""
+        by_account = await request_seat(request, store, game, required)
+        if by_account is not None:
+            return by_account
         if required:
             return (await seated(game, request))[0]
         tok = _token(request)
@@ -552,14 +567,16 @@ def create_app(
     async def decide(request: Request, game_id: str, body: DecisionRequest):
         """Decide the pending decision (your seat's token; the version you saw)."""
         game = await hub.get(game_id)
-        seat, _ = await seated(game, request)
+        seat = await seat_of(game, request, required=True)
+        assert seat is not None  # (required)
         return JSON(await hub.decide(game, seat, body.action, body.version))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], response_model=GameState, responses=ERRORS)
     async def undo(request: Request, game_id: str, body: UndoRequest):
         """Take back your own last decision (if the game allows undo and the undo rule does)."""
         game = await hub.get(game_id)
-        seat, _ = await seated(game, request)
+        seat = await seat_of(game, request, required=True)
+        assert seat is not None  # (required)
         return JSON(await hub.undo(game, seat, body.version))
 
     @app.get("/api/games/{game_id}/log", tags=["replay"], response_model=GameLog, responses=ERRORS)
@@ -580,7 +597,13 @@ def create_app(
         """A finished game's full record (seed, salt, options, every decision, every event): `redtable replay`
         reads it, and sha256 of "<seed>:<salt>" is the seed_commitment published at creation."""
         game = await hub.get(game_id)
-        return JSON(await hub.record(game))
+        out = await hub.record(game)
+        from .hints import marks
+
+        hints = await run_blocking(marks, store, game.id)
+        if hints:  # the game was played with the expert's hints (hints.py)
+            out["hints"] = hints
+        return JSON(out)
 
     @app.get("/api/games/{game_id}/chat", tags=["replay"], response_model=ChatHistory, responses=ERRORS)
     async def chat_history(
@@ -639,10 +662,17 @@ def create_app(
                         'the first message is {"type": "auth", "token": "..."} (or "token": null to watch)',
                     )
                 token = msg.get("token")
+                if "token" not in msg:  # a program may send its API token in the handshake's header (botseat.py)
+                    token = api_token(websocket)
                 if token is not None and not isinstance(token, str):
                     raise ApiError(400, "malformed", "'token' must be a string or null")
                 game = await hub.get(game_id)
-                seat = await hub.seat_of(game, token)
+                seat: int | None
+                if isinstance(token, str) and is_api_token(token):  # a bot account's program (botseat.py)
+                    seat = await socket_seat(store, game, token)
+                    token = None  # (no seat token: this socket is no device of the seat's to sign out)
+                else:
+                    seat = await hub.seat_of(game, token)
                 if seat is None and hub.spectators(game) >= limits.spectators_per_game:
                     raise ApiError(
                         429,
@@ -733,6 +763,17 @@ def create_app(
     from .friends_api import router as friends_router
 
     app.include_router(friends_router)  # follows, blocks, invitations of friends (friends.py)
+    from .botaccounts_api import router as bots_router
+
+    app.include_router(bots_router)  # bot accounts and API tokens (botaccounts.py)
+    from .publicgames import router as public_games_router
+
+    app.include_router(public_games_router)  # my games in the open data under my name (publicgames.py)
+    from .hints import router as hints_router
+    from .reviews import router as reviews_router
+
+    app.include_router(reviews_router)  # the expert's review of a finished game (reviews.py)
+    app.include_router(hints_router)  # hints in practice games, and their marks (hints.py)
 
     if docs:  # the interactive API docs, ahead of the web UI's catch-all mount
         from .apidocs import install as install_docs

@@ -14,7 +14,9 @@ from the server's event loop:
   borrow an idle search worker; a search job never takes a fast worker.
 * **Fairness.** Every game has its own FIFO queue and at most one job in flight. Games
   with a job waiting are served round-robin (one job per game per turn), and priority 0
-  (games with people) always before priority 1 (all-bot games).
+  (games with people) always before priority 1 (all-bot games), and both before priority
+  2: the reviews of finished games (:mod:`.searchjobs`, one decision per job, in the search
+  lane only), which take a search worker only when no bot waits for one.
 * **Deadlines.** A think may take its preset's :func:`preset_deadline` (the budget plus a
   margin) from the moment a worker starts it. Past it the answer is abandoned, the
   caller gets the fallback (what ``make_bot("random", seed)`` plays: a deterministic pick
@@ -59,6 +61,7 @@ from typing import Any, Literal
 
 from ..core import RedtableError, State
 from . import metrics
+from .searchjobs import REVIEW_PRIORITY
 
 log = logging.getLogger("redtable.server.botpool")
 
@@ -86,7 +89,7 @@ _LANES = (LANE_FAST, LANE_SEARCH)
 # the order in which a free worker of each lane looks at the queues: (lane, priority)
 _ORDER = {
     LANE_FAST: ((LANE_FAST, 0), (LANE_FAST, 1)),
-    LANE_SEARCH: ((LANE_SEARCH, 0), (LANE_FAST, 0), (LANE_SEARCH, 1), (LANE_FAST, 1)),
+    LANE_SEARCH: ((LANE_SEARCH, 0), (LANE_FAST, 0), (LANE_SEARCH, 1), (LANE_FAST, 1), (LANE_SEARCH, REVIEW_PRIORITY)),
 }
 _START_FAILURES_BROKEN = 3  # workers dying before they are ready, in a row: the pool is broken
 
@@ -209,8 +212,10 @@ def _worker_main(conn, lane: str, nice: int) -> None:
             return
         if msg is None:
             return
-        job_id, spec, seed, how, payload = msg
+        job_id, spec, seed, how, payload, task = msg
         t0 = time.perf_counter()
+        action: Any  # the bot's action, or a task's JSON
+        reply: tuple[Any, str, Any, float]
         try:
             if how == "replay":
                 try:
@@ -220,7 +225,12 @@ def _worker_main(conn, lane: str, nice: int) -> None:
                     raise
             else:
                 state = payload
-            action = make_bot(spec, seed).choose(state)
+            if task is not None:  # a review of this decision, or a hint, as JSON (searchjobs.py)
+                from .searchjobs import perform
+
+                action = perform(state, seed, task)
+            else:
+                action = make_bot(spec, seed).choose(state)
             reply = (job_id, "ok", action, time.perf_counter() - t0)
         except Exception as e:  # noqa: BLE001 - reported to the server, which plays the fallback
             reply = (job_id, "error", f"{type(e).__name__}: {e}", time.perf_counter() - t0)
@@ -257,11 +267,16 @@ class _Job:
     fut: asyncio.Future
     submitted: float
     started: float = 0.0
+    task: tuple[Any, ...] | None = None  # not a bot's think: ("review", taken, step, budget) or ("hint", budget)
 
     def fallback(self) -> str:
         from ..bots import make_bot
 
         return make_bot("random", self.seed).choose(self.state)
+
+
+class ReviewFailed(RuntimeError):
+    """A review or hint job ended without an answer (its worker crashed or overran)."""
 
 
 @dataclass(eq=False)
@@ -309,7 +324,7 @@ class BotPool:
         self._workers: list[_Worker] = []
         self._pending: dict[str, collections.deque[_Job]] = {}
         self._rings: dict[tuple[str, int], collections.deque[str]] = {
-            (lane, p): collections.deque() for lane in _LANES for p in (0, 1)
+            (lane, p): collections.deque() for lane in _LANES for p in (0, 1, REVIEW_PRIORITY)
         }
         self._ringed: dict[str, tuple[str, int]] = {}
         self._busy_games: set[str] = set()
@@ -441,10 +456,42 @@ class BotPool:
             self._withdraw(job)
             raise
 
+    async def run_task(
+        self, game_key: str, state: State, task: tuple, deadline: float, seed: int, game_seed: int, priority: int
+    ) -> Any:
+        """A :mod:`.searchjobs` task (not a bot's think) on ``state``, in the search lane at
+        ``priority``: its JSON answer, or :class:`ReviewFailed` (a crash, an overrun)."""
+        if self._closed:
+            raise BotPoolClosed("the bot pool was stopped")
+        if not self._started:
+            await self.start(wait=False)
+        loop = self._running_loop()
+        job = _Job(
+            next(self._ids),
+            game_key,
+            task[0],
+            seed,
+            state.clone(),
+            game_seed,
+            priority,
+            LANE_SEARCH,
+            deadline,
+            loop.create_future(),
+            time.monotonic(),
+            task=task,
+        )
+        self._enqueue(job)
+        self._pump()
+        try:
+            return await job.fut
+        except asyncio.CancelledError:
+            self._withdraw(job)
+            raise
+
     def stats(self) -> dict:
         """Queue lengths, workers (alive, ready, busy) per lane, counters since the start, and the
         p50/p99 queue wait (submit to start) of each lane's last 1,000 jobs."""
-        queued = {f"p{p}": 0 for p in (0, 1)}
+        queued = {f"p{p}": 0 for p in (0, 1, REVIEW_PRIORITY)}
         by_lane = {lane: 0 for lane in _LANES}
         for q in self._pending.values():
             for job in q:
@@ -574,6 +621,9 @@ class BotPool:
             for q in list(self._pending.values()):
                 for job in list(q):
                     self._withdraw(job)
+                    if job.task is not None:
+                        self._answer(job, None)
+                        continue
                     self._fell_back(job)
                     if not job.fut.done():
                         job.fut.set_result(job.fallback())
@@ -592,7 +642,7 @@ class BotPool:
         job.started = time.monotonic()
         self._waits[job.lane].append(job.started - job.submitted)
         try:
-            w.conn.send((job.id, job.spec, job.seed, how, payload))
+            w.conn.send((job.id, job.spec, job.seed, how, payload, job.task))
         except (OSError, EOFError):
             self._lost(w, "could not be reached")
             return
@@ -630,7 +680,12 @@ class BotPool:
             w.timer = None
         self.counts["think_us"] += int(seconds * 1e6)
         metrics.bot_thought(w.lane, seconds)
-        if status == "ok" and value in job.state.pending().options:
+        if job.task is not None:
+            self.counts[("reviewed" if job.task[0] == "review" else "hints") if status == "ok" else "errors"] += 1
+            if status != "ok":
+                log.warning("review of %s failed: %s", job.game_key, value)
+            self._answer(job, value if status == "ok" else None)
+        elif status == "ok" and value in job.state.pending().options:
             self.counts["done"] += 1
             self._answer(job, value)
         else:
@@ -653,7 +708,12 @@ class BotPool:
         """How many of ``game_key``'s thinks ended in the fallback since the last call."""
         return self.fallbacks_by_game.pop(game_key, 0)
 
-    def _answer(self, job: _Job, action: str | None) -> None:
+    def _answer(self, job: _Job, action: Any) -> None:
+        if action is None and job.task is not None:  # no fallback for a review or a hint: it failed
+            if not job.fut.done():
+                job.fut.set_exception(ReviewFailed(f"the review of {job.game_key} got no answer"))
+            self._finish(job)
+            return
         if action is None:
             self._fell_back(job)
             action = job.fallback()

@@ -57,6 +57,9 @@ def serve_command(
     ws_deflate: bool = typer.Option(
         False, "--ws-deflate/--no-ws-deflate", help="WebSocket per-message compression (saves bandwidth, costs CPU)"
     ),
+    review_budget: str = typer.Option(
+        "0.2s", "--review-budget", help="the expert's search per decision of a game review: 0.2s, 250ms or 400it"
+    ),
     log_level: str = typer.Option("info", "--log-level", help="critical, error, warning, info or debug"),
     access_log: bool | None = typer.Option(
         None,
@@ -185,6 +188,13 @@ def serve_command(
             _fail(f"{name} must be 0 (keep forever) to 36500, got {days}")
     if access_log is None:
         access_log = log_format == "json"
+    from ..bots.registry import parse_budget
+    from ..core import RedtableError
+
+    try:
+        parse_budget(review_budget)
+    except RedtableError as e:
+        _fail(f"--review-budget: {e}")
     if smtp:
         from .mailer import BadSmtpUrl, parse_smtp_url
 
@@ -279,6 +289,8 @@ def serve_command(
                 "--docs" if docs else "--no-docs",
                 "--lease-seconds",
                 repr(lease_seconds),
+                "--review-budget",
+                review_budget,
                 "--bot-workers",
                 str(bot_workers or max(1, ((os.cpu_count() or 2) - 1) // workers)),
                 *(["--db-schema", db_schema] if db_schema else []),
@@ -311,6 +323,7 @@ def serve_command(
         retention=Retention(chat_days=chat_days, failure_days=login_failure_days),
         smtp=smtp,
         public_url=public_url,
+        review_budget=review_budget,
     )
     if not reuse_port:
         _announce(host, port, docs, db)

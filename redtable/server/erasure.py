@@ -269,13 +269,13 @@ def _erase_hosts(x: Ctx) -> list[str]:
 
 
 def _erase_keys(x: Ctx) -> int:
-    """The account's rating keys (``a:<id>``, ``v:<id>``) in the moderators' log details (an undo of
+    """The account's rating keys (``a:<id>``, ``v:<id>``, ``o:<id>``) in the moderators' log details (an undo of
     ratings lists the keys it changed): the tag now."""
     actions = metadata.tables.get("redtable_mod_actions")
     if actions is None:
         return 0
     d = actions.c.detail
-    keys = [f'"{k}:{x.account_id}"' for k in ("a", "v")]
+    keys = [f'"{k}:{x.account_id}"' for k in ("a", "v", "o")]  # (o: a bot account's, botaccounts.py)
     n = 0
     for rid, raw in x.conn.execute(select(actions.c.id, d).where(or_(*(d.contains(k, autoescape=True) for k in keys)))):
         for k in keys:

@@ -317,13 +317,15 @@ def pending_for_table(conn: Any, game_id: str) -> list[Any]:
     return conn.execute(select(i.id, i.seat, i.invitee_id).where(i.game_id == game_id)).all()
 
 
-def add_invite(store: Store, game_id: str, seat: int, inviter: int, invitee: int) -> int:
+def add_invite(store: Store, game_id: str, seat: int, inviter: int, invitee: int, *, follow: bool = True) -> int:
     """Store the invitation (the seat's earlier one is replaced); the checks that need the live
     table are the caller's (``friends_api.invite``). 409 ``invites_full`` when the invitee has
-    :data:`INVITES_PER_ACCOUNT` pending, 403 ``blocked`` on a block with anyone of the table."""
+    :data:`INVITES_PER_ACCOUNT` pending, 403 ``blocked`` on a block with anyone of the table.
+    ``follow=False``: the invitee need not be followed (a bot account is challenged by anyone)."""
     i, f = invites_table.c, follows_table.c
     with store.engine.begin() as conn:
-        if not conn.execute(select(f.follower_id).where(f.follower_id == inviter, f.followee_id == invitee)).first():
+        follows = select(f.follower_id).where(f.follower_id == inviter, f.followee_id == invitee)
+        if follow and not conn.execute(follows).first():
             raise ApiError(409, "not_following", "you invite only players you follow: follow them first")
         if any_block(conn, invitee, table_accounts(conn, game_id) | {inviter}):
             raise blocked_error()

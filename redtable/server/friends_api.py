@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from functools import partial
 from typing import Any
 
 import orjson
@@ -50,6 +51,7 @@ from .apimodels_friends import (
     Withdrawn,
 )
 from .apischema import errors
+from .botaccounts import is_bot
 from .errors import ApiError, clip
 from .limits import rate_limited
 from .store import run_blocking
@@ -231,7 +233,8 @@ async def invite(request: Request, body: InviteRequest, game_id: str = PathParam
     if any(gid == game.id for gid, _ in await run_blocking(tabledb.account_games, store, other.id)):
         raise ApiError(409, "friend_seated", f"{other.username} already sits at this table")
     await _spend(request, me)
-    invite_id = await run_blocking(fr.add_invite, store, game.id, seat, me.id, other.id)
+    bot = await run_blocking(is_bot, store, other.id)  # anyone challenges a bot account (botaccounts.py)
+    invite_id = await run_blocking(partial(fr.add_invite, follow=not bot), store, game.id, seat, me.id, other.id)
     note = {"invite_id": invite_id, "game_id": game.id, "seat": seat, "from": me.username, "game": game.name}
     await _tell(hub, other.id, note)
     await notices.invited(hub, other.id, game.id, game.name, me.username)

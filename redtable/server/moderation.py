@@ -590,7 +590,7 @@ def undo_ratings(store: Store, game_id: str) -> dict[str, Any]:
     history rows go, and every rating of its title is recomputed from the remaining rated games in
     the order they were rated, so the players who met its players later move as if it had never
     been rated. Answers the accounts whose ratings changed, before and after."""
-    from .ratings import MODEL, bot_rating, history_table, ordinal, places_of, rate, ratings_table
+    from .ratings import MODEL, bot_rating, history_table, ordinal, places_of, rate, ratings_table, seat_keys
     from .store import games_table, seats_table
 
     g, h, r, s = games_table.c, history_table.c, ratings_table.c, seats_table.c
@@ -632,7 +632,7 @@ def undo_ratings(store: Store, game_id: str) -> dict[str, Any]:
             seats = conn.execute(
                 select(s.seat, s.kind, s.bot, s.account_id).where(s.game_id == gid).order_by(s.seat)
             ).all()
-            vs_bots = any(x.kind == "bot" for x in seats)
+            key_of = seat_keys(conn, seats)[1]  # (bot accounts: their own rows, ratings.py)
             places = places_of(orjson.loads(grow.result), grow.players)
             teams: list[tuple[float, float]] = []
             keys: list[str | None] = []
@@ -644,7 +644,7 @@ def undo_ratings(store: Store, game_id: str) -> dict[str, Any]:
                     teams.append((MODEL.mu, MODEL.sigma))
                     keys.append(None)
                 else:
-                    key = f"{'v' if vs_bots else 'a'}:{x.account_id}"
+                    key = key_of(x.account_id)
                     teams.append(current.get(key, (MODEL.mu, MODEL.sigma)))
                     keys.append(key)
                     owners[key] = x.account_id

@@ -28,6 +28,7 @@ from ..core import GAMES
 from .accounts import account_by_name, accounts_table
 from .apimodels import Leaderboard, Profile
 from .apischema import errors
+from .botaccounts import bot_accounts_table
 from .errors import ApiError, clip
 from .ratings import (
     BOARD_MIN_GAMES,
@@ -166,6 +167,8 @@ def leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, 
         r.bot.isnot(None)
         | (r.player.like("a:%") & (r.games >= BOARD_MIN_GAMES) & (r.updated_at >= since))  # people, against people
     )
+    # bot accounts are on their own board (botboard.py); NULL: a preset's row (NOT IN would drop it)
+    listed &= r.account_id.is_(None) | r.account_id.notin_(select(bot_accounts_table.c.account_id))
     with store.engine.connect() as conn:
         total = conn.execute(select(func.count()).select_from(ratings_table).where(listed)).scalar_one()
         rows = conn.execute(

@@ -24,7 +24,8 @@ never rated, nor one aborted before every person moved (status ``abandoned``).
 Tables (on the store's metadata, created with the others):
 
 * ``ratings``: one row per (player, title): ``player`` is ``a:<account id>`` (against
-  people), ``v:<account id>`` (against bots) or ``b:<preset>``, with mu, sigma, the
+  people), ``v:<account id>`` (against bots), ``o:<account id>`` (a bot account: ``botaccounts.py``,
+  its own leaderboard with the presets) or ``b:<preset>``, with mu, sigma, the
   ordinal (mu - 3 sigma: the leaderboard's order) and the number of rated games;
 * ``rating_history``: one row per account per rated game: before, after, its place, when.
 """
@@ -34,6 +35,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,7 @@ from sqlalchemy import (
 )
 
 from . import fairplay  # noqa: F401  (its tables on the metadata: a store made after this import creates them)
+from .botaccounts import bot_ids
 from .store import Store, games_table, metadata, seats_table
 
 log = logging.getLogger("redtable.server.ratings")
@@ -124,6 +127,19 @@ def rating_json(mu: float, sigma: float, games: int) -> dict[str, float | int | 
 def player_key(account_id: int, against_bots: bool) -> str:
     """The ratings row of an account: against people (``a:``) or against bot presets (``v:``)."""
     return f"{'v' if against_bots else 'a'}:{account_id}"
+
+
+def seat_keys(conn: Connection, seats: Any) -> tuple[bool, Callable[[int], str], set[int]]:
+    """How a game's accounts are rated: whether against bots (a preset or a bot account at the
+    table), each account's ratings row (``o:`` for a bot account: ``botaccounts.py``; else
+    :func:`player_key`), and which accounts are bot accounts. ``undo_ratings`` replays with it."""
+    bots = bot_ids(conn, sorted({x.account_id for x in seats if x.kind != "bot" and x.account_id is not None}))
+    vs_bots = any(x.kind == "bot" for x in seats) or bool(bots)
+
+    def key_of(account_id: int) -> str:
+        return f"o:{account_id}" if account_id in bots else player_key(account_id, vs_bots)
+
+    return vs_bots, key_of, bots
 
 
 # ---------------------------------------------------------------------- places
@@ -284,7 +300,7 @@ def _rate_locked(
         log.warning("rated game %s: %s; left unrated", game_id, e)
         return None
     accounts = sorted({x.account_id for x in seats if x.kind != "bot" and x.seat not in departed})
-    vs_bots = any(x.kind == "bot" for x in seats)  # a preset at the table: the rating against bots moves
+    vs_bots, key_of, bots = seat_keys(conn, seats)
     # one account's ratings move one game at a time (two of its games ending together on
     # PostgreSQL): lock its row, in id order so that two games never wait for each other
     conn.execute(
@@ -298,7 +314,7 @@ def _rate_locked(
         x.player: (x.mu, x.sigma, x.games)
         for x in conn.execute(
             select(r.player, r.mu, r.sigma, r.games).where(
-                r.title == title, r.player.in_([player_key(a, vs_bots) for a in accounts])
+                r.title == title, r.player.in_([key_of(a) for a in accounts])
             )
         )
     }
@@ -309,14 +325,14 @@ def _rate_locked(
         elif x.seat in departed:
             before.append((MODEL.mu, MODEL.sigma))
         else:
-            mu, sigma, _ = have.get(player_key(x.account_id, vs_bots), (MODEL.mu, MODEL.sigma, 0))
+            mu, sigma, _ = have.get(key_of(x.account_id), (MODEL.mu, MODEL.sigma, 0))
             before.append((mu, sigma))
     after = rate(before, places)
     changes = []
     for x, (mu0, s0), (mu1, s1), place in zip(seats, before, after, places, strict=True):
         if x.kind == "bot" or x.seat in departed:
             continue  # fixed: people never move a preset's rating (nor is a deleted account's kept)
-        key = player_key(x.account_id, vs_bots)
+        key = key_of(x.account_id)
         games = have.get(key, (0.0, 0.0, 0))[2] + 1
         values = {"mu": mu1, "sigma": s1, "ordinal": ordinal(mu1, s1), "games": games, "updated_at": now}
         if key in have:
@@ -343,7 +359,8 @@ def _rate_locked(
         changes.append(
             {"seat": x.seat, "account_id": x.account_id, "place": place, "before": (mu0, s0), "after": (mu1, s1)}
         )
-    return {"game_id": game_id, "title": title, "places": places, "changes": changes, "against_bots": vs_bots}
+    out = {"game_id": game_id, "title": title, "places": places, "changes": changes, "against_bots": vs_bots}
+    return out | {"bot_game": bool(bots)}
 
 
 def pending_games(store: Store, limit: int = 500) -> list[str]:

@@ -78,7 +78,39 @@ def _notify_settings(store: Store, conn: Connection) -> None:
         store.metadata.tables[name].create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_baseline, _chat_removed, _notify_tables, _friends, _notify_settings)
+def _bot_accounts(store: Store, conn: Connection) -> None:
+    """Migration 6: bot accounts and API tokens (``botaccounts.py``)."""
+    _load_models()
+    for name in ("redtable_bot_accounts", "redtable_api_tokens"):
+        store.metadata.tables[name].create(conn, checkfirst=True)
+
+
+def _open_data(store: Store, conn: Connection) -> None:
+    """Migration 7: an account's choice to publish its games under its name
+    (``publicgames.py``)."""
+    _load_models()
+    store.metadata.tables["redtable_public_games"].create(conn, checkfirst=True)
+
+
+def _review_cache(store: Store, conn: Connection) -> None:
+    """Migration 8: the expert's finished
+    reviews of games' seats (``redtable_reviews``, ``reviews.py``), so a game reviewed twice
+    costs once, and the hints given in practice games (``redtable_hints``, ``hints.py``)."""
+    _load_models()
+    for name in ("redtable_reviews", "redtable_hints"):
+        store.metadata.tables[name].create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _baseline,
+    _chat_removed,
+    _notify_tables,
+    _friends,
+    _notify_settings,
+    _bot_accounts,
+    _open_data,
+    _review_cache,
+)
 """Migration ``i + 1`` is ``MIGRATIONS[i]``; append new ones, never edit or reorder old ones."""
 
 
@@ -110,18 +142,22 @@ def _version_table(store: Store) -> Table:
 #: rather than depending on them: a new table module is added to this list.
 MODEL_MODULES = (
     "accounts",
+    "botaccounts",
     "chat",
     "clientdb",
     "emails",
     "fairplay",
     "friends",
+    "hints",
     "loginguard",
     "moderation",
     "notifydb",
+    "publicgames",
     "push",
     "ratings",
     "readycheck",
     "rematch",
+    "reviews",
     "sanctions",
     "sharedlimits",
     "tabledb",

@@ -12,9 +12,13 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection
 
 from .errors import token_in_url
+
+#: What an account's API token starts with (``botaccounts.py``): it tells one from a seat token
+#: in the same ``Authorization: Bearer`` header.
+API_TOKEN_PREFIX = "rtb_"
 
 
 def sha(text: str) -> str:
@@ -23,15 +27,37 @@ def sha(text: str) -> str:
 
 
 def new_secret() -> str:
-    """A seat token, invite or creator key: 256 random bits (URL-safe text)."""
-    return secrets.token_urlsafe(32)
+    """A seat token, invite or creator key: 256 random bits (URL-safe text), never one that looks
+    like an account's API token (one in 17 million would start so: drawn again)."""
+    while True:
+        secret = secrets.token_urlsafe(32)
+        if not secret.startswith(API_TOKEN_PREFIX):
+            return secret
 
 
-def seat_token(request: Request) -> str | None:
-    """The seat token: ``Authorization: Bearer`` (or ``X-Seat-Token``); never from the URL."""
+def seat_token(request: HTTPConnection) -> str | None:
+    """The seat token: ``Authorization: Bearer`` (or ``X-Seat-Token``); never from the URL.
+
+    An account's API token in ``Authorization`` is not a seat's: the seat token is then
+    ``X-Seat-Token`` (or none)."""
     if "token" in request.query_params:
         raise token_in_url()
+    auth = _bearer(request)
+    if auth and not auth.startswith(API_TOKEN_PREFIX):
+        return auth
+    return request.headers.get("x-seat-token") or None
+
+
+def api_token(request: HTTPConnection) -> str | None:
+    """An account's API token (``Authorization: Bearer rtb_...``), else None; never from the URL."""
+    if "token" in request.query_params:
+        raise token_in_url()
+    auth = _bearer(request)
+    return auth if auth and auth.startswith(API_TOKEN_PREFIX) and len(auth) <= 100 else None
+
+
+def _bearer(request: HTTPConnection) -> str | None:
     auth = request.headers.get("authorization")
     if auth and auth.lower().startswith("bearer "):
         return auth[7:].strip() or None
-    return request.headers.get("x-seat-token") or None
+    return None

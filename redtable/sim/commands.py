@@ -206,7 +206,14 @@ def simulate_command(
     details: bool = typer.Option(
         False, "--details", help="also the per-card (Red Rising) or per-God and per-Outpost (Red North) tables"
     ),
-    save_games: Path | None = typer.Option(None, "--save-games", help="write one JSON log per game here"),
+    save_games: Path | None = typer.Option(
+        None, "--save-games", help="keep every game here: one JSON log per game, or a data set's part (--save-format)"
+    ),
+    save_format: str = typer.Option(
+        "json",
+        "--save-format",
+        help="json (one replayable log per game), jsonl or parquet (one new part of a data set: docs/data.md)",
+    ),
     bots: str | None = BOTS,
     option: list[str] = GAME_OPTIONS,
     workers: int | None = WORKERS,
@@ -228,6 +235,7 @@ def simulate_command(
     bot_list = _split_bots(bots)
     _check_setup(game, players, options, bot_list or [])
     n_workers = _check_workers(workers)
+    _check_save_format(save_format)
     created = check_output_dir(save_games, "--save-games") if save_games is not None else []
     try:
         connect_backend(backend, address, n_workers)
@@ -243,6 +251,7 @@ def simulate_command(
                 progress_cb,
                 workers=n_workers,
                 backend=backend,
+                save_format=save_format,
             )
     except OSError as e:
         remove_created(created)
@@ -261,6 +270,19 @@ def simulate_command(
         print_simulation(simulation_numbers(report, bot_list, options), report.seconds, details)
     for failed in data.get("error_details", []):
         typer.echo(f"game {failed['game']} (seed {failed['seed']}) failed:\n{failed['error']}", err=True)
+
+
+def _check_save_format(save_format: str) -> None:
+    from ..data.files import FORMATS, need_pyarrow
+    from ..data.schema import DataError
+
+    if save_format not in ("json", *FORMATS):
+        _fail(f"--save-format must be one of json, {', '.join(FORMATS)}; got {quote(save_format)}")
+    if save_format == "parquet":
+        try:
+            need_pyarrow()
+        except DataError as e:
+            _fail(f"--save-format: {e}")
 
 
 def tournament_command(

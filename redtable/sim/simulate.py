@@ -12,6 +12,8 @@ from typing import Any
 
 from ..bots import make_bot
 from ..core import GameRecord, Rng, make_game
+from ..data.files import write_part
+from ..data.rows import simulated_row
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -79,7 +81,9 @@ def play_one(
 class SimulateTask:
     """Play game ``index`` of a simulation (picklable, for :func:`~redtable.sim.parallel.run_games`).
 
-    With ``save_dir`` the worker writes the game's log itself and returns no record.
+    With ``save_dir`` and the ``json`` format the worker writes the game's log itself and
+    returns no record; with ``jsonl`` or ``parquet`` it returns the game's data-set row
+    (``redtable/data``) in ``record``, and :func:`simulate` writes them all as one part.
     """
 
     game: str
@@ -88,15 +92,19 @@ class SimulateTask:
     seed: int
     bots: list[str] | None = None
     save_dir: str | None = None
+    save_format: str = "json"
 
     def __call__(self, index: int) -> GameResult:
         save_dir = self.save_dir
         r = play_one(
             self.game, self.players, self.options, index, self.seed, self.bots, keep_record=save_dir is not None
         )
-        if save_dir is not None:
-            Path(save_dir, f"game-{index:05d}.json").write_text(json.dumps(r.record))
-            r.record = None
+        if save_dir is not None and r.record is not None:
+            if self.save_format == "json":
+                Path(save_dir, f"game-{index:05d}.json").write_text(json.dumps(r.record))
+                r.record = None
+            else:
+                r.record = simulated_row(r.record, f"sim-{self.seed}-{index:05d}", r.bots)
         return r
 
 
@@ -152,9 +160,13 @@ def simulate(
     *,
     workers: int = 1,
     backend: str = "local",
+    save_format: str = "json",
 ) -> SimulationReport:
     """Play games ``0..games-1`` (game ``i`` from ``game_seed(seed, i)``) over ``workers``
-    processes; everything but the timings is the same for any ``workers``."""
+    processes; everything but the timings is the same for any ``workers``.
+
+    ``save_dir`` keeps every game: one JSON log per game (``save_format`` ``json``), or one
+    new part of a data set (``jsonl`` or ``parquet``: ``docs/data.md``)."""
     from .parallel import run_games
 
     options = options or {}
@@ -163,9 +175,20 @@ def simulate(
     if save_dir is not None:
         Path(save_dir).mkdir(parents=True, exist_ok=True)
     task = SimulateTask(
-        game_name, players, options, seed, list(bots) if bots else None, None if save_dir is None else str(save_dir)
+        game_name,
+        players,
+        options,
+        seed,
+        list(bots) if bots else None,
+        None if save_dir is None else str(save_dir),
+        save_format,
     )
     t0 = time.perf_counter()
     report.results = run_games(task, range(games), workers, backend, progress=progress)
     report.seconds = time.perf_counter() - t0
+    if save_dir is not None and save_format != "json":
+        rows = (r.record for r in sorted(report.results, key=lambda r: r.index) if r.record is not None)
+        write_part(Path(save_dir), rows, [save_format])
+        for r in report.results:
+            r.record = None
     return report

@@ -22,6 +22,8 @@ FILES = [
     ROOT / "redrising" / "score_cli.py",
     ROOT / "redrising" / "scorepad.py",
     ROOT / "redrising" / "gallery_cli.py",
+    ROOT / "review" / "cli.py",
+    ROOT / "review" / "words.py",
 ]
 CATALOGS = {"uk": UK, "pl": PL}
 

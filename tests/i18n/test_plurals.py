@@ -156,6 +156,7 @@ PAGE_NOT_A_COUNT = {
     *("wait.lead", "wait.link_label", "wait.to_bot_label", "tables.someone_came", "rematch.minutes"),
     "friends.invite_label",  # the seat a friend is invited to (its number)
     "err.text_too_long",  # {max} is a constant of the field (500 for a report's note)
+    "review.running",  # "{done}/{total}": a fraction, no noun
 }
 NUMBER = re.compile(r"\{(n|count|limit|max|min|points|vp|total|left|glory|helium|influence|fleet|seats)\}")
 

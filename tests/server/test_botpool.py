@@ -192,7 +192,7 @@ def test_round_robin_between_games_and_people_first():
         assert order[:2] == ["blocker", "person"]
         assert sorted(order[2:]) == [f"bots{i}" for i in range(6)]
         st = pool.stats()
-        assert st["queued"] == {"p0": 0, "p1": 0} and st["in_flight"] == 0
+        assert st["queued"] == {"p0": 0, "p1": 0, "p2": 0} and st["in_flight"] == 0
 
     run(go, 1, fast_workers=0)
 
@@ -304,3 +304,38 @@ def test_fallbacks_are_counted_per_game():
     pool._fell_back(J())
     pool._fell_back(J())
     assert pool.take_fallbacks("g1") == 2 and pool.take_fallbacks("g1") == 0 and pool.take_fallbacks("g2") == 0
+
+
+def test_a_review_waits_for_every_bot_and_answers_the_in_process_review():
+    """Reviews (priority 2) take the search worker only when no bot's think waits; a review job
+    answers what ``review_decision`` answers in this process (an iteration budget is exact)."""
+    from redtable.review import Budget, review_decision
+    from redtable.server import searchjobs
+
+    s = state_after("red-north", 2, 2, 4)
+    order: list[str] = []
+
+    async def go(pool):
+        async def job(key, priority, spec="heuristic"):
+            await pool.choose(key, spec, 1, s, priority=priority, game_seed=2)
+            order.append(key)
+
+        async def review(key):
+            got = await searchjobs.review(pool, key, s, s.decision().options[0], "12it", 3, 4, 2)
+            order.append(key)
+            return got
+
+        blocker = asyncio.create_task(job("blocker", 1, "ismcts:0.2s"))
+        while pool.stats()["busy"]["search"] == 0:
+            await asyncio.sleep(0.005)
+        tasks = [asyncio.create_task(review("review"))]
+        await asyncio.sleep(0)
+        tasks += [asyncio.create_task(job(f"bots{i}", 1)) for i in range(2)] + [asyncio.create_task(job("person", 0))]
+        await asyncio.sleep(0.01)
+        assert pool.stats()["queued"]["p2"] == 1
+        got = (await asyncio.gather(blocker, *tasks))[1]
+        assert order[0] == "blocker" and order[-1] == "review" and order[1] == "person"
+        return got
+
+    got = run(go, 1, fast_workers=0)
+    assert got == review_decision(s, s.decision().options[0], Budget(iterations=12), 3, 4).to_json()

@@ -10,6 +10,8 @@ import { blockedList } from "./friends.js";
 import { currentUser, onAccountChange, loadSession, PASSWORD_MIN } from "./account.js";
 import { selfServiceBlocks } from "./accountdata.js";
 import { noticesBlock } from "./noticeprefs.js";
+import { botTokensBlock } from "./accountbots.js";
+import { publicGamesBlock } from "./publicgames.js";
 
 const PASSWORD_MAX = 256;
 
@@ -85,10 +87,16 @@ export function mountSettings(root) {
       h("p.muted", null, t("settings.sessions_help")),
       h("button.btn.ghost.sign-out-everywhere", { type: "button", onclick: signOutEverywhere }, t("settings.sign_out_everywhere"))));
     page.append(blocks || (blocks = blockedList()));  // the players this account blocks (friends.js)
+    page.append(bots || (bots = botTokensBlock()));  // bot account and API tokens (accountbots.js)
+    publicGames = publicGames || publicGamesBlock();  // my games in the open data (publicgames.js)
+    publicGames.relabel();
+    page.append(publicGames.el);
     // export my data, delete my account (accountdata.js)
     page.append(...selfServiceBlocks());
   }
   let blocks = null;
+  let bots = null;
+  let publicGames = null;
 
   let notices = null;  // the notification settings' block, made once per page
   let pushState = null;  // "on", "off", "unsupported", "denied"

@@ -16,6 +16,7 @@ const routes = [
   [/^#?\/?$/, () => import("./lobby.js").then((m) => m.mountLobby)],
   [/^#\/game\/([^/?]+)/, () => import("./table.js").then((m) => m.mountGame)],
   [/^#\/replay\/([^/?]+)/, () => import("./table.js").then((m) => m.mountReplay)],
+  [/^#\/review\/([^/?]+)/, () => import("./review.js").then((m) => m.mountReview)],
   [/^#\/calc/, () => import("./calc.js").then((m) => m.mountCalc)],
   [/^#\/learn\/?$/, () => import("./learn.js").then((m) => m.mountLearnHub)],
   [/^#\/learn\/([^/?]+)\/([^/?]+)/, () => import("./learn.js").then((m) => m.mountTutorialGame)],

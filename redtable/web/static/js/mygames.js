@@ -145,7 +145,10 @@ export function mountMyGames(root) {
       h("div.game-actions", null,
         g.status === "active" || g.status === "waiting"
           ? h("a.btn.small" + (g.my_turn ? ".primary" : ""), { href: `#/game/${encodeURIComponent(g.game_id)}` }, g.my_turn ? t("mygames.play") : t("mygames.open"))
-          : h("a.btn.small", { href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("lobby.replay"))));
+          : h("a.btn.small", { href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("lobby.replay")),
+        g.status === "finished"
+          ? h("a.btn.small.review-link", { href: `#/review/${encodeURIComponent(g.game_id)}?seat=${g.seat ?? 0}` }, t("review.open"))
+          : null));
   }
 
   function render() {

@@ -22,6 +22,7 @@ import { WaitingRoom } from "./waitroom.js";
 import { RematchBox } from "./rematch.js";
 import { Toolbar } from "./toolbar.js";
 import { playersSection } from "./friends.js";
+import { HintButton, loadHints, hintBadge, hintNote } from "./hint.js";
 
 async function rendererFor(game) {
   if (game === "red-north") return (await import("./rn.js")).default;
@@ -499,6 +500,7 @@ function endScreen(ctx, onClose, extra) {
     h("div.actions", null,
       h("button.btn.close-end", { type: "button", onclick: () => { overlay.remove(); onClose && onClose(); } }, t("end.view_board")),
       ctx.readOnly ? null : h("a.btn", { href: `#/replay/${ctx.gameId}` }, t("end.replay")),
+      h("a.btn.review-link", { href: `#/review/${encodeURIComponent(ctx.gameId)}?seat=${ctx.me ?? 0}` }, t("review.open")),
       h("a.btn.primary", { href: "#/" }, t("end.lobby"))));
   overlay.append(card);
   if (extra) extra.place(card);
@@ -622,6 +624,7 @@ export function mountGame(root, gameId, hooks = {}) {
   let chatNames = "";
   // each other seat's turn in a line, "since your last turn" (turnstory.js)
   const told = new TurnStory(q(".side"));
+  const hint = new HintButton(gameId, () => session.token, () => schedule());  // practice games: the expert's hint (hint.js)
   // Straight from the messages, not from render(): a hidden tab gets no animation frames.
   function turn() {
     const s = session.snap;
@@ -748,6 +751,7 @@ export function mountGame(root, gameId, hooks = {}) {
       const src = ctx.renderer.promptCard && ctx.renderer.promptCard(ctx, d);
       if (src) box.append(src);
       if (items.length) box.append(promptBlock(ctx, items));
+      hint.place(box, ctx, session.snap);
       // a card offered in the decision reads its whole text from its corner mark (a tap on a phone), as on the board
       for (const el of box.querySelectorAll(".prompt-options .choice[data-card]")) quietInside(el);
     } else {
@@ -854,6 +858,7 @@ export function mountReplay(root, gameId) {
       step, events: data.events, readOnly: true, commitment: info.seed_commitment, seedChosen: !!info.seed_chosen_by_creator && !info.tutorial,
     });
     q(".game-name").textContent = `${t("replay.title")} — ${t("title." + info.game)}`;
+    if (hints.length) q(".game-name").append(" ", hintBadge(hints));
     q(".round-info").textContent = renderer.statusLine(ctx);
     clear(q(".board")).append(renderer.board(ctx));
     const box = clear(q(".prompt"));
@@ -864,8 +869,11 @@ export function mountReplay(root, gameId) {
       if (said) box.append(h("p.step-story", null, h("span.seat-dot", { style: { background: ctx.color(turns.byTurn ? (turns.turnAt(step) || {}).seat : data.by) }, "aria-hidden": "true" }), said));
     }
     if (turns && data.hands) q(".board").append(turns.hands(ctx, data.hands));
+    const hinted = hintNote(hints, step, ctx.name);
+    if (hinted) box.append(hinted);
     if (step === steps && info.status === "finished") {
-      box.append(h("button.btn.small", { type: "button", onclick: () => { document.body.append(endScreen(ctx)); } }, icon("trophy"), " ", t("table.show_results")));
+      box.append(h("button.btn.small", { type: "button", onclick: () => { document.body.append(endScreen(ctx)); } }, icon("trophy"), " ", t("table.show_results")),
+        " ", h("a.btn.small.review-link", { href: `#/review/${gid}?seat=${data.seat ?? 0}` }, t("review.open")));
     }
     // The log shows every event up to this step.
     chat.setStep(step);
@@ -889,6 +897,7 @@ export function mountReplay(root, gameId) {
     turns.myNext.addEventListener("click", () => mine(1));
   }
   let allEvents = [];
+  let hints = [];  // where the expert's hints were used (hint.js)
 
   function renderBar() {
     bar.set(step, steps, !!timer, !!info && info.status !== "finished");
@@ -921,6 +930,7 @@ export function mountReplay(root, gameId) {
       shell.classList.add(info.game);
       q(".seed-chosen").hidden = !info.seed_chosen_by_creator || !!info.tutorial;
       steps = info.step;
+      hints = await loadHints(gameId, token);
       await loadLog();
       await chat.load().catch(() => {});  // a replay without its chat is still a replay
       // a replay opens at the setup, unless its link asks for a step (?step=12, ?step=end)

@@ -1,0 +1,40 @@
+"""The bot leaderboard of a title: bot accounts (``botaccounts.py``, rated ``o:<account id>`` in
+their rated games) and the bot presets (their fixed ratings, ``ratings.py``), by ordinal. The
+people's leaderboard (``players.py``) lists no bot account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+
+from .accounts import accounts_table
+from .ratings import rating_json, ratings_table, sync_bot_rows
+from .store import Store
+
+
+def bot_leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, Any]:
+    sync_bot_rows(store)
+    r, a = ratings_table.c, accounts_table.c
+    listed = (r.title == title) & (r.bot.isnot(None) | r.player.like("o:%"))
+    with store.engine.connect() as conn:
+        total = conn.execute(select(func.count()).select_from(ratings_table).where(listed)).scalar_one()
+        rows = conn.execute(
+            select(r.player, r.bot, r.mu, r.sigma, r.games, a.username)
+            .select_from(ratings_table.outerjoin(accounts_table, a.id == r.account_id))
+            .where(listed)
+            .order_by(r.ordinal.desc(), r.player)
+            .limit(limit)
+            .offset(offset)
+        ).all()
+    players = [
+        {
+            "rank": offset + i + 1,
+            "username": x.username if x.bot is None else None,
+            "preset": x.bot,
+            "bot_account": x.bot is None,
+            **rating_json(x.mu, x.sigma, x.games),
+        }
+        for i, x in enumerate(rows)
+    ]
+    return {"title": title, "total": total, "limit": limit, "offset": offset, "players": players}
