@@ -20,6 +20,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..i18n.page import say
+
 GAMES = ("red-rising", "red-north")
 LANGS = ("en", "uk", "pl")
 
@@ -181,7 +183,7 @@ def red_north_rules(lang: str) -> dict[str, Any]:
         {
             "round": r,
             "round_name": ROUND_NAMES[r],
-            "name": engine_text(ROUND_NAMES[r].capitalize(), lang),
+            "name": say("rn.round." + ROUND_NAMES[r], lang),  # the page's word, which the terminal says too
             "outpost_vp": ROUND_VP[r],
             "muster": muster.get(r),
         }
