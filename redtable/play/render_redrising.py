@@ -24,7 +24,6 @@ from ..redrising.board import (
     DIE_TEXT,
     FLEET_MAX,
     HOUSE_NAMES,
-    HOUSE_TEXT,
     HOUSE_TITLES,
     LOCATION_NAMES,
     LOCATION_OF_NAME,
@@ -165,7 +164,6 @@ MSGIDS = (
     *LABEL.values(),
     *CHOICE_WORDS.values(),
     *DIE_TEXT.values(),
-    *HOUSE_TEXT,
     *LOCATION_TITLES,
     *(f"{t} (house)" for t in HOUSE_TITLES),
     *(f"{t} (house, of)" for t in HOUSE_TITLES),
@@ -528,7 +526,7 @@ class RedRisingRenderer(Renderer):
             t.add_row(tr("(no cards)"), "")
         house_line = Text.from_markup(
             f"[italic]{tr('House {house}', house=esc(house_title(house, 'of')))}:[/italic] "
-            f"{esc(tr(HOUSE_TEXT[HOUSE_NAMES.index(house)]))}"
+            f"{esc(say('rr.house_text.' + house))}"
         )
         title = tr(
             "Your hand — {seat} ({cards})", seat=esc(self.seat_name(viewer)), cards=cards(len(me.get("hand", [])))

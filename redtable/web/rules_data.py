@@ -80,7 +80,6 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
         FLEET_MAX,
         HAND_SIZE,
         HOUSE_NAMES,
-        HOUSE_TEXT,
         HOUSE_TITLES,
         INFLUENCE_TOKENS,
         LOCATION_NAMES,
@@ -120,8 +119,12 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
             "excess_card_vp": EXCESS_CARD_VP,
         },
         "houses": [
-            {"house": h, "name": n if lang == "en" else engine_text(f"{n} (house)", lang), "text": engine_text(x, lang)}
-            for h, n, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)
+            {
+                "house": h,
+                "name": n if lang == "en" else engine_text(f"{n} (house)", lang),
+                "text": say(f"rr.house_text.{h}", lang),
+            }
+            for h, n in zip(HOUSE_NAMES, HOUSE_TITLES, strict=True)
         ],
         # a location's bonus is the die face of the same name (the rulebook draws them alike)
         "locations": [
