@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ..core import Decision, Event, State
 from ..i18n import get_lang, ntr, tr
+from ..i18n.page import say
 from ..rednorth.actions import action_text
 from ..rednorth.cards import CHAMPION_BONUS, COLOUR_OF_NAME, KIND_OF_SLUG, KINDS, ROUND_NAMES, ROUND_VP, ROUNDS
 from ..rednorth.cards import kind_name as declined_kind_name
@@ -77,8 +78,6 @@ LABEL = {
     "saga": "Saga",
     "hel": "Hel",
 }
-ROUND_TITLE = {"spring": "Spring", "summer": "Summer", "ragnarok": "Ragnarok"}
-END_WORDS = {"left": "left", "right": "right"}
 # Message ids used through variables, for the catalogs' completeness test.
 MSGIDS = (
     *OUTPOST_SHORT.values(),
@@ -86,8 +85,6 @@ MSGIDS = (
     *DECIDED_BY.values(),
     *OUTPOST_RESULT.values(),
     *LABEL.values(),
-    *ROUND_TITLE.values(),
-    *END_WORDS.values(),
     *(k.name for k in KINDS),
     *COLOUR_STYLE,
 )
@@ -135,11 +132,13 @@ def colour_markup(colour: str) -> str:
 
 
 def round_title(name: str) -> str:
-    return tr(ROUND_TITLE[name]) if name in ROUND_TITLE else name.capitalize()
+    """A round's name (spring, summer, ragnarok) as the page says it (:mod:`redtable.i18n.page`)."""
+    return say("rn.round." + name)
 
 
 def end_word(end: str) -> str:
-    return tr(END_WORDS[end]) if end in END_WORDS else end
+    """A Party's end (left, right) as the page says it."""
+    return say("rn." + end)
 
 
 def counted(slugs: list[str]) -> str:

@@ -19,11 +19,11 @@ from rich.text import Text
 
 from ..core import Decision, Event, State
 from ..i18n import get_lang, ntr, tr
+from ..i18n.page import say
 from ..redrising.board import (
     DIE_TEXT,
     FLEET_MAX,
     HOUSE_NAMES,
-    HOUSE_TEXT,
     HOUSE_TITLES,
     LOCATION_NAMES,
     LOCATION_OF_NAME,
@@ -146,12 +146,9 @@ LABEL = {
     "end_of_game_order": "end-of-game ability",
     "reveal_from_hand": "reveals from hand",
 }
+# Options the page says in the same words: its rr.opt.<option> (redtable.i18n.page), once per language.
+PAGE_CHOICES = frozenset({"yes", "no", "none", "top", "bottom"})
 CHOICE_WORDS = {
-    "yes": "Yes",
-    "no": "No",
-    "none": "Skip",
-    "top": "On top of the deck",
-    "bottom": "At the bottom of the deck",
     "helium": "Helium",
     "advance": "Advance on the Fleet Track",
     "influence": "Influence on the Institute",
@@ -167,7 +164,6 @@ MSGIDS = (
     *LABEL.values(),
     *CHOICE_WORDS.values(),
     *DIE_TEXT.values(),
-    *HOUSE_TEXT,
     *LOCATION_TITLES,
     *(f"{t} (house)" for t in HOUSE_TITLES),
     *(f"{t} (house, of)" for t in HOUSE_TITLES),
@@ -175,6 +171,13 @@ MSGIDS = (
     "banish",
     "place",
 )
+
+
+def choice_word(option: str) -> str | None:
+    """An option's word (yes, no, skip, top, bottom, a die bonus), or None for another option."""
+    if option in PAGE_CHOICES:
+        return say("rr.opt." + option)
+    return tr(CHOICE_WORDS[option]) if option in CHOICE_WORDS else None
 
 
 @cache
@@ -523,7 +526,7 @@ class RedRisingRenderer(Renderer):
             t.add_row(tr("(no cards)"), "")
         house_line = Text.from_markup(
             f"[italic]{tr('House {house}', house=esc(house_title(house, 'of')))}:[/italic] "
-            f"{esc(tr(HOUSE_TEXT[HOUSE_NAMES.index(house)]))}"
+            f"{esc(say('rr.house_text.' + house))}"
         )
         title = tr(
             "Your hand — {seat} ({cards})", seat=esc(self.seat_name(viewer)), cards=cards(len(me.get("hand", [])))
@@ -579,7 +582,7 @@ class RedRisingRenderer(Renderer):
                 return f"{src}: {text}"
             return tr("{card}: {text} Do you?", card=src, text=text)
         if k == "banish_from_location":
-            return tr("House Ceres: banish any 1 card from a location.")
+            return say("rr.prompt.banish_from_location")
         if k == "banish_top":
             return tr("Rising die: banish the top card of a location of your choice.")
         if k == "choose_card":
@@ -589,15 +592,15 @@ class RedRisingRenderer(Renderer):
         if k == "move_location":
             return tr("{card}: move the card to which location?", card=src)
         if k == "choose_opponent":
-            return tr("{card}: choose an opponent.", card=src)
+            return say("rr.prompt.choose_opponent", card=src)
         if k == "choose_one":
             if "for" in c:
                 return tr("{card}: choose the one you gain; {who} gains the others.", card=src, who=who("for"))
             if words:
                 return tr("{card}: choose one. {text}", card=src, text=text)
-            return tr("{card}: choose one.", card=src)
+            return say("rr.prompt.choose_one", card=src)
         if k == "choose_color":
-            return tr("{card}: name a colour.", card=src)
+            return say("rr.prompt.choose_color", card=src)
         if k == "name_color":
             named = ", ".join(color_markup(x) for x in c.get("named", [])) or tr("none yet")
             return tr("{card}: name a colour (named so far: {named}).", card=src, named=named)
@@ -738,8 +741,8 @@ class RedRisingRenderer(Renderer):
             return self.who(int(o[1:])), ""
         if o in COLOR_NAMES:
             return color_markup(o), ""
-        if o in CHOICE_WORDS:
-            return esc(tr(CHOICE_WORDS[o])), ""
+        if (word := choice_word(o)) is not None:
+            return esc(word), ""
         return esc(state.describe(o)), ""
 
     def option_short(self, state: State, d: Decision) -> list[str]:
@@ -1049,7 +1052,7 @@ class RedRisingRenderer(Renderer):
             return tr(
                 "{who} chooses {option} ({card})",
                 who=who(),
-                option=esc(tr(CHOICE_WORDS[d["option"]]) if d["option"] in CHOICE_WORDS else d["option"]),
+                option=esc(choice_word(d["option"]) or d["option"]),
                 card=card(),
             )
         if k == "count":

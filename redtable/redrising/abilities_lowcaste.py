@@ -148,7 +148,6 @@ def _q_reveals(st: RRState, node, ctx, answer):
                 "card": SLUG[ctx["src"]],
                 "by": ctx["p"],
                 "colors": [COLOR_NAMES[c] for c in colors],
-                "hint": f"reveal a {colors_text(colors)} from your hand",
             },
         )
     _reveal_from_hand(st, q, [BY_SLUG[answer]], "must_reveal")
@@ -292,7 +291,6 @@ def _to_bottom(st: RRState, node, ctx, answer):
                 tuple(SLUG[c] for c in cards),
                 {
                     "card": SLUG[ctx["src"]],
-                    "hint": "choose the next card to put under the deck (the last one chosen ends at the bottom)",
                 },
             )
         answer = SLUG[cards[0]]

@@ -67,7 +67,7 @@ def _action(st: RRState, node, ctx, answer):
         opts = tuple([SLUG[c] for c in hand]) if hand else ("lead",)
         if st.deck:
             opts += ("scout",)
-        return _new_decision(Decision, (p, "action", opts, {"hint": "deploy a card to Lead, or scout"}))
+        return _new_decision(Decision, (p, "action", opts, {}))
     if answer == "scout":
         st.stack.append((_scout, ("scout",), ctx))
     elif answer == "lead":
@@ -408,7 +408,7 @@ def _eog_player(st: RRState, node, ctx, answer):
         pending = tuple(SLUG[c] for c in st.hands[p] if c in end_of_game and c not in st.eog_done)
         if not pending:
             return None
-        return Decision(p, "end_of_game_order", pending, {"hint": "choose which end-of-game ability to resolve next"})
+        return Decision(p, "end_of_game_order", pending, {})
     card = BY_SLUG[answer]
     st.eog_done.add(card)
     st.log("end_of_game_ability", player=p, card=SLUG[card])

@@ -209,9 +209,7 @@ def _split(st: RRState, node, ctx, answer):
             q,
             "choose_one",
             tuple(lbl for lbl, _ in node[1:]),
-            prompt_context(
-                st, node, ctx, "one", **{"for": ctx["p"], "hint": "you gain this one; they gain the others"}
-            ),
+            prompt_context(st, node, ctx, "one", **{"for": ctx["p"]}),
         )
     st.log("chose", player=q, option=answer, card=SLUG[ctx["src"]])
     frames = [(e, dict(ctx, p=q)) for lbl, e in node[1:] if lbl == answer]
@@ -339,7 +337,6 @@ def _reveal_under(st: RRState, node, ctx, answer):
                 {
                     "card": SLUG[src],
                     "revealed": [SLUG[c] for c in cards],
-                    "hint": "the card to place directly under this card (the other goes below it)",
                 },
             )
         answer = SLUG[cards[0]]

@@ -20,6 +20,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..i18n.page import say
+
 GAMES = ("red-rising", "red-north")
 LANGS = ("en", "uk", "pl")
 
@@ -78,7 +80,6 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
         FLEET_MAX,
         HAND_SIZE,
         HOUSE_NAMES,
-        HOUSE_TEXT,
         HOUSE_TITLES,
         INFLUENCE_TOKENS,
         LOCATION_NAMES,
@@ -118,8 +119,12 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
             "excess_card_vp": EXCESS_CARD_VP,
         },
         "houses": [
-            {"house": h, "name": n if lang == "en" else engine_text(f"{n} (house)", lang), "text": engine_text(x, lang)}
-            for h, n, x in zip(HOUSE_NAMES, HOUSE_TITLES, HOUSE_TEXT, strict=True)
+            {
+                "house": h,
+                "name": n if lang == "en" else engine_text(f"{n} (house)", lang),
+                "text": say(f"rr.house_text.{h}", lang),
+            }
+            for h, n in zip(HOUSE_NAMES, HOUSE_TITLES, strict=True)
         ],
         # a location's bonus is the die face of the same name (the rulebook draws them alike)
         "locations": [
@@ -181,7 +186,7 @@ def red_north_rules(lang: str) -> dict[str, Any]:
         {
             "round": r,
             "round_name": ROUND_NAMES[r],
-            "name": engine_text(ROUND_NAMES[r].capitalize(), lang),
+            "name": say("rn.round." + ROUND_NAMES[r], lang),  # the page's word, which the terminal says too
             "outpost_vp": ROUND_VP[r],
             "muster": muster.get(r),
         }

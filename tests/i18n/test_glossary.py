@@ -146,15 +146,18 @@ EVEN_IF = {
 @pytest.mark.parametrize("lang", ["en", "uk", "pl"])
 def test_house_abilities_keep_even_if_you_already_have_it(lang):
     """As both rulebooks print it (uk 219–239, pl 212–232): the terminal, the rules data and the page."""
+    from redtable.i18n.page import say
     from redtable.web.rules_data import rules_data
 
-    terminal = [t if lang == "en" else CATALOGS[lang][t] for t in HOUSE_TEXT]
+    terminal = [say(f"rr.house_text.{h}", lang) for h in HOUSE_NAMES]  # the terminal reads the page's catalog
     rules = [h["text"] for h in rules_data("red-rising", lang)["houses"]]
     page = json.loads((STATIC / f"{lang}.json").read_text(encoding="utf-8"))
     shown = [page[f"rr.house_text.{h}"] for h in HOUSE_NAMES]
     for texts in (terminal, rules, shown):
         assert all(EVEN_IF[lang] in t for t in texts), texts
     assert terminal == rules == shown  # one wording per language
+    if lang == "en":
+        assert shown == list(HOUSE_TEXT)  # the engine's English (cards endpoint) is the page's
 
 
 def test_red_north_names_are_the_galleries_in_every_place():

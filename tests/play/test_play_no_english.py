@@ -107,15 +107,16 @@ def play(game: str, players: int, seed: int, lang: str) -> str:
             show(r.explain(state, d))
             for label, detail in r.option_rows(state, d):
                 show(label + " " + detail)
-            if step % 23 == 0:
-                for part in r.board(state, d.player, d):
+            if step % 23 == 0:  # the full board, and the hand with every card's rules text
+                for part in [*r.board(state, d.player, d), *r.hand(state, d.player)]:
                     show(part)
+                show(r.help_text())
             action = bot.choose(state)
             session.record(d, action)
             state.apply(action)
             step += 1
         for command in r.commands().values():
-            args = ["mars", "darrow", "Севро", "Севр"] if game == "red-rising" else [""]
+            args = ["mars", "darrow", "Севро", "Севр"] if game == "red-rising" else ["", "jarl", "Ярл", "Тор"]
             for arg in args:
                 for part in command.run(state, 0, arg):
                     show(part)

@@ -23,17 +23,19 @@ function cardName(slug, cas) {
 }
 // A prompt that names the gesture: "tap" on a touch screen, "click" elsewhere.
 function tk(key, params) { return t(isTouch() && has(key + "_touch") ? key + "_touch" : key, params); }
-// Gods' and Outposts' names and texts come from the cards endpoint (rendered by the engine's
-// own tables in the page's language), so the board, the rules page and the guide agree.
+// Gods' and Outposts' names and texts, and the cards' rules texts, come from the cards endpoint
+// (rendered by the engine's own tables in the page's language): each text exists once per
+// language, in the rules package, and the board, the rules page, the guide and the terminal agree.
 let gallery = null;
 function know(ctx) { if (ctx && ctx.cards && ctx.cards.gods) gallery = ctx.cards; }
 function godEntry(g) { return gallery ? gallery.gods.find((x) => x.god === g) : null; }
 function outpostEntry(c) { return gallery ? gallery.outposts.find((x) => x.colour === c) : null; }
 function godName(g) { const e = godEntry(g); return e ? e.name : t("rn.god." + g); }
 function godAcc(g) { const e = godEntry(g); return e ? e.name_acc || e.name : t("rn.god." + g); }
-function godText(g) { const e = godEntry(g); return e ? e.text : t("rn.god_text." + g); }
+function godText(g) { const e = godEntry(g); return e ? e.text : ""; }
 function outpostName(c, fallback) { const e = outpostEntry(c); return e ? e.name : fallback || c; }
-function outpostText(c) { const e = outpostEntry(c); return e ? e.text : t("rn.outpost_text." + c); }
+function outpostText(c) { const e = outpostEntry(c); return e ? e.text : ""; }
+function cardText(slug) { const e = gallery ? gallery.kinds.find((x) => x.card === slug) : null; return e ? e.text : ""; }
 function colourName(c) { return t("rn.colour." + c); }
 
 function groupName(g) {
@@ -308,9 +310,8 @@ function inspect(ctx, key) {
       h("p", null, outpostText(c)),
       o ? h("p.muted", null, o.controller !== null && o.controller !== undefined ? t("rn.controlled_by", { player: ctx.name(o.controller) }) : t("rn.uncontrolled")) : null);
   }
-  const k = kindOf(key);
   if (!has("rn.card." + key)) return null;
-  return h("div.detail", null, h("div.detail-row", null, ncard(key), h("div", null, h("strong", null, cardName(key)), h("p", null, t("rn.text." + k.type)))));
+  return h("div.detail", null, h("div.detail-row", null, ncard(key), h("div", null, h("strong", null, cardName(key)), h("p", null, cardText(key)))));
 }
 
 // ---------------------------------------------------------------------- log
