@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .apimodels import Answer, Rating
+from .apimodels import Answer, Rating, Record
 
 
 # ---------------------------------------------------------------------- bot accounts and API tokens
@@ -119,3 +119,9 @@ class HintMark(Answer):
 
 class HintsUsed(Answer):
     hints: list[HintMark]
+
+
+class HintedRecord(Record):
+    """A finished game's record (``GET /api/games/{id}/record``), with where hints were used."""
+
+    hints: list[HintMark] | None = Field(None, description="the game was played with the expert's hints: where")
