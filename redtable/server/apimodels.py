@@ -10,6 +10,8 @@ Nested values whose shape belongs to a title (a seat's view, an event, a game's 
 Sections: games and seats (``app.py``), accounts and e-mail (``accounts_api.py``, ``emails.py``),
 Web Push (``push.py``), players (``players.py``), moderation (``moderation_api.py``), tables and
 quick play (``tableapi.py``), rematches (``rematch.py``), the web UI's data (``web/routes.py``).
+The account's self-service and notification answers are in ``apimodels_self.py``, the friends'
+in ``apimodels_friends.py`` (this module stays under 800 lines).
 """
 
 from __future__ import annotations

@@ -38,6 +38,19 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from . import friends as fr
 from . import notices, sharedlimits, tabledb
 from .accounts import USERNAME_MAX, Account, account_by_name, account_for_write, current_account
+from .apimodels_friends import (
+    BlockList,
+    Declined,
+    FriendsPage,
+    InviteAccepted,
+    InviteSent,
+    MyInvites,
+    Relation,
+    TableAccounts,
+    TableInvites,
+    Withdrawn,
+)
+from .apischema import errors
 from .botaccounts import is_bot
 from .errors import ApiError, clip
 from .limits import rate_limited
@@ -107,7 +120,7 @@ def _online(hub: Any, seats: list[tuple[str, int]]) -> bool:
 
 
 # ---------------------------------------------------------------------- follows
-@router.get("/api/friends")
+@router.get("/api/friends", response_model=FriendsPage, responses=errors(401))
 async def friends_list(request: Request) -> Response:
     """Whom I follow (``online``: at a table now), their open tables and live games, my invitations."""
     me = await _me(request)
@@ -119,7 +132,7 @@ async def friends_list(request: Request) -> Response:
     return _json(out)
 
 
-@router.get("/api/friends/{username}")
+@router.get("/api/friends/{username}", response_model=Relation, responses=errors(401, 404, 422))
 async def relation(request: Request, username: str = Username) -> Response:
     """Whether I follow and whether I block the player (never whether they block me)."""
     me = await _me(request)
@@ -127,7 +140,7 @@ async def relation(request: Request, username: str = Username) -> Response:
     return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
 
 
-@router.put("/api/friends/{username}")
+@router.put("/api/friends/{username}", response_model=Relation, responses=errors(401, 403, 404, 422))
 async def follow(request: Request, username: str = Username) -> Response:
     """Follow the player (their open tables and live games show in my lobby)."""
     me = await _me(request, write=True)
@@ -137,7 +150,7 @@ async def follow(request: Request, username: str = Username) -> Response:
     return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
 
 
-@router.delete("/api/friends/{username}")
+@router.delete("/api/friends/{username}", response_model=Relation, responses=errors(401, 403, 404, 422))
 async def unfollow(request: Request, username: str = Username) -> Response:
     me = await _me(request, write=True)
     other = await _other(request, me, username)
@@ -147,14 +160,14 @@ async def unfollow(request: Request, username: str = Username) -> Response:
 
 
 # ---------------------------------------------------------------------- blocks
-@router.get("/api/blocks")
+@router.get("/api/blocks", response_model=BlockList, responses=errors(401))
 async def blocks_list(request: Request) -> Response:
     """The players I block, newest first."""
     me = await _me(request)
     return _json({"blocks": await run_blocking(fr.blocked_list, _store(request), me.id)})
 
 
-@router.put("/api/blocks/{username}")
+@router.put("/api/blocks/{username}", response_model=Relation, responses=errors(401, 403, 404, 422))
 async def block(request: Request, username: str = Username) -> Response:
     """Block the player: no invitations, no shared tables, no chat lines either way."""
     me = await _me(request, write=True)
@@ -164,7 +177,7 @@ async def block(request: Request, username: str = Username) -> Response:
     return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
 
 
-@router.delete("/api/blocks/{username}")
+@router.delete("/api/blocks/{username}", response_model=Relation, responses=errors(401, 403, 404, 422))
 async def unblock(request: Request, username: str = Username) -> Response:
     me = await _me(request, write=True)
     other = await _other(request, me, username)
@@ -173,7 +186,7 @@ async def unblock(request: Request, username: str = Username) -> Response:
     return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
 
 
-@router.get("/api/games/{game_id}/accounts")
+@router.get("/api/games/{game_id}/accounts", response_model=TableAccounts, responses=errors(401, 404))
 async def table_accounts(request: Request, game_id: str = PathParam(..., max_length=32)) -> Response:
     """The table's seats that play as their account (its name), for follow and block buttons."""
     await _me(request)
@@ -197,7 +210,12 @@ def _waiting(game: Any) -> None:
         raise ApiError(409, "not_waiting", "this table waits for nobody: its seats are taken or its game is over")
 
 
-@router.post("/api/games/{game_id}/friend-invites", status_code=201)
+@router.post(
+    "/api/games/{game_id}/friend-invites",
+    status_code=201,
+    response_model=InviteSent,
+    responses=errors(400, 401, 403, 404, 409, 422),
+)
 async def invite(request: Request, body: InviteRequest, game_id: str = PathParam(..., max_length=32)) -> Response:
     """Invite a player I follow to an empty seat of my waiting table (they hear of it; no link)."""
     me = await _me(request, write=True)
@@ -223,7 +241,7 @@ async def invite(request: Request, body: InviteRequest, game_id: str = PathParam
     return _json({"invite_id": invite_id, "game_id": game.id, "seat": seat, "username": other.username}, 201)
 
 
-@router.get("/api/games/{game_id}/friend-invites")
+@router.get("/api/games/{game_id}/friend-invites", response_model=TableInvites, responses=errors(400, 403, 404))
 async def table_invites(request: Request, game_id: str = PathParam(..., max_length=32)) -> Response:
     """The creator reads whom the table's empty seats wait for."""
     game = await _hub(request).get(game_id)
@@ -231,7 +249,7 @@ async def table_invites(request: Request, game_id: str = PathParam(..., max_leng
     return _json({"invites": await run_blocking(fr.invites_of_table, _store(request), game.id)})
 
 
-@router.delete("/api/games/{game_id}/friend-invites/{seat}")
+@router.delete("/api/games/{game_id}/friend-invites/{seat}", response_model=Withdrawn, responses=errors(400, 403, 404))
 async def withdraw(
     request: Request, game_id: str = PathParam(..., max_length=32), seat: int = PathParam(..., ge=0, le=7)
 ) -> Response:
@@ -269,14 +287,14 @@ def heard(game: Any, rest: str, tag: str) -> None:
 
 
 # ---------------------------------------------------------------------- invitations: the invitee
-@router.get("/api/invitations")
+@router.get("/api/invitations", response_model=MyInvites, responses=errors(401))
 async def my_invites(request: Request) -> Response:
     """The invitations waiting for me, newest first."""
     me = await _me(request)
     return _json({"invites": await run_blocking(fr.invites_for, _store(request), me.id)})
 
 
-@router.post("/api/invitations/{invite_id}/accept")
+@router.post("/api/invitations/{invite_id}/accept", response_model=InviteAccepted, responses=errors(401, 403, 404, 409))
 async def accept(request: Request, invite_id: int = PathParam(..., ge=1, le=2**31 - 1)) -> Response:
     """Take the seat I was invited to: a token for this device, bound to my account."""
     me = await _me(request, write=True)
@@ -313,7 +331,7 @@ async def accept(request: Request, invite_id: int = PathParam(..., ge=1, le=2**3
     )
 
 
-@router.post("/api/invitations/{invite_id}/decline")
+@router.post("/api/invitations/{invite_id}/decline", response_model=Declined, responses=errors(401, 403, 404))
 async def decline(request: Request, invite_id: int = PathParam(..., ge=1, le=2**31 - 1)) -> Response:
     me = await _me(request, write=True)
     got = await run_blocking(fr.take_invite, _store(request), invite_id, me.id)

@@ -14,17 +14,20 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, Response
 
 from . import notifydb as db
-from .emails import TokenBody, address_of, check_token, logged_in, mailer_of
+from .apimodels_self import NotificationPage, NotificationSettings, Unsubscribed
+from .apischema import errors, rule
+from .emails import TOKEN_RE, TokenBody, address_of, check_token, logged_in, mailer_of
 from .errors import ApiError
 from .store import run_blocking
 
 router = APIRouter(tags=["accounts"])
 
 
-@router.get("/api/account/notifications")
+@router.get("/api/account/notifications", response_model=NotificationPage, responses=errors(401))
 async def get_notifications(request: Request) -> Response:
     """The account's notification settings, and whether e-mail reaches it (a verified address)."""
     account = await logged_in(request, write=False)
@@ -41,7 +44,7 @@ async def get_notifications(request: Request) -> Response:
     )
 
 
-@router.put("/api/account/notifications")
+@router.put("/api/account/notifications", response_model=NotificationSettings, responses=errors(401, 403))
 async def put_notifications(request: Request, body: db.Settings) -> Response:
     """Replace the account's notification settings (every kind's push and e-mail switch, the digest)."""
     account = await logged_in(request)
@@ -60,13 +63,16 @@ async def _spend(request: Request, token: str) -> Response:
     return JSONResponse({"unsubscribed": True, "kind": kind})
 
 
-@router.post("/api/unsubscribe/{token}")
-async def one_click(request: Request, token: str) -> Response:
+@router.post("/api/unsubscribe/{token}", response_model=Unsubscribed, responses=errors(400, 410))
+async def one_click(
+    request: Request,
+    token: str = PathParam(..., json_schema_extra=rule(pattern=f"^{TOKEN_RE.pattern}$")),
+) -> Response:
     """RFC 8058 one-click unsubscribe (the e-mail's ``List-Unsubscribe`` URL): this kind of e-mail off."""
     return await _spend(request, token)
 
 
-@router.post("/api/unsubscribe")
+@router.post("/api/unsubscribe", response_model=Unsubscribed, responses=errors(400, 410))
 async def unsubscribe(request: Request, body: TokenBody) -> Response:
     """The unsubscribe page's token (from the e-mail link's #fragment): this kind of e-mail off."""
     return await _spend(request, body.token)

@@ -35,6 +35,8 @@ from . import accounts as acc
 from . import loginguard as guard
 from . import sharedlimits
 from .accountexport import export
+from .apimodels_self import AccountDeleted, AccountExport
+from .apischema import errors
 from .emails import end_sessions, logged_in, password_hash_of
 from .erasure import Gone, erase
 from .errors import ApiError
@@ -94,7 +96,7 @@ async def _check_owner(request: Request, account: acc.Account, password: str | N
         raise ApiError(403, "bad_password_check", "that is not the account's current password")
 
 
-@router.delete("/api/account")
+@router.delete("/api/account", response_model=AccountDeleted, responses=errors(401, 403, 404, 503))
 async def delete_account(request: Request, body: DeleteBody | None = None) -> Response:
     """Delete the logged-in account: its secrets and data go, its finished games stay anonymised."""
     from .moderation_api import bots_play
@@ -154,7 +156,7 @@ async def refresh_games(hub: Any, gone: Gone) -> None:
             g.announce_presence()
 
 
-@router.get("/api/account/export")
+@router.get("/api/account/export", response_model=AccountExport, responses=errors(401, 404))
 async def export_account(request: Request) -> Response:
     """Everything kept about the logged-in account, as a JSON download."""
     account = await logged_in(request, write=False)

@@ -32,7 +32,8 @@ pytestmark = [pytest.mark.multiprocess, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = 3  # per operation and phase: both runs stay around a minute on a shared 2-core machine
-#: What a logged-in run leaves out: these end its session, change its password or close the site.
+#: What a logged-in run leaves out: these end its session or its account, change its password or close
+#: the site; a mailed link's token is a guest's.
 ANONYMOUS = [
     "POST /api/session",
     "DELETE /api/session",
@@ -40,6 +41,9 @@ ANONYMOUS = [
     "POST /api/account/password",
     "POST /api/password-reset/confirm",
     "POST /api/admin/site",
+    "DELETE /api/account",  # (a session minutes old deletes its account without the password)
+    "POST /api/unsubscribe",
+    "POST /api/unsubscribe/{token}",
 ]
 
 
