@@ -36,10 +36,10 @@ from .apimodels import (
     Health,
     Joined,
     NewInvite,
-    Record,
     ReplayStep,
     Title,
 )
+from .apimodels_more import HintedRecord
 from .apischema import errors, rule
 from .apischema import install as install_document
 from .botpool import PRESETS
@@ -592,7 +592,7 @@ def create_app(
         game = await hub.get(game_id)
         return JSON(await hub.replay_step(game, await seat_of(game, request), step))
 
-    @app.get("/api/games/{game_id}/record", tags=["replay"], response_model=Record, responses=ERRORS)
+    @app.get("/api/games/{game_id}/record", tags=["replay"], response_model=HintedRecord, responses=ERRORS)
     async def record(request: Request, game_id: str):
         """A finished game's full record (seed, salt, options, every decision, every event): `redtable replay`
         reads it, and sha256 of "<seed>:<salt>" is the seed_commitment published at creation."""

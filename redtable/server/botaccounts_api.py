@@ -25,6 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from . import botaccounts as ba
 from .accounts import Account, account_for_write, current_account, session_cookie
+from .apimodels_more import BotAccount, BotBoard, GameBots, MadeBot, TokenMade, TokenRevoked, Tokens
+from .apischema import errors, rule
 from .errors import ApiError, clip
 from .store import run_blocking
 from .tokens import api_token
@@ -39,7 +41,13 @@ def _json(body: Any, status: int = 200) -> Response:
 class NewToken(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     label: StrictStr = Field(..., min_length=1, max_length=ba.LABEL_MAX, description="what the token is for")
-    scopes: list[StrictStr] = Field(..., min_length=1, max_length=len(ba.SCOPES), description="read, bot:play")
+    scopes: list[StrictStr] = Field(
+        ...,
+        min_length=1,
+        max_length=len(ba.SCOPES),
+        description="read, bot:play",
+        json_schema_extra=rule(items={"type": "string", "enum": list(ba.SCOPES)}),
+    )
 
 
 async def _owner(request: Request, write: bool = False) -> Account:
@@ -58,7 +66,7 @@ def _store(request: Request) -> Any:
     return request.app.state.store
 
 
-@router.get("/api/account/tokens", tags=["bots"])
+@router.get("/api/account/tokens", tags=["bots"], response_model=Tokens, responses=errors(400, 401, 403))
 async def tokens(request: Request) -> Response:
     """Whether my account is a bot account, and its API tokens (never the tokens themselves)."""
     me = await _owner(request)
@@ -67,14 +75,22 @@ async def tokens(request: Request) -> Response:
     return _json({"bot": bot, "scopes": list(ba.SCOPES), "tokens": await run_blocking(ba.list_tokens, store, me.id)})
 
 
-@router.post("/api/account/tokens", tags=["bots"], status_code=201)
+@router.post(
+    "/api/account/tokens",
+    tags=["bots"],
+    status_code=201,
+    response_model=TokenMade,
+    responses=errors(400, 401, 403, 409, 422),
+)
 async def create(request: Request, body: NewToken) -> Response:
     """A new API token for my account: the answer's ``token`` is shown this once (only its hash is kept)."""
     me = await _owner(request, write=True)
     return _json(await run_blocking(ba.create_token, _store(request), me.id, body.label, list(body.scopes)), 201)
 
 
-@router.delete("/api/account/tokens/{token_id}", tags=["bots"])
+@router.delete(
+    "/api/account/tokens/{token_id}", tags=["bots"], response_model=TokenRevoked, responses=errors(400, 401, 403, 404)
+)
 async def revoke(request: Request, token_id: int = PathParam(..., ge=1, le=2**31 - 1)) -> Response:
     """Revoke one of my tokens: a program using it is refused from its next request."""
     me = await _owner(request, write=True)
@@ -83,7 +99,7 @@ async def revoke(request: Request, token_id: int = PathParam(..., ge=1, le=2**31
     return _json({"revoked": token_id})
 
 
-@router.post("/api/account/bot", tags=["bots"])
+@router.post("/api/account/bot", tags=["bots"], response_model=MadeBot, responses=errors(400, 401, 403, 409))
 async def make_bot(request: Request) -> Response:
     """Make my account a bot account (irreversible; refused once the account has played)."""
     me = await _owner(request, write=True)
@@ -91,7 +107,7 @@ async def make_bot(request: Request) -> Response:
     return _json({"username": me.username, "bot": True, "made": made})
 
 
-@router.get("/api/bot/account", tags=["bots"])
+@router.get("/api/bot/account", tags=["bots"], response_model=BotAccount, responses=errors(400, 401, 403))
 async def bot_account(request: Request) -> Response:
     """Who the API token plays as (``Authorization: Bearer rtb_...``)."""
     if api_token(request) is None:
@@ -101,7 +117,7 @@ async def bot_account(request: Request) -> Response:
     return _json({"username": me.username, "bot": await run_blocking(ba.is_bot, _store(request), me.id)})
 
 
-@router.get("/api/games/{game_id}/bots", tags=["bots"])
+@router.get("/api/games/{game_id}/bots", tags=["bots"], response_model=GameBots, responses=errors(404, 503))
 async def game_bots(request: Request, game_id: str = PathParam(..., max_length=32)) -> Response:
     """Whether a game is a bot game: the seats bot accounts hold (public, as the seats' names are)."""
     game = await request.app.state.hub.get(game_id)
@@ -109,7 +125,7 @@ async def game_bots(request: Request, game_id: str = PathParam(..., max_length=3
     return _json({"game_id": game.id, "bot_game": bool(seats), "bot_seats": seats})
 
 
-@router.get("/api/leaderboard/{title}/bots", tags=["bots"])
+@router.get("/api/leaderboard/{title}/bots", tags=["bots"], response_model=BotBoard, responses=errors(404))
 async def bot_board(
     request: Request,
     title: str = PathParam(..., max_length=40),

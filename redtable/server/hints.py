@@ -23,6 +23,8 @@ from sqlalchemy import Column, Float, Integer, String, Table, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from . import searchjobs
+from .apimodels_more import Hint, HintsUsed
+from .apischema import errors
 from .errors import ApiError, missing_token
 from .store import Store, metadata, run_blocking
 from .tokens import seat_token
@@ -60,7 +62,7 @@ def allowed(game: Any) -> bool:
 router = APIRouter(tags=["play"])
 
 
-@router.post("/api/games/{game_id}/hint")
+@router.post("/api/games/{game_id}/hint", response_model=Hint, responses=errors(400, 401, 403, 404, 409, 503))
 async def give_hint(request: Request, game_id: str) -> Response:
     """The expert's hint for the seat's pending decision (``Authorization: Bearer <seat token>``),
     in a game without a rating and without other people: ``{"step", "preferred", "win",
@@ -85,7 +87,7 @@ async def give_hint(request: Request, game_id: str) -> Response:
     return JSONResponse({"step": step, **got})
 
 
-@router.get("/api/games/{game_id}/hints")
+@router.get("/api/games/{game_id}/hints", response_model=HintsUsed, responses=errors(404, 503))
 async def hints_used(request: Request, game_id: str) -> Response:
     """Where hints were used in this game: ``{"hints": [{"seat", "step"}]}`` (empty: none)."""
     hub = request.app.state.hub

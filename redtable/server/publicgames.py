@@ -20,6 +20,8 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sqlalchemy import Boolean, Column, Connection, Float, Integer, Table, select, update
 
+from .apimodels_more import PublicGamesChoice
+from .apischema import errors
 from .emails import logged_in
 from .store import Store, metadata, run_blocking
 
@@ -62,14 +64,14 @@ def public_accounts(conn: Connection, account_ids: Iterable[int]) -> set[int]:
     return {r[0] for r in conn.execute(select(t.account_id).where(t.account_id.in_(ids), t.public_games.is_(True)))}
 
 
-@router.get("/api/account/public-games")
+@router.get("/api/account/public-games", response_model=PublicGamesChoice, responses=errors(401))
 async def get_public_games(request: Request) -> Response:
     """Whether my finished games go into the open data under my name (else as a pseudonym)."""
     account = await logged_in(request, write=False)
     return JSONResponse({"public_games": await run_blocking(is_public, request.app.state.store, account.id)})
 
 
-@router.put("/api/account/public-games")
+@router.put("/api/account/public-games", response_model=PublicGamesChoice, responses=errors(401, 403))
 async def put_public_games(request: Request, body: PublicGames) -> Response:
     """Publish my games under my name in the open data, or stop (exports made already keep theirs)."""
     account = await logged_in(request)

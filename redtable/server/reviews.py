@@ -34,6 +34,8 @@ from sqlalchemy import Column, Float, Integer, String, Table, Text, insert, sele
 from sqlalchemy.exc import IntegrityError
 
 from . import searchjobs
+from .apimodels_more import Review, ReviewRunning
+from .apischema import errors
 from .errors import ApiError
 from .store import Store, metadata, run_blocking
 
@@ -228,6 +230,11 @@ def _steps(record: Any, seat: int) -> set[int]:
 
 # ---------------------------------------------------------------------- the routes
 router = APIRouter(tags=["replay"])
+#: 200 the review, 202 its progress while it runs; its refusals (429: another review of this client runs).
+REVIEW_ANSWERS: dict[int | str, dict[str, Any]] = {
+    202: {"model": ReviewRunning, "description": "the review runs: its progress (ask again)"},
+    **errors(404, 409, 429, 503),
+}
 SEAT = Query(..., ge=0, le=63, description="the seat whose decisions are reviewed")
 
 
@@ -242,7 +249,7 @@ def _answer(status: int, body: dict[str, Any]) -> Response:
     return JSONResponse(body, status_code=status)
 
 
-@router.post("/api/games/{game_id}/review")
+@router.post("/api/games/{game_id}/review", response_model=Review, responses=REVIEW_ANSWERS)
 async def review_start(request: Request, game_id: str, seat: int = SEAT) -> Response:
     """The expert's review of a finished game's seat (anyone who may read the game): at each of
     that seat's decisions its chance to win before, after the option taken and after the one the
@@ -255,7 +262,7 @@ async def review_start(request: Request, game_id: str, seat: int = SEAT) -> Resp
     return _answer(*await request.app.state.reviews.start(game, seat, _client(request)))
 
 
-@router.get("/api/games/{game_id}/review")
+@router.get("/api/games/{game_id}/review", response_model=Review, responses=REVIEW_ANSWERS)
 async def review_state(request: Request, game_id: str, seat: int = SEAT) -> Response:
     """The review (200) or its progress (202); asking keeps a running review going (one nobody
     asks about for 30 s stops)."""
