@@ -64,6 +64,9 @@ def test_notification_settings_on_the_account_page(mailing, new_page, console, s
     name, email = "w" + uuid.uuid4().hex[:9], f"{uuid.uuid4().hex[:8]}@example.org"
     page.goto(srv.base + "/#/register")
     page.click(f"button.lang[data-lang={lang}]")
+    # the form is drawn again in the new language: fill it once that is done (filled before, the
+    # new form came up empty and the registration was refused)
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
     page.fill("#acct-user", name)
     page.fill("#acct-pass", "correct horse battery")
     page.fill("#acct-email", email)
