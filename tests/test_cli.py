@@ -20,6 +20,7 @@ def run(*args):
     return runner.invoke(app, list(args))
 
 
+@pytest.mark.multiprocess  # the command runs its games on a worker pool
 def test_simulate_red_rising_json_contract(tmp_path):
     r = run(
         "simulate",

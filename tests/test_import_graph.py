@@ -33,6 +33,8 @@ import ast
 import functools
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent / "redtable"
 
 
@@ -406,6 +408,7 @@ def test_rules_packages_import_no_front_end():
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.multiprocess  # a fresh interpreter imports the rules packages
 def test_the_engines_load_without_a_front_end():
     """At run time too: importing every module of the rules packages but the terminal commands
     loads none of typer, rich, fastapi."""

@@ -19,6 +19,7 @@ def run(*args):
     return runner.invoke(app, list(args))
 
 
+@pytest.mark.multiprocess  # the command runs its games on a worker pool
 def test_tournament_json_contract():
     r = run(
         "tournament",
@@ -90,6 +91,7 @@ def test_tournament_unknown_game():
     assert r.exit_code == 2 and "'chess'" in r.stderr and "red-rising" in r.stderr
 
 
+@pytest.mark.multiprocess  # the command runs its games on a worker pool
 def test_simulate_command_keeps_the_json_contract(tmp_path):
     r = run(
         "simulate",
@@ -126,6 +128,7 @@ def test_simulate_command_keeps_the_json_contract(tmp_path):
     assert {k: v for k, v in again.items() if k not in timing} == {k: v for k, v in data.items() if k not in timing}
 
 
+@pytest.mark.multiprocess  # the command runs its games on a worker pool
 def test_simulate_command_table_and_errors():
     r = run("simulate", "red-north", "-p", "2", "-n", "3", "--bots", "random")
     assert r.exit_code == 0 and "win % [95% CI]" in r.stdout and "vp total" in r.stdout
@@ -280,6 +283,7 @@ def test_simulate_summary_numbers_are_those_of_analyze():
     assert re.search(rf"^ total +{mean:.1f} ", r.stdout, re.M)
 
 
+@pytest.mark.multiprocess  # the command runs its games on a worker pool
 def test_simulate_json_is_still_complete():
     r = run("simulate", "red-rising", "-p", "3", "-n", "3", "--json", "--details")
     data = json.loads(r.stdout)
