@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -54,7 +55,7 @@ from .apischema import errors
 from .botaccounts import is_bot
 from .errors import ApiError, clip
 from .limits import rate_limited
-from .store import run_blocking
+from .store import Store, run_blocking
 from .tokens import new_secret, seat_token, sha
 
 router = APIRouter(tags=["friends"])
@@ -140,23 +141,25 @@ async def relation(request: Request, username: str = Username) -> Response:
     return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
 
 
-@router.put("/api/friends/{username}", response_model=Relation, responses=errors(401, 403, 404, 422))
-async def follow(request: Request, username: str = Username) -> Response:
-    """Follow the player (their open tables and live games show in my lobby)."""
+async def _change_relation(request: Request, username: str, change: Callable[[Store, int, int], Any]) -> Response:
+    """Follow, unfollow, block or unblock ``username`` (a write: it spends the account's token
+    first), then answer the relation as it stands."""
     me = await _me(request, write=True)
     other = await _other(request, me, username)
     await _spend(request, me)
-    await run_blocking(fr.follow, _store(request), me.id, other.id)
+    await run_blocking(change, _store(request), me.id, other.id)
     return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
+
+
+@router.put("/api/friends/{username}", response_model=Relation, responses=errors(401, 403, 404, 422))
+async def follow(request: Request, username: str = Username) -> Response:
+    """Follow the player (their open tables and live games show in my lobby)."""
+    return await _change_relation(request, username, fr.follow)
 
 
 @router.delete("/api/friends/{username}", response_model=Relation, responses=errors(401, 403, 404, 422))
 async def unfollow(request: Request, username: str = Username) -> Response:
-    me = await _me(request, write=True)
-    other = await _other(request, me, username)
-    await _spend(request, me)
-    await run_blocking(fr.unfollow, _store(request), me.id, other.id)
-    return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
+    return await _change_relation(request, username, fr.unfollow)
 
 
 # ---------------------------------------------------------------------- blocks
@@ -170,20 +173,12 @@ async def blocks_list(request: Request) -> Response:
 @router.put("/api/blocks/{username}", response_model=Relation, responses=errors(401, 403, 404, 422))
 async def block(request: Request, username: str = Username) -> Response:
     """Block the player: no invitations, no shared tables, no chat lines either way."""
-    me = await _me(request, write=True)
-    other = await _other(request, me, username)
-    await _spend(request, me)
-    await run_blocking(fr.block, _store(request), me.id, other.id)
-    return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
+    return await _change_relation(request, username, fr.block)
 
 
 @router.delete("/api/blocks/{username}", response_model=Relation, responses=errors(401, 403, 404, 422))
 async def unblock(request: Request, username: str = Username) -> Response:
-    me = await _me(request, write=True)
-    other = await _other(request, me, username)
-    await _spend(request, me)
-    await run_blocking(fr.unblock, _store(request), me.id, other.id)
-    return _json({"username": other.username, **await run_blocking(fr.relation, _store(request), me.id, other.id)})
+    return await _change_relation(request, username, fr.unblock)
 
 
 @router.get("/api/games/{game_id}/accounts", response_model=TableAccounts, responses=errors(401, 404))
