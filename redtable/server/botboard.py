@@ -13,10 +13,11 @@ from .ratings import rating_json, ratings_table, sync_bot_rows
 from .store import Store
 
 
-def bot_leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, Any]:
-    sync_bot_rows(store)
+def board_page(store: Store, listed: Any, limit: int, offset: int) -> tuple[int, list[Any]]:
+    """One page of a leaderboard: how many rating rows ``listed`` selects, and those of the
+    page, best first, each with its account's username (the people's board, ``players.py``,
+    and the bots' board read the same way)."""
     r, a = ratings_table.c, accounts_table.c
-    listed = (r.title == title) & (r.bot.isnot(None) | r.player.like("o:%"))
     with store.engine.connect() as conn:
         total = conn.execute(select(func.count()).select_from(ratings_table).where(listed)).scalar_one()
         rows = conn.execute(
@@ -27,6 +28,14 @@ def bot_leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[s
             .limit(limit)
             .offset(offset)
         ).all()
+    return total, list(rows)
+
+
+def bot_leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, Any]:
+    sync_bot_rows(store)
+    r = ratings_table.c
+    listed = (r.title == title) & (r.bot.isnot(None) | r.player.like("o:%"))
+    total, rows = board_page(store, listed, limit, offset)
     players = [
         {
             "rank": offset + i + 1,

@@ -22,13 +22,14 @@ import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from ..core import GAMES
-from .accounts import account_by_name, accounts_table
+from .accounts import account_by_name
 from .apimodels import Leaderboard, Profile
 from .apischema import errors
 from .botaccounts import bot_accounts_table
+from .botboard import board_page
 from .errors import ApiError, clip
 from .ratings import (
     BOARD_MIN_GAMES,
@@ -161,7 +162,7 @@ def leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, 
     """A title's ratings by ordinal, best first: people (with their usernames; rated against people,
     enough games, one of them lately) and bot presets."""
     sync_bot_rows(store)
-    r, a = ratings_table.c, accounts_table.c
+    r = ratings_table.c
     since = time.time() - BOARD_RECENT_DAYS * 86400
     listed = (r.title == title) & (
         r.bot.isnot(None)
@@ -169,16 +170,7 @@ def leaderboard(store: Store, title: str, limit: int, offset: int) -> dict[str, 
     )
     # bot accounts are on their own board (botboard.py); NULL: a preset's row (NOT IN would drop it)
     listed &= r.account_id.is_(None) | r.account_id.notin_(select(bot_accounts_table.c.account_id))
-    with store.engine.connect() as conn:
-        total = conn.execute(select(func.count()).select_from(ratings_table).where(listed)).scalar_one()
-        rows = conn.execute(
-            select(r.player, r.bot, r.mu, r.sigma, r.games, a.username)
-            .select_from(ratings_table.outerjoin(accounts_table, a.id == r.account_id))
-            .where(listed)
-            .order_by(r.ordinal.desc(), r.player)
-            .limit(limit)
-            .offset(offset)
-        ).all()
+    total, rows = board_page(store, listed, limit, offset)
     players = []
     for i, x in enumerate(rows):
         bot = x.bot is not None
