@@ -448,13 +448,7 @@ class BotPool:
         if self._start_failures >= _START_FAILURES_BROKEN and not any(w.ready for w in self._workers):
             self._fell_back(job)
             return job.fallback()
-        self._enqueue(job)
-        self._pump()
-        try:
-            return await job.fut
-        except asyncio.CancelledError:
-            self._withdraw(job)
-            raise
+        return await self._run_job(job)
 
     async def run_task(
         self, game_key: str, state: State, task: tuple, deadline: float, seed: int, game_seed: int, priority: int
@@ -480,6 +474,10 @@ class BotPool:
             time.monotonic(),
             task=task,
         )
+        return await self._run_job(job)
+
+    async def _run_job(self, job: _Job) -> Any:
+        """Queue ``job`` and wait for its answer; a caller that stops waiting withdraws it."""
         self._enqueue(job)
         self._pump()
         try:
