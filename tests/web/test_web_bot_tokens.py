@@ -4,20 +4,13 @@ once (the server keeps its hash: the list shows its prefix only), and revoked.""
 
 from __future__ import annotations
 
-import json
 import uuid
-from pathlib import Path
 
 import pytest
-from webkit import shot
+from webkit import catalog, register_in, shot
 
 PASSWORD = "correct horse battery"
 SIZES = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-def catalog(lang: str) -> dict:
-    root = Path(__file__).resolve().parents[2] / "redtable" / "web" / "static" / "i18n"
-    return json.loads((root / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("lang,size", [("en", "desktop"), ("uk", "phone")])
@@ -25,14 +18,8 @@ def test_bot_account_and_tokens_on_the_account_page(live, new_page, console, lan
     words = catalog(lang)
     phone = size == "phone"
     page = new_page(**SIZES[size], has_touch=phone, is_mobile=phone)
-    page.add_init_script(f"localStorage.setItem('redtable.lang', '{lang}')")
     name = "b" + uuid.uuid4().hex[:9]
-    page.goto(live.base + "/#/register")
-    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-    page.fill("#acct-user", name)
-    page.fill("#acct-pass", PASSWORD)
-    page.click(".account-submit")
-    page.wait_for_selector(".account-name")
+    register_in(page, live.base, lang, name, PASSWORD)
     page.goto(live.base + "/#/account")
     page.wait_for_selector(".make-bot")
     assert page.inner_text("#bots-h") == words["bots.title"]

@@ -3,12 +3,10 @@ phone): off for a new account, one tap turns it on in storage, and a reload show
 
 from __future__ import annotations
 
-import json
 import uuid
-from pathlib import Path
 
 import pytest
-from webkit import shot
+from webkit import catalog, register_in, shot
 
 from redtable.server.accounts import find_account
 from redtable.server.publicgames import is_public
@@ -18,24 +16,13 @@ CASES = [("en", "desktop"), ("uk", "phone")]
 SIZES = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
-def catalog(lang: str) -> dict:
-    root = Path(__file__).resolve().parents[2] / "redtable" / "web" / "static" / "i18n"
-    return json.loads((root / f"{lang}.json").read_text(encoding="utf-8"))
-
-
 @pytest.mark.parametrize("lang,size", CASES)
 def test_public_games_choice_on_the_account_page(live, new_page, lang, size):
     words = catalog(lang)
     phone = size == "phone"
     page = new_page(**SIZES[size], has_touch=phone, is_mobile=phone)
-    page.add_init_script(f"localStorage.setItem('redtable.lang', '{lang}')")
     name = "o" + uuid.uuid4().hex[:9]
-    page.goto(live.base + "/#/register")
-    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-    page.fill("#acct-user", name)
-    page.fill("#acct-pass", PASSWORD)
-    page.click(".account-submit")
-    page.wait_for_selector(".account-name")
+    register_in(page, live.base, lang, name, PASSWORD)
     page.goto(live.base + "/#/account")
     box = page.wait_for_selector("input.public-games")
     assert page.inner_text("#public-games-h") == words["opendata.title"]

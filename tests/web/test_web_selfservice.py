@@ -9,7 +9,7 @@ import json
 import uuid
 
 import pytest
-from webkit import shot
+from webkit import catalog, register_in, shot
 
 from redtable.server.accounts import find_account
 
@@ -18,27 +18,14 @@ CASES = [("en", "desktop"), ("uk", "phone"), ("pl", "phone")]
 SIZES = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
-def catalog(lang: str) -> dict:
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2] / "redtable" / "web" / "static" / "i18n"
-    return json.loads((root / f"{lang}.json").read_text(encoding="utf-8"))
-
-
 @pytest.mark.parametrize("lang,size", CASES)
 def test_export_and_delete_from_the_account_page(live, new_page, console, lang, size):
     words = catalog(lang)
     phone = size == "phone"
     page = new_page(**SIZES[size], has_touch=phone, is_mobile=phone, accept_downloads=True)
-    page.add_init_script(f"localStorage.setItem('redtable.lang', '{lang}')")
     console.allow("403")  # (the wrong password's answer, which the dialog shows)
     name = "x" + uuid.uuid4().hex[:9]
-    page.goto(live.base + "/#/register")
-    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-    page.fill("#acct-user", name)
-    page.fill("#acct-pass", PASSWORD)
-    page.click(".account-submit")
-    page.wait_for_selector(".account-name")
+    register_in(page, live.base, lang, name, PASSWORD)
     page.goto(live.base + "/#/account")
     page.wait_for_selector(".export-data")
     assert page.inner_text(".settings-export h2") == words["selfserve.export_title"]

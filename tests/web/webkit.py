@@ -237,3 +237,21 @@ document.addEventListener("securitypolicyviolation", (e) => {
   console.error("CSP violation: " + what);
 });
 """
+
+
+def catalog(lang: str) -> dict:
+    """The page's words in ``lang`` (its JSON catalog)."""
+    root = Path(__file__).resolve().parents[2] / "redtable" / "web" / "static" / "i18n"
+    return json.loads((root / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def register_in(page, base: str, lang: str, name: str, password: str) -> None:
+    """Register ``name`` through the page in ``lang`` (the form filled once it is drawn in that
+    language) and wait until the page shows the account."""
+    page.add_init_script(f"localStorage.setItem('redtable.lang', '{lang}')")
+    page.goto(base + "/#/register")
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    page.fill("#acct-user", name)
+    page.fill("#acct-pass", password)
+    page.click(".account-submit")
+    page.wait_for_selector(".account-name")
