@@ -24,6 +24,7 @@ import pytest
 from fleetkit import Proc
 from prometheus_client.parser import text_string_to_metric_families
 from srvkit import PG_URL, Api, Backend, Client, free_port, require_backend, start_server
+from tablekit import until
 
 from redtable.server.jsonlog import JsonFormatter, log_config
 from redtable.server.limits import Limits
@@ -232,11 +233,23 @@ def test_a_real_prometheus_scrapes_a_fleet(tmp_path):
         gid = info["game_id"]
         tokens = [apis[i].join(gid, s["invite"]) for i, s in enumerate(info["seats"])]
         decided = 0
+        version = 0
         for _ in range(6):
-            who = apis[0].state(gid)["decision"]["player"]
-            me = apis[who].state(gid, tokens[who])
+            # a process learns of the other's join or move when the bus brings it: wait for that, not a fixed time
+            seen = until(
+                lambda v=version: (s := apis[0].state(gid))["decision"] and s["version"] >= v and s,
+                timeout=20,
+                what="process 0 seeing the game's next decision",
+            )
+            who = seen["decision"]["player"]
+            me = until(
+                lambda w=who, v=seen["version"]: (s := apis[w].state(gid, tokens[w]))["version"] >= v and s,
+                timeout=20,
+                what="the deciding seat's process seeing the same version",
+            )
             r = apis[who].decide(gid, tokens[who], me["decision"]["options"][0], me["version"])
             assert r.status_code == 200, r.text
+            version = r.json()["version"]
             decided += 1
         for a in apis:
             a.close()
