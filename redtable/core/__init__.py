@@ -2,9 +2,10 @@
 
 from .errors import GameOver, IllegalAction, InvalidOptions, RedtableError, ReplayError
 from .protocol import Action, Decision, Event, Game, HiddenDict, HiddenList, HiddenRead, HiddenSet, State, check_option
-from .registry import GAMES, game_class, make_game
+from .registry import GAMES, game_class, make_game, title, titles
 from .replay import GameRecord, replay
 from .rng import Rng
+from .title import Title
 
 __all__ = [
     "Action",
@@ -26,6 +27,9 @@ __all__ = [
     "GAMES",
     "game_class",
     "make_game",
+    "title",
+    "titles",
+    "Title",
     "GameRecord",
     "replay",
 ]

@@ -118,7 +118,7 @@ class CreateGame(Strict):
         json_schema_extra={
             "examples": [
                 {
-                    "game": "red-rising",
+                    "game": next(iter(GAMES)),  # the first title
                     "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}],
                     "options": {"multiplayer_variant": False},
                     "undo": True,

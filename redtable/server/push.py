@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from sqlalchemy import Column, Float, Index, Integer, String, Table, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from ..core import registry
 from . import metrics
 from .apimodels import PushKey, Subscribed
 from .apischema import errors
@@ -91,10 +92,6 @@ TEXTS = {
         "uk": ("{title}: гра почалася", "{name}, стіл, за який ви сіли, почав гру."),
         "pl": ("{title}: gra się zaczęła", "{name}, stół, do którego dołączyłeś, wystartował."),
     },
-}
-TITLES = {
-    "red-rising": {"en": "Red Rising", "uk": "Червоний світанок", "pl": "Red Rising"},
-    "red-north": {"en": "Red North", "uk": "Red North", "pl": "Red North"},
 }
 
 router = APIRouter(tags=["push"])
@@ -190,7 +187,9 @@ def seat_account(store: Store, game_id: str, seat: int) -> int | None:
 # ---------------------------------------------------------------------- sending
 def title_of(game: str, lang: str) -> str:
     """A title's name in ``lang`` (its id when unknown)."""
-    return TITLES.get(game, {}).get(lang, game)
+    if game not in registry.GAMES:
+        return game
+    return registry.title(game).display.get(lang, game)
 
 
 def payload(kind: str, lang: str, game_id: str, game: str, name: str, by: str | None = None) -> dict[str, Any]:

@@ -1,0 +1,16 @@
+"""Red North as a title: the one value every consumer reads (see :mod:`redtable.core.title`).
+
+Parts in higher layers are named by dotted path, so importing this module imports nothing
+but :mod:`redtable.core.title`.
+"""
+
+from __future__ import annotations
+
+from ..core.title import Title
+
+TITLE = Title(
+    name="red-north",
+    game="redtable.rednorth.game:RedNorth",
+    players=(2, 4),
+    display={"en": "Red North", "uk": "Red North", "pl": "Red North"},
+)
