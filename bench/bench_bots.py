@@ -110,7 +110,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from redtable.bots import make_bot  # noqa: E402
 from redtable.bots.heuristic import HeuristicBot  # noqa: E402
 from redtable.bots.ismcts import ISMCTSBot  # noqa: E402
-from redtable.core import Rng, make_game  # noqa: E402
+from redtable.core import (  # noqa: E402
+    Rng,
+    make_game,
+    title,  # noqa: E402
+)
 from redtable.sim.stats import wilson_interval  # noqa: E402
 
 
@@ -163,7 +167,7 @@ def speed(args) -> None:
     for game_name, players in (("red-rising", 4), ("red-north", 2)):
         for playout in ("random", "greedy", "cutoff"):
             ips = bench_ismcts(game_name, players, args.seconds, playout=playout)
-            default = " (default)" if playout == ISMCTSBot.GAME_DEFAULTS[game_name]["playout"] else ""
+            default = " (default)" if playout == title(game_name).tuning("ismcts")["playout"] else ""
             print(f"ismcts {game_name} {players}p mid-game, playout={playout}{default}: {ips:,.0f} iterations/s")
     for game_name, players in (("red-rising", 4), ("red-north", 2)):
         dps = bench_heuristic(game_name, players)

@@ -1,4 +1,5 @@
-"""Game-specific evaluation of determinizations, dispatched on ``state.game.name``.
+"""Game-specific evaluation of determinizations: a title's ``evaluator`` part (its
+:class:`~redtable.core.title.Title`), the game-agnostic :class:`Evaluator` by default.
 
 An :class:`Evaluator` turns a determinization (a resampled state, never the real one) into
 
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import InvalidOptions, State
+from ..core import GAMES, InvalidOptions, State, title
+from ..rednorth.title import TITLE as RED_NORTH
+from ..redrising.title import TITLE as RED_RISING
 from .base import Bot
 from .common import softmax_utilities
 from .eval_rednorth import RNEval
@@ -56,7 +59,7 @@ class Evaluator:
 
 
 class RedRisingEvaluator(Evaluator):
-    name = "red-rising"
+    name = RED_RISING.name
     stop_kind = "action"
 
     def __init__(
@@ -78,7 +81,7 @@ class RedRisingEvaluator(Evaluator):
 
 
 class RedNorthEvaluator(Evaluator):
-    name = "red-north"
+    name = RED_NORTH.name
     stop_kind = "turn"
 
     def __init__(self, margin: float = 0.0, temperature: float = 1.5, exact: bool = False, **kw) -> None:
@@ -100,29 +103,26 @@ class RedNorthEvaluator(Evaluator):
         return softmax_utilities(self.rn.estimates(det), self.temperature)
 
 
-EVALUATORS: dict[str, type[Evaluator]] = {"red-rising": RedRisingEvaluator, "red-north": RedNorthEvaluator}
-
-
 def evaluator_for(game_name: str | None, **kw) -> Evaluator:
     if game_name is None:
         return Evaluator()
-    cls = EVALUATORS.get(game_name)
-    if cls is None:
-        raise InvalidOptions(f"no evaluation for game {game_name!r}; known: {', '.join(EVALUATORS)}")
+    if game_name not in GAMES:
+        raise InvalidOptions(f"no evaluation for game {game_name!r}; known: {', '.join(GAMES)}")
+    cls: type[Evaluator] = title(game_name).load("evaluator")
     return cls(**kw)
 
 
 class EvaluatingBot(Bot):
     """A bot that judges positions with its game's :class:`Evaluator` and whose tuning
-    depends on the game: ``GAME_DEFAULTS[game]`` maps a parameter to its default, used
-    (as ``self.<parameter>_``) wherever the bot was not given a value for it.
+    depends on the game: the title's tuning for the bot's ``TUNING`` name
+    (:meth:`~redtable.core.title.Title.tuning`) maps a parameter to its default, used (as
+    ``self.<parameter>_``) wherever the bot was not given a value for it.
 
     The game is known only once the bot sees a state (unless given as ``game``), so
     :meth:`_setup` runs at each decision and does its work again only for a new game.
     """
 
-    GAME_DEFAULTS: dict[str, dict[str, Any]] = {}
-    FALLBACK: dict[str, Any] = {}
+    TUNING = ""  # the bot's name in a title's bot_defaults
 
     def _init_evaluation(
         self, game: str | None, evaluator: Evaluator | None, eval_options: dict[str, Any] | None
@@ -142,6 +142,6 @@ class EvaluatingBot(Bot):
         self._set_for = name
         if not self._fixed_evaluator:
             self.evaluator = evaluator_for(name, **self.eval_options)
-        for key, default in self.GAME_DEFAULTS.get(name, self.FALLBACK).items():
+        for key, default in title(name).tuning(self.TUNING).items():
             given = getattr(self, key)
             setattr(self, key + "_", default if given is None else given)

@@ -53,8 +53,6 @@ gives the same choices.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .evaluation import Evaluator
 from .ismcts import (
     FreshTree,
@@ -82,13 +80,9 @@ class ExpertBot(SearchBot):
     learned model at their end (``leaf="learned"``) and tree reuse (``reuse``)."""
 
     name = "expert"
-    # per game: exploration constant, tree reuse, leaf evaluation, turn starts before the
-    # model, share of MAST moves in the playouts
-    GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-        "red-rising": {"c": 0.7, "reuse": 1, "leaf": "learned", "turns": 8, "mast": 0.0},
-        "red-north": {"c": 0.7, "reuse": 1, "leaf": "playout", "turns": 8, "mast": 0.5},
-    }
-    FALLBACK: dict[str, Any] = {"c": 0.7, "reuse": 1, "leaf": "playout", "turns": 8, "mast": 0.0}
+    # per title (its bot_defaults["expert"]): exploration constant, tree reuse, leaf
+    # evaluation, turn starts before the model, share of MAST moves in the playouts
+    TUNING = "expert"
     reuse_: int
     leaf_: str
     turns_: int

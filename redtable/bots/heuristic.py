@@ -23,13 +23,10 @@ from .evaluation import EvaluatingBot, Evaluator
 
 class HeuristicBot(EvaluatingBot):
     name = "heuristic"
-    # per game: determinizations, positions looked at per option, opponent weight
-    GAME_DEFAULTS = {
-        "red-rising": {"samples": 2, "budget": 60, "opp_weight": 0.0},
-        "red-north": {"samples": 8, "budget": 40, "opp_weight": 1.0},
-    }
-    FALLBACK = {"samples": 4, "budget": 40, "opp_weight": 0.5}
-    # the parameters in use for the game being played (given, else GAME_DEFAULTS): set by _setup
+    # per title (its bot_defaults["heuristic"]): determinizations, positions looked at per
+    # option, opponent weight
+    TUNING = "heuristic"
+    # the parameters in use for the game being played (given, else the title's): set by _setup
     samples_: int
     budget_: int
     opp_weight_: float

@@ -378,7 +378,7 @@ class ReusedTree(TreeStore):
 # --------------------------------------------------------------------------- the search
 class SearchBot(EvaluatingBot):
     """The one ISMCTS loop; a subclass is a preset: its parameters, per-game defaults
-    (``GAME_DEFAULTS``) and :meth:`components`."""
+    (its ``TUNING`` name in a title's ``bot_defaults``) and :meth:`components`."""
 
     #: The clock of a time budget: wall clock; a benchmark may set ``time.process_time`` on
     #: an instance so that a budget is CPU time, which other jobs on the machine do not shrink.
@@ -528,13 +528,10 @@ class ISMCTSBot(SearchBot):
     """``ismcts``: a fresh tree per decision, the playout ``playout``, the game's evaluation."""
 
     name = "ismcts"
-    # per game: exploration constant, playout, cutoff (decisions of a greedy/cutoff playout)
-    GAME_DEFAULTS = {
-        "red-rising": {"c": 0.7, "playout": "random", "cutoff": 12},
-        "red-north": {"c": 0.7, "playout": "random", "cutoff": 8},
-    }
-    FALLBACK = {"c": 0.7, "playout": "random", "cutoff": 0}
-    # the parameters in use for the game being played (given, else GAME_DEFAULTS): set by _setup
+    # per title (its bot_defaults["ismcts"]): exploration constant, playout, cutoff
+    # (decisions of a greedy/cutoff playout)
+    TUNING = "ismcts"
+    # the parameters in use for the game being played (given, else the title's): set by _setup
     playout_: str
     cutoff_: int
 

@@ -30,8 +30,9 @@ import json
 import math
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
+from ..core import GAMES, title, titles
 from ..rednorth.cards import NKINDS, ROUND_VP, ROUNDS
 from ..rednorth.resolution import raid_points
 from ..redrising.scoring import FLEET_VP
@@ -176,9 +177,29 @@ class RNFeatures:
         return rows, min(r, ROUNDS) / ROUNDS
 
 
-FEATURES = {"red-rising": RR_FEATURES, "red-north": RN_FEATURES}
-PHASES = {"red-rising": f"1 / (1 + turns_left / {PHASE_SCALE:g})", "red-north": "round / 3"}
-FEATURIZERS: dict[str, Any] = {"red-rising": RRFeatures, "red-north": RNFeatures}
+class Learned(NamedTuple):
+    """A title's learned evaluation (its ``learned`` part): the feature names, the phase's
+    formula (recorded in a model file) and the featurizer class."""
+
+    features: tuple[str, ...]
+    phase: str
+    featurizer: Any
+
+
+RED_RISING = Learned(RR_FEATURES, f"1 / (1 + turns_left / {PHASE_SCALE:g})", RRFeatures)
+RED_NORTH = Learned(RN_FEATURES, "round / 3", RNFeatures)
+
+
+def learned(game: object) -> Learned | None:
+    """The learned evaluation of the title called ``game`` (None: it has none, or no such title)."""
+    if not isinstance(game, str) or game not in GAMES:
+        return None
+    return title(game).load("learned")
+
+
+def learned_titles() -> list[str]:
+    """The titles that have a learned evaluation."""
+    return [t.name for t in titles() if t.learned is not None]
 
 
 class LinearValue:
@@ -190,17 +211,19 @@ class LinearValue:
     """
 
     def __init__(self, game: str, weights: dict[int, tuple[list[float], list[float]]]) -> None:
-        if game not in FEATURIZERS:
-            raise ValueError(f"no learned evaluation for game {game!r}; known: {', '.join(FEATURIZERS)}")
+        spec = learned(game)
+        if spec is None:
+            raise ValueError(f"no learned evaluation for game {game!r}; known: {', '.join(learned_titles())}")
         if not weights:
             raise ValueError(f"learned evaluation of {game}: no weights")
-        k = len(FEATURES[game])
+        k = len(spec.features)
         for players, (a, b) in weights.items():
             if len(a) != k or len(b) != k:
                 raise ValueError(f"learned evaluation of {game}, {players} players: {k} weights expected per part")
         self.game = game
         self.weights = weights
-        self.features = FEATURIZERS[game]()
+        self.spec = spec
+        self.features = spec.featurizer()
 
     def for_players(self, players: int) -> tuple[list[float], list[float]]:
         best = min(self.weights, key=lambda q: (abs(q - players), q))
@@ -226,8 +249,8 @@ class LinearValue:
         return {
             "game": self.game,
             "model": "conditional-logit",
-            "features": list(FEATURES[self.game]),
-            "phase": PHASES[self.game],
+            "features": list(self.spec.features),
+            "phase": self.spec.phase,
             "weights": {str(p): {"a": a, "b": b} for p, (a, b) in sorted(self.weights.items())},
             **(meta or {}),
         }
@@ -235,9 +258,11 @@ class LinearValue:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LinearValue:
         game = data.get("game")
-        if not isinstance(game, str) or game not in FEATURES:
+        spec = learned(game)
+        if spec is None:
             raise ValueError(f"learned evaluation file: unknown game {game!r}")
-        if data.get("features") != list(FEATURES[game]):
+        assert isinstance(game, str)
+        if data.get("features") != list(spec.features):
             raise ValueError(f"learned evaluation file for {game}: its features are not this version's")
         weights = {int(p): (list(map(float, w["a"])), list(map(float, w["b"]))) for p, w in data["weights"].items()}
         return cls(game, weights)
@@ -250,6 +275,6 @@ def model_path(game: str):
 @cache
 def load_value(game: str) -> LinearValue | None:
     """The shipped model of ``game`` (read once per process), or None if the game has none."""
-    if game not in FEATURIZERS:
+    if learned(game) is None:
         return None
     return LinearValue.from_json(json.loads(model_path(game).read_text()))

@@ -228,7 +228,7 @@ def make_bot(spec: str, seed: int = 0, game: str | None = None) -> Bot:
     ``heuristic:samples=4:budget=100:opp_weight=0.5:exact=1``,
     ``expert:1s:c=0.7:leaf=learned:turns=8:reuse=1:mast=0.5`` (:mod:`.expert`). Evaluation options go to
     the game's evaluator (``exact``: Red Rising's exact Gray/Orange scoring). ``game``
-    (``"red-rising"`` / ``"red-north"``) fixes the evaluation; by default it follows
+    (a title's name) fixes the evaluation; by default it follows
     ``state.game.name``.
     """
     kind, parsed = parse_spec(spec)

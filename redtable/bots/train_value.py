@@ -36,7 +36,7 @@ import numpy as np
 
 from ..core import make_game
 from .evaluation import evaluator_for
-from .learned_value import FEATURES, FEATURIZERS, LinearValue, model_path
+from .learned_value import LinearValue, learned, learned_titles, model_path
 from .registry import make_bot
 
 RANDOM_MOVES = 0.1
@@ -48,7 +48,9 @@ def game_examples(job: tuple[str, int, int]) -> tuple[list[list[list[float]]], l
     st = make_game(game_name, players).new_initial_state(index)
     rnd = random.Random(index * 1000 + players)
     bots = [make_bot("heuristic", seed=index * 7 + s) for s in range(players)]
-    featurize = FEATURIZERS[game_name]()
+    spec = learned(game_name)
+    assert spec is not None, game_name
+    featurize = spec.featurizer()
     stop = evaluator_for(game_name).stop_kind
     feats: list[list[list[float]]] = []
     phases: list[float] = []
@@ -143,7 +145,7 @@ def train(game_name: str, players: int, games: int, workers: int, log=print) -> 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("game", choices=sorted(FEATURES))
+    ap.add_argument("game", choices=sorted(learned_titles()))
     ap.add_argument("--players", default="2,3,4", help="player counts, comma-separated (one weight vector each)")
     ap.add_argument("--games", type=int, default=300, help="self-play games per player count")
     ap.add_argument("--workers", type=int, default=1)

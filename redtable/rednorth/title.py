@@ -13,4 +13,11 @@ TITLE = Title(
     game="redtable.rednorth.game:RedNorth",
     players=(2, 4),
     display={"en": "Red North", "uk": "Red North", "pl": "Red North"},
+    evaluator="redtable.bots.evaluation:RedNorthEvaluator",
+    learned="redtable.bots.learned_value:RED_NORTH",
+    bot_defaults={
+        "heuristic": {"samples": 8, "budget": 40, "opp_weight": 1.0},
+        "ismcts": {"c": 0.7, "playout": "random", "cutoff": 8},
+        "expert": {"c": 0.7, "reuse": 1, "leaf": "playout", "turns": 8, "mast": 0.5},
+    },
 )

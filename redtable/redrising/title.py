@@ -13,4 +13,14 @@ TITLE = Title(
     game="redtable.redrising.game:RedRising",
     players=(2, 6),
     display={"en": "Red Rising", "uk": "Червоний світанок", "pl": "Red Rising"},
+    evaluator="redtable.bots.evaluation:RedRisingEvaluator",
+    learned="redtable.bots.learned_value:RED_RISING",
+    bot_defaults={
+        # determinizations, positions looked at per option, opponent weight
+        "heuristic": {"samples": 2, "budget": 60, "opp_weight": 0.0},
+        # exploration constant, playout, cutoff (decisions of a greedy/cutoff playout)
+        "ismcts": {"c": 0.7, "playout": "random", "cutoff": 12},
+        # exploration, tree reuse, leaf evaluation, turn starts before the model, MAST share
+        "expert": {"c": 0.7, "reuse": 1, "leaf": "learned", "turns": 8, "mast": 0.0},
+    },
 )

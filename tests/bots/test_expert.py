@@ -9,7 +9,7 @@ from bot_helpers import GuardedState, play_game, random_positions
 
 from redtable.bots import make_bot
 from redtable.bots.expert import ExpertBot
-from redtable.bots.learned_value import FEATURES, LinearValue, load_value, model_path
+from redtable.bots.learned_value import RR_FEATURES, LinearValue, learned, load_value, model_path
 from redtable.core import InvalidOptions, Rng, make_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,7 +135,8 @@ def test_the_model_loads_offline_from_the_package(game_name):
     assert path.is_file()
     assert Path(str(path)).resolve().is_relative_to((ROOT / "redtable").resolve())
     data = json.loads(path.read_text())
-    assert data["features"] == list(FEATURES[game_name])
+    spec = learned(game_name)
+    assert spec is not None and data["features"] == list(spec.features)
     assert "python -m redtable.bots.train_value" in data["trained_by"]
     model = load_value(game_name)
     assert isinstance(model, LinearValue) and {2, 4} <= set(model.weights)
@@ -163,7 +164,7 @@ def test_evaluations_read_administrator_as_printed():
 
     def card_points(influence: list[int]) -> tuple[int, float]:
         st = scenario(2, hands={0: ["Administrator"], 1: ["Politician"]}, influence=influence)
-        feature = RRFeatures()(st)[0][0][FEATURES["red-rising"].index("card_points")]
+        feature = RRFeatures()(st)[0][0][RR_FEATURES.index("card_points")]
         return RREval().card_points(st, 0, {}), feature
 
     assert card_points([2, 5]) == (30, 30.0)  # below Bob and the neutral house's 3
