@@ -28,6 +28,7 @@ LANGS = ("en", "uk", "pl")
 DEFAULTS: dict[str, str] = {
     "evaluator": "redtable.bots.evaluation:Evaluator",
     "analysis": "redtable.sim.titleanalysis:Analysis",
+    "env_renderer": "redtable.envs.render:render_generic",
 }
 
 # The tuning of the evaluating bots when a title gives none for a bot (per bot name).

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from ..core import GAMES, title
+
 
 class ActionCodec:
     """A bijection between a game's action strings and ``range(len(codec))``."""
@@ -181,14 +183,12 @@ _CODECS: dict[str, ActionCodec] = {}
 
 
 def codec(game: str) -> ActionCodec:
-    """The (cached) action codec of ``"red-rising"`` or ``"red-north"``."""
+    """The (cached) action codec of the title ``game``: its ``codec`` part lists the actions."""
     c = _CODECS.get(game)
     if c is None:
-        if game == "red-rising":
-            c = ActionCodec(game, red_rising_actions())
-        elif game == "red-north":
-            c = ActionCodec(game, red_north_actions())
-        else:
+        actions = title(game).load("codec") if game in GAMES else None
+        if actions is None:
             raise ValueError(f"no action enumeration for game {game!r}")
+        c = ActionCodec(game, actions())
         _CODECS[game] = c
     return c

@@ -23,9 +23,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..core import State
-from .fast_rednorth import RedNorthObserver
-from .fast_redrising import RedRisingObserver
+from ..core import GAMES, State, title
 
 
 class Observer(Protocol):
@@ -34,15 +32,10 @@ class Observer(Protocol):
     def observe(self, st: State, seat: int) -> np.ndarray: ...
 
 
-OBSERVERS: dict[str, type[RedNorthObserver] | type[RedRisingObserver]] = {
-    "red-north": RedNorthObserver,
-    "red-rising": RedRisingObserver,
-}
-
-
 def observer(game: str) -> Observer:
-    """A new observer of ``game`` (each keeps its own buffers: one per environment)."""
-    try:
-        return OBSERVERS[game]()
-    except KeyError:
-        raise ValueError(f"no observer for game {game!r}") from None
+    """A new observer of ``game`` (each keeps its own buffers: one per environment): the
+    title's ``observer`` part (a class)."""
+    cls = title(game).load("observer") if game in GAMES else None
+    if cls is None:
+        raise ValueError(f"no observer for game {game!r}")
+    return cls()

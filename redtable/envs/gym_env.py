@@ -37,7 +37,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
-from ..core import State, make_game
+from ..core import State, make_game, titles
+from ..rednorth.title import TITLE as RED_NORTH
 from .actions import codec
 from .aec import REWARDS, terminal_rewards
 from .fast import observer
@@ -53,7 +54,7 @@ class RedTableEnv(gym.Env):
 
     def __init__(
         self,
-        game: str = "red-north",
+        game: str = RED_NORTH.name,
         players: int = 2,
         opponents: OpponentSpec = "random",
         seat: int | None = 0,
@@ -272,8 +273,9 @@ class RedTableEnv(gym.Env):
 
 
 def _register() -> None:
-    for env_id, game in (("redtable/RedRising-v0", "red-rising"), ("redtable/RedNorth-v0", "red-north")):
-        if env_id not in gym.registry:
+    for t in titles():
+        env_id, game = t.gym_id, t.name
+        if env_id is not None and env_id not in gym.registry:
             gym.register(
                 id=env_id,
                 entry_point="redtable.envs.gym_env:RedTableEnv",

@@ -18,6 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core import GAMES, title
+from ..rednorth.title import TITLE as RED_NORTH_TITLE
+from ..redrising.title import TITLE as RED_RISING_TITLE
+
 
 class Layout:
     """Named, contiguous segments of a flat feature vector."""
@@ -106,7 +110,7 @@ class RedRisingEncoder(Encoder):
     ===================  ======  ===========================================================
     """
 
-    game = "red-rising"
+    game = RED_RISING_TITLE.name
 
     def __init__(self) -> None:
         from ..redrising.board import HOUSE_NAMES, LOCATION_NAMES
@@ -368,7 +372,7 @@ class RedNorthEncoder(Encoder):
     ===================  ======  ===========================================================
     """
 
-    game = "red-north"
+    game = RED_NORTH_TITLE.name
 
     def __init__(self) -> None:
         from ..rednorth.actions import GOD_HEAD, PASS_GROUP, group_slug
@@ -516,8 +520,8 @@ RED_NORTH = RedNorthEncoder()
 
 
 def encoder(game: str) -> Encoder:
-    if game == "red-rising":
-        return RED_RISING
-    if game == "red-north":
-        return RED_NORTH
-    raise ValueError(f"no observation encoder for game {game!r}")
+    """The observation encoder of the title ``game`` (its ``encoder`` part)."""
+    enc = title(game).load("encoder") if game in GAMES else None
+    if enc is None:
+        raise ValueError(f"no observation encoder for game {game!r}")
+    return enc

@@ -20,12 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..rednorth.outposts import DEFAULT_OUTPOST_POINTS
+from ..rednorth.title import TITLE
 from .aec import RedTableAECEnv, wrap
 
 
 class raw_env(RedTableAECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "red_north_v0", "is_parallelizable": False, "render_fps": 4}
-    game_name = "red-north"
+    game_name = TITLE.name
 
     def __init__(
         self,

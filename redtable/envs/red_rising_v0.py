@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..redrising.title import TITLE
 from .aec import RedTableAECEnv, wrap
 
 
 class raw_env(RedTableAECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "red_rising_v0", "is_parallelizable": False, "render_fps": 4}
-    game_name = "red-rising"
+    game_name = TITLE.name
 
     def __init__(
         self,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core import GAMES, title
+
 
 def _seat_name(seat: int | None, me: int | None) -> str:
     if seat is None:
@@ -105,12 +107,22 @@ def render_red_north(v: dict[str, Any], last: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def render_generic(v: dict[str, Any], last: str | None = None) -> str:
+    """Any title's view, as sorted JSON (a title without its own ``env_renderer``)."""
+    import json
+
+    lines = [json.dumps(v, sort_keys=True, default=str)]
+    if last:
+        lines.append(f"  last: {last}")
+    return "\n".join(lines)
+
+
 def render_view(game: str, view: dict[str, Any], last: str | None = None) -> str:
-    if game == "red-rising":
-        return render_red_rising(view, last)
-    if game == "red-north":
-        return render_red_north(view, last)
-    raise ValueError(f"no renderer for game {game!r}")
+    """The text of ``view`` by the title's ``env_renderer`` part."""
+    if game not in GAMES:
+        raise ValueError(f"no renderer for game {game!r}")
+    render = title(game).load("env_renderer")
+    return render(view, last)
 
 
 def render_env(

@@ -27,6 +27,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from ..core import State, make_game
+from ..rednorth.title import TITLE as RED_NORTH
 from .actions import codec
 from .aec import REWARDS, terminal_rewards
 from .fast import Observer, observer
@@ -36,7 +37,7 @@ class SelfPlayVecEnv:
     """``num_envs`` games of ``game`` with ``players`` seats, all seats played by the caller."""
 
     def __init__(
-        self, game: str = "red-north", num_envs: int = 1, players: int = 2, reward: str = "win", **game_options: Any
+        self, game: str = RED_NORTH.name, num_envs: int = 1, players: int = 2, reward: str = "win", **game_options: Any
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")

@@ -37,6 +37,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from ..rednorth.title import TITLE as RED_NORTH
 from .gym_env import RedTableEnv
 
 
@@ -45,7 +46,7 @@ class RedTableVectorEnv(gym.vector.VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 1, game: str = "red-north", processes: int = 1, **env_kwargs: Any) -> None:
+    def __init__(self, num_envs: int = 1, game: str = RED_NORTH.name, processes: int = 1, **env_kwargs: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs!r}")
         if processes < 1:

@@ -58,20 +58,25 @@ from __future__ import annotations
 
 import pyspiel
 
+from ...core import GAMES as TITLE_NAMES
+from ...core import title
 from .games import (
+    DEFS,
     RED_NORTH,
     RED_RISING,
+    GameDef,
     RedNorthGame,
     RedRisingGame,
     RedtableGame,
     RedtableState,
     deal,
+    generic_definition,
     record,
     seed_bytes,
 )
 
-GAMES = {RED_RISING.short_name: RedRisingGame, RED_NORTH.short_name: RedNorthGame}
-SHORT_NAMES = {"red-rising": RED_RISING.short_name, "red-north": RED_NORTH.short_name}
+GAMES: dict[str, type[RedtableGame]] = {RED_RISING.short_name: RedRisingGame, RED_NORTH.short_name: RedNorthGame}
+_generic: dict[str, GameDef] = {}
 
 
 def _register() -> None:
@@ -85,11 +90,34 @@ def _register() -> None:
 _register()
 
 
+def definition(game: str) -> GameDef:
+    """The OpenSpiel definition of the title ``game``: its ``openspiel`` part, else a generic
+    one (:func:`~.games.generic_definition`), registered with pyspiel on first use."""
+    if game not in TITLE_NAMES:
+        raise ValueError(f"unknown game {game!r}; known games: {', '.join(TITLE_NAMES)}")
+    t = title(game)
+    d = t.load("openspiel")
+    if d is None:
+        d = _generic.get(game)
+        if d is None:
+            d = _generic[game] = generic_definition(t)
+    if d.short_name not in GAMES:
+        cls = type(f"RedtableGame_{d.short_name}", (RedtableGame,), {"definition": d})
+        DEFS[d.short_name] = d
+        GAMES[d.short_name] = cls
+        if d.short_name not in set(pyspiel.registered_names()):
+            pyspiel.register_game(d.game_type(), cls)
+    return d
+
+
+def short_name(game: str) -> str:
+    """OpenSpiel's name of the title ``game`` (``python_red_north``)."""
+    return definition(game).short_name
+
+
 def load(game: str, **params) -> RedtableGame:
     """``pyspiel.load_game`` by redtable name: ``load("red-north", players=3)``."""
-    if game not in SHORT_NAMES:
-        raise ValueError(f"unknown game {game!r}; known games: {', '.join(SHORT_NAMES)}")
-    return pyspiel.load_game(SHORT_NAMES[game], params)
+    return pyspiel.load_game(short_name(game), params)
 
 
 def __getattr__(name: str):
@@ -103,7 +131,8 @@ def __getattr__(name: str):
 
 __all__ = [
     "GAMES",
-    "SHORT_NAMES",
+    "definition",
+    "short_name",
     "RedtableGame",
     "RedRisingGame",
     "RedNorthGame",

@@ -26,8 +26,10 @@ import pyspiel
 
 from ...bots.common import CanonicalRng
 from ...core import Game as CoreGame
-from ...core import GameRecord, IllegalAction, RedtableError, make_game
+from ...core import GameRecord, IllegalAction, RedtableError, Title, make_game
 from ...core import State as CoreState
+from ...rednorth.title import TITLE as RED_NORTH_TITLE
+from ...redrising.title import TITLE as RED_RISING_TITLE
 from ..actions import ActionCodec, codec
 from ..observations import Encoder, encoder
 from ..render import render_view
@@ -42,7 +44,7 @@ class GameDef:
     """What OpenSpiel needs to know about one redtable game, and how its parameters map to
     the engine's options."""
 
-    name: str  # the redtable name ("red-rising")
+    name: str  # the redtable title's name
     short_name: str  # the OpenSpiel name ("python_red_rising")
     long_name: str
     min_players: int
@@ -108,7 +110,7 @@ RR_MAX_GAME_LENGTH = 3000
 RN_MAX_GAME_LENGTH = 1000
 
 RED_RISING = GameDef(
-    name="red-rising",
+    name=RED_RISING_TITLE.name,
     short_name="python_red_rising",
     long_name="Red Rising (redtable)",
     min_players=2,
@@ -122,7 +124,7 @@ RED_RISING = GameDef(
     options=_rr_options,
 )
 RED_NORTH = GameDef(
-    name="red-north",
+    name=RED_NORTH_TITLE.name,
     short_name="python_red_north",
     long_name="Red North (redtable)",
     min_players=2,
@@ -136,6 +138,22 @@ RED_NORTH = GameDef(
     options=_rn_options,
 )
 DEFS: dict[str, GameDef] = {d.short_name: d for d in (RED_RISING, RED_NORTH)}
+GENERIC_MAX_GAME_LENGTH = 1000
+
+
+def generic_definition(t: Title) -> GameDef:
+    """The definition of a title that gives none (its ``openspiel`` part): ``python_<name>``,
+    its player range, the parameters ``players`` (default the fewest) and ``max_game_length``."""
+    lo, hi = t.players
+    return GameDef(
+        name=t.name,
+        short_name="python_" + t.name.replace("-", "_"),
+        long_name=f"{t.display_name()} (redtable)",
+        min_players=lo,
+        max_players=hi,
+        parameters={"players": lo, "max_game_length": GENERIC_MAX_GAME_LENGTH},
+        options=lambda p: {"players": p["players"]},
+    )
 
 
 def check_parameters(d: GameDef, params: dict[str, Any] | None) -> dict[str, Any]:
