@@ -21,6 +21,7 @@ TITLE = Title(
     gym_id="redtable/RedNorth-v0",
     evaluator="redtable.bots.evaluation:RedNorthEvaluator",
     learned="redtable.bots.learned_value:RED_NORTH",
+    analysis="redtable.sim.analysis_rednorth:RedNorthAnalysis",
     bot_defaults={
         "heuristic": {"samples": 8, "budget": 40, "opp_weight": 1.0},
         "ismcts": {"c": 0.7, "playout": "random", "cutoff": 8},

@@ -21,6 +21,7 @@ TITLE = Title(
     gym_id="redtable/RedRising-v0",
     evaluator="redtable.bots.evaluation:RedRisingEvaluator",
     learned="redtable.bots.learned_value:RED_RISING",
+    analysis="redtable.sim.analysis_redrising:RedRisingAnalysis",
     bot_defaults={
         # determinizations, positions looked at per option, opponent weight
         "heuristic": {"samples": 2, "budget": 60, "opp_weight": 0.0},

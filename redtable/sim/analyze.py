@@ -42,25 +42,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import make_game
+from ..core import make_game, title
+from .analysis_rednorth import RN_ROWS
 from .simulate import GameResult, play_one
-from .stats import shared_wins, wilson_interval
+from .stats import shared_wins
+from .titleanalysis import Analysis, Tally
+from .titleanalysis import rounded as _r
 
 SCHEMA = 1
-
-# Red North's scorepad rows: VP and Glory as the Resolution reports them, plus Odin's VP.
-RN_ROWS = (
-    "vp_spring",
-    "vp_summer",
-    "vp_ragnarok",
-    "vp_odin",
-    "vp_total",
-    "glory_spring",
-    "glory_summer",
-    "glory_ragnarok",
-    "glory_spent",
-    "glory_unused",
-)
 
 
 # ----------------------------------------------------------------------------- playing
@@ -167,10 +156,6 @@ def collect(
 # ----------------------------------------------------------------------------- statistics
 
 
-def _r(x: float, digits: int = 6) -> float:
-    return round(x, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
-
-
 def quantile(sorted_values: Sequence[float], q: float) -> float:
     """Linear interpolation between closest ranks (``numpy.percentile``'s default)."""
     n = len(sorted_values)
@@ -202,114 +187,33 @@ def describe(values: Iterable[float]) -> dict[str, Any]:
     }
 
 
-class Tally:
-    """Win credit over player-games: ``n``, ``wins`` (shared), ``expected`` (sum of 1/P)."""
-
-    __slots__ = ("n", "wins", "expected", "values")
-
-    def __init__(self) -> None:
-        self.n = 0
-        self.wins = 0.0
-        self.expected = 0.0
-        self.values: list[float] = []
-
-    def add(self, credit: float, players: int, value: float | None = None) -> None:
-        self.n += 1
-        self.wins += credit
-        self.expected += 1.0 / players
-        if value is not None:
-            self.values.append(value)
-
-    def json(self) -> dict[str, Any]:
-        lo, hi = wilson_interval(self.wins, self.n)
-        return {
-            "n": self.n,
-            "wins": _r(self.wins),
-            "win_rate": _r(self.wins / self.n) if self.n else None,
-            "ci95": [_r(lo), _r(hi)],
-            "expected": _r(self.expected / self.n) if self.n else None,
-        }
-
-    def mean_value(self) -> float | None:
-        return _r(math.fsum(self.values) / len(self.values), 4) if self.values else None
-
-
-def _tallies(keys: Iterable) -> dict:
-    return {k: Tally() for k in keys}
-
-
 # ----------------------------------------------------------------------------- per-game facts
 
 
-def _turn_order(game: str, summary: dict, seat: int, players: int) -> int:
-    if game == "red-rising":
-        first = summary["first"]
-    else:
-        first = summary["first_player_by_round"][0]
-    return (seat - first) % players
+def analysis_of(game: str) -> Analysis:
+    """The title's analysis (its ``analysis`` part, :mod:`.titleanalysis`)."""
+    return title(game).load("analysis")()
+
+
+def _turn_order(an: Analysis, summary: dict, seat: int, players: int) -> int:
+    return (seat - an.first_player(summary)) % players
 
 
 def score_row_names(game: str) -> tuple[str, ...]:
-    """The scorepad rows of ``game``: Red Rising's as :mod:`redtable.redrising.scoring` names
-    them; Red North's VP per round (Outposts controlled after each Resolution), Odin's VP and
-    the total, Glory compensation per round (step C), unused Glory at the end and net Glory
-    spent (starting Glory + compensation - unused: Inspire spends it; tokens Nornir takes
-    back, Loki's included, count against it, so it can be negative)."""
-    if game == "red-rising":
-        from ..redrising.scoring import ROWS
-
-        return tuple(ROWS)
-    return RN_ROWS
-
-
-def _score_rows(game: str, summary: dict, players: int) -> tuple[tuple[str, ...], list[dict[str, float]]]:
-    """The scorepad rows and each seat's values in them."""
-    if game == "red-rising":
-        from ..redrising.scoring import ROWS
-
-        rows = summary.get("rows") or [{} for _ in range(players)]
-        out = []
-        for seat in range(players):
-            d = {k: float(rows[seat].get(k, 0)) for k in ROWS if k != "total"}
-            d["total"] = float(summary["scores"][seat])
-            out.append(d)
-        return ROWS, out
-    from ..rednorth.cards import STARTING_GLORY
-    from ..rednorth.gods import ODIN_VP
-
-    round_vp, round_glory = summary["vp_by_round"], summary["glory_by_round"]
-    out = []
-    for seat in range(players):
-        odin = ODIN_VP if summary["gods"][seat] == "odin" and summary["invoked"][seat] else 0
-        d = {f"vp_{name}": float(round_vp[r][seat]) for r, name in enumerate(("spring", "summer", "ragnarok"))}
-        d["vp_odin"] = float(odin)
-        d["vp_total"] = float(summary["vp"][seat])
-        for r, name in enumerate(("spring", "summer", "ragnarok")):
-            d[f"glory_{name}"] = float(round_glory[r][seat])
-        gained = STARTING_GLORY + sum(round_glory[r][seat] for r in range(len(round_glory)))
-        d["glory_spent"] = float(gained - summary["glory"][seat])
-        d["glory_unused"] = float(summary["glory"][seat])
-        out.append(d)
-    return RN_ROWS, out
+    """The scorepad rows of ``game`` (its analysis's ``score_rows``)."""
+    return analysis_of(game).score_rows()
 
 
 def length_measures(game: str) -> tuple[str, ...]:
-    """Game length measures: decisions per game and per player; Red Rising's turns (all
-    players' turns) and rounds (the most turns one player took); Red North's rounds."""
-    if game == "red-rising":
-        return ("decisions", "decisions_per_player", "turns", "rounds")
-    return ("decisions", "decisions_per_player", "rounds")
+    """Game length measures: decisions per game and per player, and the title's own (Red
+    Rising's turns and rounds, Red North's rounds)."""
+    return analysis_of(game).length_measures()
 
 
-def _lengths(game: str, rec: dict) -> dict[str, float]:
-    s = rec["summary"]
+def _lengths(an: Analysis, rec: dict) -> dict[str, float]:
     players = rec["players"]
     out = {"decisions": float(rec["decisions"]), "decisions_per_player": rec["decisions"] / players}
-    if game == "red-rising":
-        out["turns"] = float(sum(s["turns"]))
-        out["rounds"] = float(max(s["turns"]))
-    else:
-        out["rounds"] = float(len(s["controllers"]))
+    out.update(an.lengths(rec["summary"]))
     return out
 
 
@@ -319,6 +223,7 @@ def _lengths(game: str, rec: dict) -> dict[str, float]:
 def analyze(col: Collection) -> dict[str, Any]:
     """The report's numbers (JSON-able, deterministic; no timings)."""
     game = col.game
+    an = analysis_of(game)
     g = make_game(game, col.player_counts[0], **col.options)
     ok = [r for r in col.records if r["summary"] is not None]
     counts = col.player_counts
@@ -327,13 +232,12 @@ def analyze(col: Collection) -> dict[str, Any]:
 
     seat: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
     order: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
-    house: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
+    groups: dict[str, dict[Any, dict[Any, Any]]] = {name: {k: {} for k in keys} for name in an.groups}
     bot: dict[Any, dict[Any, Any]] = {k: {} for k in keys}
     per_count: dict = {
-        k: {"games": 0, "finished": 0, "errors": 0, "tied": 0, "winning": [], "margin": [], "decided_by": {}}
-        for k in keys
+        k: {"games": 0, "finished": 0, "errors": 0, "tied": 0, "winning": [], "margin": [], "counted": {}} for k in keys
     }
-    row_names = score_row_names(game)
+    row_names = an.score_rows()
     row_values: dict = {}
     length_values: dict = {}
 
@@ -346,10 +250,10 @@ def analyze(col: Collection) -> dict[str, Any]:
     for rec in ok:
         P, s = rec["players"], rec["summary"]
         credit = shared_wins(P, s["winners"])
-        _, rows = _score_rows(game, s, P)
+        rows = an.score_values(s, P)
         scores = [float(x) for x in s["scores"]]
         top = sorted(scores, reverse=True)
-        lengths = _lengths(game, rec)
+        lengths = _lengths(an, rec)
         for k in (P, "all"):
             if k not in per_count:
                 continue
@@ -357,19 +261,21 @@ def analyze(col: Collection) -> dict[str, Any]:
             pc["tied"] += len(s["winners"]) > 1
             pc["winning"].append(max(scores[w] for w in s["winners"]))
             pc["margin"].append(top[0] - top[1] if P > 1 else 0.0)
-            if game == "red-north":
-                pc["decided_by"][s["decided_by"]] = pc["decided_by"].get(s["decided_by"], 0) + 1
+            for fact in an.counted:
+                seen = pc["counted"].setdefault(fact, {})
+                seen[s[fact]] = seen.get(s[fact], 0) + 1
             for name, v in lengths.items():
                 length_values.setdefault(k, {}).setdefault(name, []).append(v)
         for p in range(P):
-            t = _turn_order(game, s, p, P)
+            t = _turn_order(an, s, p, P)
+            grouped = an.player_groups(s, p)
             for k in (P, "all"):
                 if k not in per_count:
                     continue
                 seat[k].setdefault(p, Tally()).add(credit[p], P)
                 order[k].setdefault(t, Tally()).add(credit[p], P)
-                if game == "red-rising":
-                    house[k].setdefault(s["houses"][p], Tally()).add(credit[p], P)
+                for name, grp in grouped.items():
+                    groups[name][k].setdefault(grp, Tally()).add(credit[p], P)
                 bot[k].setdefault(rec["bots"][p], Tally()).add(credit[p], P)
                 for name, v in rows[p].items():
                     row_values.setdefault(k, {}).setdefault(name, []).append(v)
@@ -386,8 +292,8 @@ def analyze(col: Collection) -> dict[str, Any]:
         "by_seat": table(seat, "seat", int),
         "by_turn_order": table(order, "turn_order", int),
     }
-    if game == "red-rising":
-        win_rates["by_house"] = table(house, "house", str)
+    for name, by in groups.items():
+        win_rates[f"by_{name}"] = table(by, name, str)
     if len(distinct_bots) > 1:
         win_rates["by_bot"] = table(bot, "bot", distinct_bots.index)
 
@@ -404,8 +310,8 @@ def analyze(col: Collection) -> dict[str, Any]:
             "winning_score": describe(pc["winning"]),
             "winning_margin": describe(pc["margin"]),
         }
-        if game == "red-north":
-            row["decided_by"] = dict(sorted(pc["decided_by"].items()))
+        for fact in an.counted:
+            row[fact] = dict(sorted(pc["counted"].get(fact, {}).items()))
         games_by_count.append(row)
 
     numbers: dict[str, Any] = {
@@ -435,7 +341,7 @@ def analyze(col: Collection) -> dict[str, Any]:
             ],
         },
         "length": {
-            "measures": list(length_measures(game)),
+            "measures": list(an.length_measures()),
             "stats": [
                 {"players": k, "measure": m, **describe(vals)}
                 for k in keys
@@ -443,11 +349,7 @@ def analyze(col: Collection) -> dict[str, Any]:
             ],
         },
     }
-    if game == "red-rising":
-        numbers["cards"] = _cards(ok)
-    else:
-        numbers["gods"] = _gods(ok)
-        numbers["outposts"] = _outposts(ok)
+    numbers.update(an.sections(ok))
     numbers["errors"] = [
         {"players": r["players"], "game": r["index"], "seed": r["seed"], "bots": r["bots"], "error": r["error"]}
         for r in col.records
@@ -458,7 +360,8 @@ def analyze(col: Collection) -> dict[str, Any]:
 
 def raw_rows(col: Collection) -> tuple[list[dict], list[dict]]:
     """One row per finished game and one per player-game (for ``games.csv`` / ``players.csv``)."""
-    game = col.game
+    an = analysis_of(col.game)
+    row_names = an.score_rows()
     games_rows, players_rows = [], []
     for rec in col.records:
         s = rec["summary"]
@@ -466,8 +369,8 @@ def raw_rows(col: Collection) -> tuple[list[dict], list[dict]]:
             continue
         P = rec["players"]
         credit = shared_wins(P, s["winners"])
-        row_names, rows = _score_rows(game, s, P)
-        lengths = _lengths(game, rec)
+        rows = an.score_values(s, P)
+        lengths = _lengths(an, rec)
         gr = {
             "players": P,
             "game": rec["index"],
@@ -477,8 +380,8 @@ def raw_rows(col: Collection) -> tuple[list[dict], list[dict]]:
             "winners": " ".join(str(w) for w in s["winners"]),
             "scores": " ".join(f"{x:g}" for x in s["scores"]),
         }
-        if game == "red-north":
-            gr["decided_by"] = s["decided_by"]
+        for fact in an.counted:
+            gr[fact] = s[fact]
         games_rows.append(gr)
         for p in range(P):
             pr = {
@@ -486,182 +389,14 @@ def raw_rows(col: Collection) -> tuple[list[dict], list[dict]]:
                 "game": rec["index"],
                 "seed": rec["seed"],
                 "seat": p,
-                "turn_order": _turn_order(game, s, p, P),
+                "turn_order": _turn_order(an, s, p, P),
                 "bot": rec["bots"][p],
             }
-            if game == "red-rising":
-                pr["house"] = s["houses"][p]
-            else:
-                pr["god"] = s["gods"][p] or ""
-                pr["invoked"] = int(bool(s["invoked"][p]))
+            pr.update(an.player_columns(s, p))
             pr["win"] = _r(credit[p])
             pr.update({name: rows[p][name] for name in row_names})
             players_rows.append(pr)
     return games_rows, players_rows
-
-
-def _cards(ok: list[dict]) -> list[dict]:
-    """Red Rising: per card, deploys, abilities that took effect, final hands and win correlation."""
-    from ..redrising.cards import CARDS
-
-    n_games = len(ok)
-    deployed = {c.slug: 0 for c in CARDS}
-    deployed_games = {c.slug: 0 for c in CARDS}
-    effect = {c.slug: 0 for c in CARDS}
-    kept = {c.slug: 0 for c in CARDS}
-    kept_by_winner = {c.slug: 0.0 for c in CARDS}
-    held = _tallies(deployed)
-    not_held = _tallies(deployed)
-    by_deployer = _tallies(deployed)
-    has_deployers = all("deployed_by" in rec["summary"] for rec in ok)
-    for rec in ok:
-        P, s = rec["players"], rec["summary"]
-        credit = shared_wins(P, s["winners"])
-        for slug in s["deployed"]:
-            deployed[slug] += 1
-        for slug in set(s["deployed"]):
-            deployed_games[slug] += 1
-        for slug in s["abilities"]:
-            effect[slug] += 1
-        holder: dict[str, int] = {}
-        for p, hand in enumerate(s["hands"]):
-            for slug in hand:
-                kept[slug] += 1
-                kept_by_winner[slug] += credit[p]
-                holder[slug] = p
-        for slug in deployed:
-            for p in range(P):
-                (held if holder.get(slug) == p else not_held)[slug].add(credit[p], P, s["scores"][p])
-        if has_deployers:
-            pairs = sorted(set(zip(s["deployed"], s["deployed_by"], strict=True)))
-            for slug, p in pairs:
-                if p is not None:
-                    by_deployer[slug].add(credit[p], P)
-    out = []
-    for c in CARDS:
-        h, nh = held[c.slug], not_held[c.slug]
-        hj = h.json()
-        row = {
-            "card": c.name,
-            "slug": c.slug,
-            "color": c.color_name,
-            "value": c.value,
-            "deployed": deployed[c.slug],
-            "deployed_games": deployed_games[c.slug],
-            "deploys_per_game": _r(deployed[c.slug] / n_games) if n_games else None,
-            "ability_took_effect": effect[c.slug],
-            "kept": kept[c.slug],
-            "kept_rate": _r(kept[c.slug] / n_games) if n_games else None,
-            "held": hj,
-            "not_held": nh.json(),
-            "held_lift": _r(hj["win_rate"] - hj["expected"]) if h.n else None,
-            "held_mean_score": h.mean_value(),
-            "not_held_mean_score": nh.mean_value(),
-        }
-        if has_deployers:
-            dj = by_deployer[c.slug].json()
-            row["deployed_by_player"] = dj
-            row["deployer_lift"] = _r(dj["win_rate"] - dj["expected"]) if dj["n"] else None
-        out.append(row)
-    return out
-
-
-def _gods(ok: list[dict]) -> list[dict]:
-    """Red North: per God, how often it is held and invoked, and win rate / VP held vs not."""
-    from ..rednorth.gods import GODS
-
-    held = {gd.slug: Tally() for gd in GODS}
-    not_held = {gd.slug: Tally() for gd in GODS}
-    invoked = {gd.slug: Tally() for gd in GODS}
-    games_with = {gd.slug: 0 for gd in GODS}
-    for rec in ok:
-        P, s = rec["players"], rec["summary"]
-        credit = shared_wins(P, s["winners"])
-        present = set(x for x in s["gods"] if x)
-        for slug in present:
-            games_with[slug] += 1
-        for gd in GODS:
-            for p in range(P):
-                vp = float(s["vp"][p])
-                if s["gods"][p] == gd.slug:
-                    held[gd.slug].add(credit[p], P, vp)
-                    if s["invoked"][p]:
-                        invoked[gd.slug].add(credit[p], P, vp)
-                else:
-                    not_held[gd.slug].add(credit[p], P, vp)
-    out = []
-    n = len(ok)
-    for gd in GODS:
-        h, nh, inv = held[gd.slug], not_held[gd.slug], invoked[gd.slug]
-        hj = h.json()
-        out.append(
-            {
-                "god": gd.name,
-                "slug": gd.slug,
-                "games_held": games_with[gd.slug],
-                "held_rate": _r(games_with[gd.slug] / n) if n else None,
-                "invoked": inv.n,
-                "invoke_rate": _r(inv.n / h.n) if h.n else None,
-                "held": hj,
-                "not_held": nh.json(),
-                "when_invoked": inv.json(),
-                "held_lift": _r(hj["win_rate"] - hj["expected"]) if h.n else None,
-                "held_mean_vp": h.mean_value(),
-                "not_held_mean_vp": nh.mean_value(),
-                "invoked_mean_vp": inv.mean_value(),
-            }
-        )
-    return out
-
-
-def _outposts(ok: list[dict]) -> list[dict]:
-    """Red North: per Outpost colour, how often it is in play, who controls it, and how they fare."""
-    from ..rednorth.cards import COLOURS, ROUNDS
-
-    out = []
-    n = len(ok)
-    most = max((rec["players"] for rec in ok), default=0)
-    for c in COLOURS:
-        games = [rec for rec in ok if c in rec["summary"]["outposts"]]
-        final_by_order: dict[int, int] = {}
-        final_by_seat: dict[int, int] = {}
-        uncontrolled = 0
-        control_rounds = [0] * ROUNDS
-        ctrl_win = [Tally() for _ in range(ROUNDS)]
-        for rec in games:
-            P, s = rec["players"], rec["summary"]
-            credit = shared_wins(P, s["winners"])
-            for r, ctrl in enumerate(s["controllers"]):
-                who = ctrl.get(c)
-                if who is not None:
-                    control_rounds[r] += 1
-                    ctrl_win[r].add(credit[who], P, float(s["vp"][who]))
-            who = s["controllers"][-1].get(c)
-            if who is None:
-                uncontrolled += 1
-            else:
-                t = _turn_order("red-north", s, who, P)
-                final_by_order[t] = final_by_order.get(t, 0) + 1
-                final_by_seat[who] = final_by_seat.get(who, 0) + 1
-        k = len(games)
-        final = ctrl_win[-1]
-        fj = final.json()
-        out.append(
-            {
-                "outpost": c,
-                "games": k,
-                "in_play_rate": _r(k / n) if n else None,
-                "control_rate_by_round": [_r(x / k) if k else None for x in control_rounds],
-                "final_uncontrolled": uncontrolled,
-                "final_controller_by_seat": {str(p): final_by_seat.get(p, 0) for p in range(most)},
-                "final_controller_by_turn_order": {str(t): final_by_order.get(t, 0) for t in range(most)},
-                "controller_win": fj,
-                "controller_lift": _r(fj["win_rate"] - fj["expected"]) if final.n else None,
-                "controller_mean_vp": final.mean_value(),
-                "controller_win_by_round": [t.json() for t in ctrl_win],
-            }
-        )
-    return out
 
 
 __all__ = [

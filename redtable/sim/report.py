@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import RedtableError
+from .analyze import analysis_of
 
 INSTALL_HINT = "pip install 'redtable[analysis]'"
 
@@ -289,7 +290,8 @@ def _bins(lo: float, hi: float, most: int = 30) -> list[float]:
 def _chart_length(numbers: dict, games_rows: list[dict], out: Path) -> list[tuple[str, str]]:
     if not games_rows:
         return []
-    measures = [m for m in numbers["length"]["measures"] if m != "rounds" or numbers["game"] == "red-rising"]
+    undrawn = analysis_of(numbers["game"]).undrawn_lengths
+    measures = [m for m in numbers["length"]["measures"] if m not in undrawn]
     fig = _figure(4.2 * len(measures), 3.4)
     for i, m in enumerate(measures):
         ax = fig.add_subplot(1, len(measures), i + 1)
@@ -515,6 +517,15 @@ def _num(x: Any, digits: int = 2) -> str:
 Column = tuple[str, Callable[[dict], Any], Callable[[dict], Any] | None, bool]  # header, text, sort value, left
 
 
+def _counts_text(fact: str) -> Callable[[dict], str]:
+    """A cell of counts by value of a counted per-game fact ("ragnarok 12, tie 1")."""
+
+    def text(r: dict) -> str:
+        return ", ".join(f"{k} {v}" for k, v in r[fact].items())
+
+    return text
+
+
 def _col(
     header: str, text: Callable[[dict], Any], value: Callable[[dict], Any] | None = None, left: bool = False
 ) -> Column:
@@ -607,7 +618,7 @@ def render_html(numbers: dict, charts: list[tuple[str, str]], files: list[str], 
         '<p class="note">A tie for first between k players counts 1/k win each. A win rate is over '
         "player-games (one player in one game), with a 95% Wilson interval, next to its <em>fair share</em>: "
         "the mean of 1/players over the same player-games. Turn-order position 0 is the first player "
-        + ("of the game" if numbers["game"] == "red-rising" else "of Spring")
+        + analysis_of(numbers["game"]).first_player_words
         + ". Std is the sample standard deviation; quartiles interpolate linearly. Click a column header "
         "to sort.</p>"
     )
@@ -623,10 +634,8 @@ def render_html(numbers: dict, charts: list[tuple[str, str]], files: list[str], 
             "mean margin over 2nd", lambda r: _num(r["winning_margin"]["mean"]), lambda r: r["winning_margin"]["mean"]
         ),
     ]
-    if numbers["game"] == "red-north":
-        pc_cols.append(
-            _col("decided by", lambda r: ", ".join(f"{k} {v}" for k, v in r["decided_by"].items()), left=True)
-        )
+    for fact in analysis_of(numbers["game"]).counted:
+        pc_cols.append(_col(fact.replace("_", " "), _counts_text(fact), left=True))
     parts.append(_table(pc_cols, g["by_player_count"]))
 
     parts.append("<h2>Win rates</h2>")
