@@ -37,7 +37,7 @@ from rich.text import Text
 from ..cliutil import check_output_file
 from ..cliutil import fail as _fail
 from ..cliutil import parse_options as _parse_options
-from ..core import GAMES, Decision, GameRecord, RedtableError, State, make_game
+from ..core import GAMES, Decision, GameRecord, RedtableError, State, make_game, title
 from ..core.jsonfile import JsonFileError, clip, read_json_file
 from ..i18n import ntr, set_lang, tr
 from ..i18n import resolve as resolve_lang
@@ -77,13 +77,11 @@ class LogCursor:
 
 
 def make_renderer(state: State, seats: list[Seat]) -> Renderer:
-    if state.game.name == "red-rising":
-        from .render_redrising import RedRisingRenderer
-
-        return RedRisingRenderer(state, seats)
-    from .render_rednorth import RedNorthRenderer
-
-    return RedNorthRenderer(state, seats)
+    """The title's terminal renderer (its ``terminal`` part)."""
+    cls = title(state.game.name).load("terminal")
+    if cls is None:
+        raise RedtableError(f"{state.game.title} has no terminal renderer")
+    return cls(state, seats)
 
 
 # ====================================================================== saving

@@ -21,6 +21,12 @@ TITLE = Title(
     gym_id="redtable/RedNorth-v0",
     evaluator="redtable.bots.evaluation:RedNorthEvaluator",
     learned="redtable.bots.learned_value:RED_NORTH",
+    terminal="redtable.play.render_rednorth:RedNorthRenderer",
+    web_module="rn",
+    rules_page="redtable.web.rules_data:red_north_rules",
+    cards_page="redtable.web.routes:red_north_cards",
+    final_hands="redtable.web.routes:red_north_final",
+    running_score="redtable.web.running:red_north_score",
     analysis="redtable.sim.analysis_rednorth:RedNorthAnalysis",
     bot_defaults={
         "heuristic": {"samples": 8, "budget": 40, "opp_weight": 1.0},

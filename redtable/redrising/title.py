@@ -21,6 +21,13 @@ TITLE = Title(
     gym_id="redtable/RedRising-v0",
     evaluator="redtable.bots.evaluation:RedRisingEvaluator",
     learned="redtable.bots.learned_value:RED_RISING",
+    terminal="redtable.play.render_redrising:RedRisingRenderer",
+    web_module="rr",
+    rules_page="redtable.web.rules_data:red_rising_rules",
+    cards_page="redtable.web.routes:red_rising_cards",
+    final_hands="redtable.web.routes:red_rising_final",
+    running_score="redtable.web.running:red_rising",
+    score_events=("points", "end_of_game_ability"),
     analysis="redtable.sim.analysis_redrising:RedRisingAnalysis",
     bot_defaults={
         # determinizations, positions looked at per option, opponent weight

@@ -20,9 +20,11 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from ..core import titles
+
 TEMPLATE = Path(__file__).resolve().parent / "sw.js"
 STATIC = Path(__file__).resolve().parent / "static"
-TITLES = ("red-rising", "red-north")
+TITLES = tuple(t.name for t in titles() if t.rules_page is not None)  # the titles with pages
 LANGS = ("en", "uk", "pl")
 DATA = [f"/api/web/{kind}/{game}?lang={lang}" for kind in ("rules", "cards") for game in TITLES for lang in LANGS]
 SKIP_SUFFIXES = (".map", ".md")

@@ -25,7 +25,7 @@ from typing import Any
 from fastapi import APIRouter, Body, FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from ..core import GAMES
+from ..core import GAMES, title, titles
 from ..server.apimodels import FinalHands, Gallery, RulesPage, RunningScore, Scorepad
 from ..server.apischema import errors, rule
 
@@ -86,11 +86,11 @@ async def cards(game: str = GAME, lang: str = LANG):
     the same encoding the engine runs, for the card inspector and the calculator."""
     if lang not in LANGS:
         return _error(422, "unknown_language", f"lang must be one of {', '.join(LANGS)}", allowed=list(LANGS))
-    if game == "red-rising":
-        return JSONResponse(red_rising_cards(lang))
-    if game == "red-north":
-        return JSONResponse(red_north_cards(lang))
-    return _error(404, "unknown_title", "no card gallery for that title; known: red-rising, red-north")
+    page = title(game).load("cards_page") if game in GAMES else None
+    if page is None:
+        known = ", ".join(t.name for t in titles() if t.cards_page is not None)
+        return _error(404, "unknown_title", f"no card gallery for that title; known: {known}")
+    return JSONResponse(page(lang))
 
 
 # ---------------------------------------------------------------------- the score calculator
@@ -159,21 +159,30 @@ async def final(request: Request, game_id: str):
     state = game.state
     if not state.is_terminal():
         return _error(409, "game_not_finished", "hands are revealed when the game is over")
-    if game.name == "red-rising":
-        from ..redrising.cards import NAME, SLUG
-        from ..redrising.scoring import score_position
+    reveal = title(game.name).load("final_hands")
+    revealed = {"hands": []} if reveal is None else await reveal(state, hub.off_loop)
+    return JSONResponse({"game": game.name, **revealed})
 
-        scores = await hub.off_loop(score_position, state.final_position())
-        hands = [
-            [{"card": SLUG[c], "points": scores[p].card_points.get(NAME[c])} for c in hand]
-            for p, hand in enumerate(state.hands)
-        ]
-        return JSONResponse({"game": game.name, "hands": hands, "choices": [slug_choices(s.choices) for s in scores]})
-    if game.name == "red-north":
-        from ..rednorth.cards import counts_to_slugs
 
-        return JSONResponse({"game": game.name, "hands": [counts_to_slugs(h) for h in state.hands]})
-    return JSONResponse({"game": game.name, "hands": []})
+async def red_rising_final(state: Any, off_loop: Any) -> dict:
+    """Red Rising's final hands with each card's points, and the scorepads' Gray and Orange
+    choices (its title's ``final_hands``); the scoring runs off the loop."""
+    from ..redrising.cards import NAME, SLUG
+    from ..redrising.scoring import score_position
+
+    scores = await off_loop(score_position, state.final_position())
+    hands = [
+        [{"card": SLUG[c], "points": scores[p].card_points.get(NAME[c])} for c in hand]
+        for p, hand in enumerate(state.hands)
+    ]
+    return {"hands": hands, "choices": [slug_choices(s.choices) for s in scores]}
+
+
+async def red_north_final(state: Any, off_loop: Any) -> dict:
+    """Red North's final hands as card slugs (its title's ``final_hands``)."""
+    from ..rednorth.cards import counts_to_slugs
+
+    return {"hands": [counts_to_slugs(h) for h in state.hands]}
 
 
 # ---------------------------------------------------------------------- running score
@@ -193,11 +202,8 @@ async def running(request: Request, game_id: str):
     # one consistent reading on the loop; the scoring (a search over Gray/Orange choices) off it
     version, step, status = game.version, game.step, game.status
     view = game.state.view(seat)
-    events = (
-        [e for e in game.events_for(seat) if e["kind"] in ("points", "end_of_game_ability")]
-        if game.name == "red-rising" and seat is not None
-        else []
-    )
+    kinds = title(game.name).score_events
+    events = [e for e in game.events_for(seat) if e["kind"] in kinds] if kinds and seat is not None else []
     try:
         out = await hub.off_loop(running_score, game.name, view, events, seat)
     except ValueError as e:

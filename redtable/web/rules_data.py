@@ -20,9 +20,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..core import title, titles
 from ..i18n.page import say
+from ..rednorth.title import TITLE as RED_NORTH
+from ..redrising.title import TITLE as RED_RISING
 
-GAMES = ("red-rising", "red-north")
 LANGS = ("en", "uk", "pl")
 
 
@@ -39,13 +41,19 @@ def rules_data(game: str, lang: str = "en") -> dict[str, Any]:
     """Everything the rules page of ``game`` shows, in ``lang`` (a fresh dict each call).
 
     Raises :class:`UnknownChoice` for a game or language that is not offered."""
-    if game not in GAMES:
-        raise UnknownChoice("game", game, GAMES)
+    games = rules_titles()
+    if game not in games:
+        raise UnknownChoice("game", game, games)
     if lang not in LANGS:
         raise UnknownChoice("lang", lang, LANGS)
     import copy
 
-    return copy.deepcopy(red_rising_rules(lang) if game == "red-rising" else red_north_rules(lang))
+    return copy.deepcopy(title(game).load("rules_page")(lang))
+
+
+def rules_titles() -> tuple[str, ...]:
+    """The titles with a rules page (their ``rules_page`` part)."""
+    return tuple(t.name for t in titles() if t.rules_page is not None)
 
 
 def engine_text(msgid: str, lang: str) -> str:
@@ -100,7 +108,7 @@ def red_rising_rules(lang: str) -> dict[str, Any]:
     for c in cards:
         c["caste"] = caste[c["color"]]
     return {
-        "game": "red-rising",
+        "game": RED_RISING.name,
         "lang": lang,
         "players": {"min": RedRising.min_players, "max": RedRising.max_players},
         "setup": {
@@ -202,7 +210,7 @@ def red_north_rules(lang: str) -> dict[str, Any]:
         for a in ("withdraw", "reinforce", "inspire", "promote", "invoke", "pass")
     ]
     return {
-        "game": "red-north",
+        "game": RED_NORTH.name,
         "lang": lang,
         "players": {"min": RedNorth.min_players, "max": RedNorth.max_players},
         "setup": {
@@ -274,4 +282,4 @@ _RN_WORDS: dict[str, dict[str, str]] = {
 }
 
 
-__all__ = ["GAMES", "LANGS", "UnknownChoice", "rules_data", "engine_text", "red_rising_rules", "red_north_rules"]
+__all__ = ["rules_titles", "LANGS", "UnknownChoice", "rules_data", "engine_text", "red_rising_rules", "red_north_rules"]

@@ -26,17 +26,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..core import GAMES, title, titles
+from ..rednorth.title import TITLE as RED_NORTH
+from ..redrising.title import TITLE as RED_RISING
+
 ROWS = ("cards", "fleet", "helium", "sovereignty", "influence", "excess_cards", "total")
 PUBLIC_ROWS = ("fleet", "helium", "sovereignty", "influence", "excess_cards")
 
 
 def running_score(game: str, view: dict, events: Iterable[dict], seat: int | None) -> dict:
-    """The running score of ``game`` as ``seat`` (None: a spectator) knows it from ``view``."""
-    if game == "red-rising":
-        return red_rising(view, events, seat)
-    if game == "red-north":
-        return red_north(view, seat)
-    raise ValueError(f"no running score for {game!r}; known: red-rising, red-north")
+    """The running score of ``game`` as ``seat`` (None: a spectator) knows it from ``view``
+    (the title's ``running_score`` part, ``(view, events, seat) -> dict``)."""
+    score = title(game).load("running_score") if game in GAMES else None
+    if score is None:
+        known = ", ".join(t.name for t in titles() if t.running_score is not None)
+        raise ValueError(f"no running score for {game!r}; known: {known}")
+    return score(view, events, seat)
 
 
 # ---------------------------------------------------------------------- Red Rising
@@ -81,7 +86,7 @@ def red_rising(view: dict, events: Iterable[dict], seat: int | None) -> dict:
             }
         )
     out: dict[str, Any] = {
-        "game": "red-rising",
+        "game": RED_RISING.name,
         "seat": seat,
         "rows": list(ROWS),
         "public_rows": list(PUBLIC_ROWS),
@@ -198,6 +203,11 @@ def _rr_hand(
 
 
 # ---------------------------------------------------------------------- Red North
+def red_north_score(view: dict, events: Iterable[dict], seat: int | None) -> dict:
+    """Red North's running score (its title's ``running_score``: no events are read)."""
+    return red_north(view, seat)
+
+
 def red_north(view: dict, seat: int | None) -> dict:
     from ..rednorth.cards import COLOURS, JARL, KIND_COLOUR, KIND_POINTS, KIND_SLUG
 
@@ -258,7 +268,7 @@ def red_north(view: dict, seat: int | None) -> dict:
             }
         )
     out: dict[str, Any] = {
-        "game": "red-north",
+        "game": RED_NORTH.name,
         "seat": seat,
         "round": view.get("round"),
         "round_vp": view.get("round_vp"),
