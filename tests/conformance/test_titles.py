@@ -60,6 +60,43 @@ def test_the_registry_lists_the_toy_only_while_registered():
         registry.unregister("red-north")  # a shipped title is not taken back
 
 
+def test_every_part_of_the_title_resolves(name):
+    """Each part a title names (a dotted path or an object) loads, its player range is its
+    engine's, and a part it leaves out is the default or None."""
+    from dataclasses import fields
+
+    from redtable.core.title import DEFAULTS
+
+    t = registry.title(name)
+    cls = registry.game_class(name)
+    assert cls.name == name and t.players == (cls.min_players, cls.max_players)
+    loaded = 0
+    for f in fields(t):
+        if f.name in ("name", "players", "display", "gym_id", "web_module", "bot_defaults", "score_events"):
+            continue
+        got = t.load(f.name)
+        if getattr(t, f.name) is not None or f.name in DEFAULTS:
+            assert got is not None, f"{name}: part {f.name} does not load"
+            loaded += 1
+        else:
+            assert got is None
+    assert loaded >= 6  # non-vacuity: the title has parts (and the toy only its own few)
+    assert set(t.display) == {"en", "uk", "pl"} and t.display_name("de") == t.display["en"]
+
+
+@pytest.mark.multiprocess
+def test_reading_the_titles_imports_no_engine():
+    import subprocess
+
+    code = (
+        "import sys; from redtable.core import titles; ts = titles(); "
+        "heavy = [m for m in ('numpy', 'redtable.redrising.game', 'redtable.rednorth.game', 'redtable.bots', "
+        "'redtable.envs', 'fastapi', 'rich') if m in sys.modules]; print(len(ts), heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "2 []"
+
+
 # ---------------------------------------------------------------------- invariants of a title
 def test_every_player_count_plays_to_the_end(name):
     t = registry.title(name)
