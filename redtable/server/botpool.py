@@ -196,12 +196,11 @@ def _worker_main(conn, lane: str, nice: int) -> None:
         except OSError:
             pass
     from ..bots import make_bot
-    from ..core import GAMES, game_class
+    from ..core import GAMES, game_class, title
 
     for name in GAMES:  # import the engines and their evaluations before saying ready
         game_class(name)
-    import redtable.bots.eval_rednorth  # noqa: F401
-    import redtable.bots.eval_redrising  # noqa: F401
+        title(name).load("evaluator")
 
     cache: collections.OrderedDict = collections.OrderedDict()
     conn.send(("ready", os.getpid()))
