@@ -1,7 +1,7 @@
 """The bot specs: which bots exist and how a spec string builds one (:func:`make_bot`).
 
 A spec is ``name[:budget][:key=value...]``: ``random``, ``heuristic:samples=4``,
-``ismcts:2000it``, ``ismcts:0.5s:c=0.5``, ``expert:1s``. Every bot is registered here explicitly, in
+``ismcts:2000it``, ``ismcts:0.5s:c=0.5``, ``expert:1s``, ``policy``. Every bot is registered here explicitly, in
 :data:`BOTS` (one :class:`BotKind` each: the options it takes and how to build it), so
 that this module sits above the bots and nothing below imports it: the dependencies run
 ``registry -> heuristic / ismcts / expert / random_bot -> base``. Another bot is one more entry
@@ -139,6 +139,26 @@ register_bot(
         options=("c", "reuse", "leaf", "turns", "mast", *EVAL_OPTIONS),
         takes_budget=True,
         summary="the strongest: ISMCTS with a learned evaluation that keeps its tree between decisions",
+    )
+)
+
+
+def _policy(spec: BotSpec, seed: int, game: str | None) -> Bot:
+    try:
+        from .policy import PolicyBot  # numpy and the shipped weights load only when a policy bot is made
+    except ImportError as e:  # numpy is not a core dependency
+        raise InvalidOptions(f"the policy bot needs numpy (pip install 'redtable[rl]'): {e}") from None
+
+    temperature = spec.options.get("temperature", 0.0)
+    return PolicyBot(seed=seed, game=game, temperature=temperature if isinstance(temperature, float) else 0.0)
+
+
+register_bot(
+    BotKind(
+        "policy",
+        _policy,
+        options=("temperature",),
+        summary="a trained network, one forward pass a move (imitation of the expert, then self-play)",
     )
 )
 

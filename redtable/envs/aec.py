@@ -5,8 +5,10 @@
   in the middle of someone's turn (a block, a steal, Auctioneer's split, Loan Shark) is
   simply selected next, and the turn goes on after their answer.
 * Observation of an agent: ``{"observation": float32[N], "action_mask": int8[A]}``; the
-  vector is built from ``state.view(seat)`` only (:mod:`.observations`); the mask has a 1
-  at each legal option of the pending decision when that agent decides, else all 0.
+  vector is built from ``state.view(seat)`` only (:mod:`.observations`) and is a new array
+  each time; the mask has a 1 at each legal option of the pending decision when that agent
+  decides, else all 0, and is read-only (shared between steps with the same options:
+  copy it to change it).
 * Actions: ``Discrete(A)``, a fixed enumeration of the game's action strings
   (:mod:`.actions`); ``env.unwrapped.decode(i)`` / ``encode(s)`` convert.
 * Rewards are 0 until the game ends; then ``reward="win"`` (default) gives +1 to every
@@ -29,7 +31,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ..core import State, make_game
+from ..core import IllegalAction, State, make_game
 from .actions import ActionCodec, codec
 from .fast import Observer, observer
 from .observations import Encoder, encoder
@@ -96,6 +98,8 @@ class RedTableAECEnv(AECEnv):
         self.game_seed: int | None = None
         self.steps = 0
         self._last: tuple[int, str, str, str] | None = None
+        self._no_mask = np.zeros(self.codec.n, dtype=np.int8)
+        self._no_mask.flags.writeable = False
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -138,13 +142,15 @@ class RedTableAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_seat[agent]
-        st = self._live()
+        st = self.game_state
+        if st is None:
+            raise RuntimeError("call reset() before using the environment")
         obs = self.observer.observe(st, seat).copy()  # equal to self.encoder.encode(st.view(seat))
         d = st.decision()
         if d is not None and d.player == seat and not (self.terminations.get(agent) or self.truncations.get(agent)):
-            mask = self.codec.options_mask(d.options)
+            mask = self.codec.shared_mask(d.options)  # read-only, shared: a mask never changes
         else:
-            mask = np.zeros(self.codec.n, dtype=np.int8)
+            mask = self._no_mask
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -156,17 +162,24 @@ class RedTableAECEnv(AECEnv):
         d = st.decision()
         seat = self.agent_seat[agent]
         assert d is not None and d.player == seat, "agent_selection out of sync with the game"
+        actions = self.codec.actions
         try:
-            move = self.codec.decode(action)
+            i = int(action)
+            if not 0 <= i < len(actions):
+                raise IndexError(f"action index {action!r} out of range 0..{len(actions) - 1} for {self.game_name}")
         except (IndexError, TypeError, ValueError) as e:
             raise ValueError(f"bad action {action!r} for {agent}: {e}") from None
-        if move not in d.options:
-            raise ValueError(
-                f"illegal action {action!r} ({move!r}) for {agent} in a {d.kind!r} decision; legal: {list(d.options)}"
-            )
+        move = actions[i]
+        desc = move
+        if self.render_mode is not None:  # words only for render()
+            self._check_legal(d, move, action, agent)
+            desc = st.describe(move)
+        try:
+            st.apply(move)  # checks the move is offered, and changes nothing if not
+        except IllegalAction:
+            self._check_legal(d, move, action, agent)
+            raise
         self._cumulative_rewards[agent] = 0.0
-        desc = st.describe(move) if self.render_mode is not None else move  # words only for render()
-        st.apply(move)
         self.steps += 1
         self._last = (seat, d.kind, move, desc)  # the sentence is made only if read (render)
         nxt = st.decision()
@@ -175,14 +188,20 @@ class RedTableAECEnv(AECEnv):
         if nxt is None:
             self._finish()
             self._accumulate_rewards()
-        elif self.max_steps is not None and self.steps >= self.max_steps:
-            for a in self.agents:
-                self.truncations[a] = True
-            self.agent_selection = self.possible_agents[nxt.player]
         else:
+            if self.max_steps is not None and self.steps >= self.max_steps:
+                for a in self.agents:
+                    self.truncations[a] = True
             self.agent_selection = self.possible_agents[nxt.player]
         if self.render_mode == "human":
             self.render()
+
+    @staticmethod
+    def _check_legal(d: Any, move: str, action: Any, agent: str) -> None:
+        if move not in d.options:
+            raise ValueError(
+                f"illegal action {action!r} ({move!r}) for {agent} in a {d.kind!r} decision; legal: {list(d.options)}"
+            )
 
     @property
     def last_action(self) -> str | None:

@@ -42,6 +42,9 @@ class _Tables:
     def __init__(self, enc: RedNorthEncoder) -> None:
         K = enc.nkinds
         self.c3, self.c6, self.c11 = _count_table(3.0), _count_table(6.0), _count_table(11.0)
+        # clip01(n / d) for n < _NCOUNT, then d itself (for larger n)
+        self.r10 = [clip01(i / 10.0) for i in range(_NCOUNT)] + [10.0]
+        self.r20 = [clip01(i / 20.0) for i in range(_NCOUNT)] + [20.0]
         slf = enc.slot_f
         rows = np.zeros((2, _NSLOT, slf), dtype=np.float32)
         for show in (0, 1):
@@ -59,13 +62,6 @@ class _Tables:
         self.group_of_head = {h: enc.groups[group_slug(h)] for h in [*range(5, 10), *range(GOD_HEAD, GOD_HEAD + 8)]}
 
 
-class _SeatCache:
-    __slots__ = ("scal",)
-
-    def __init__(self) -> None:
-        self.scal: tuple | None = None
-
-
 class _View:
     """One seat's vector and the inputs each of its segments was last written from."""
 
@@ -80,7 +76,6 @@ class _View:
         "discard",
         "set_aside",
         "muster",
-        "seats",
         "pend",
         "P",
         "hand_n",
@@ -119,7 +114,6 @@ class _View:
         self.discard: list[int] | None = None
         self.set_aside: int | None = None
         self.muster: list | None = None
-        self.seats: list[_SeatCache] = [_SeatCache() for _ in range(max(players, 0))]
         self.pend: tuple | None = None
 
 
@@ -136,6 +130,9 @@ class RedNorthObserver:
         self.views = [_View(enc.size) for _ in range(enc.max_players)]
         L = enc.layout
         self.off = {k: L[k] for k in L.segments}
+        self.ngods = len(enc.gods)
+        self.seats_off = L["seats"]
+        self.hand_off = L["seats"] + 6 + len(enc.gods) + enc.nkinds  # a seat's own hand counts
 
     def observe(self, st: Any, seat: int) -> np.ndarray:
         v = self.views[seat]
@@ -220,21 +217,33 @@ class RedNorthObserver:
                 x[b] = 1.0
                 for k in set(cards):
                     x[b + 1 + k] = c3[cards.count(k)]
-        # --- seats: whole fields compared first (most steps change one seat, or none)
-        if (
-            st.hand_n != v.hand_n
-            or st.glory != v.glory
-            or st.vp != v.vp
-            or st.god != v.god
-            or st.invoked != v.invoked
-            or st.passed != v.passed
-        ):
-            self._scalars(st, v, x, n)
+        # --- seats: each field compared whole, then only the seats that changed rewritten
+        if st.hand_n != v.hand_n:
+            v.hand_n = self._scalar(st.hand_n, v.hand_n, x, 0, t.r20, n)
+        if st.glory != v.glory:
+            v.glory = self._scalar(st.glory, v.glory, x, 1, t.r10, n)
+        if st.vp != v.vp:
+            v.vp = self._scalar(st.vp, v.vp, x, 2, t.r20, n)
+        if st.god != v.god:
+            self._gods(st.god, v, x, n)
+        if st.invoked != v.invoked:
+            v.invoked = self._scalar(st.invoked, v.invoked, x, 4 + self.ngods, None, n)
+        if st.passed != v.passed:
+            v.passed = self._scalar(st.passed, v.passed, x, 5 + self.ngods, None, n)
         if st.known != v.known:
             self._counts(st.known, v.known, x, off["seats"] + 6 + len(enc.gods), n)
         h = st.hands[seat]
-        if h != v.hand:
-            self._counts([h], [v.hand], x, off["seats"] + 6 + len(enc.gods) + K + seat * enc.seat_f, 1)
+        was = v.hand
+        if h != was:
+            b = self.hand_off + seat * enc.seat_f
+            c6 = t.c6
+            if len(was) != len(h):
+                for k, cnt in enumerate(h):
+                    x[b + k] = c6[cnt]
+            else:
+                for k, cnt in enumerate(h):
+                    if cnt != was[k]:
+                        x[b + k] = c6[cnt]
             v.hand = h[:]
         if st.parties != v.parties:
             self._parties(st.parties, v.parties, x, seat, n)
@@ -276,26 +285,34 @@ class RedNorthObserver:
                 x[b + 5] = 1.0
         return v.x
 
-    def _scalars(self, st: Any, v: _View, x: Any, n: int) -> None:
-        enc = self.enc
-        sf, ngods = enc.seat_f, len(enc.gods)
-        Z = self.t.zeros
+    def _scalar(self, new: list, old: list, x: Any, at: int, table: list[float] | None, n: int) -> list:
+        """One per-seat number (feature ``at`` of each seat block; ``table[value]`` if the
+        value is small, else its ratio clipped: see :class:`_Tables`; a flag when
+        ``table`` is None), rewritten for the seats whose value differs from ``old``;
+        returns the copy to keep."""
+        b, sf = self.seats_off + at, self.enc.seat_f
+        w = len(old)
         for q in range(n):
-            c = v.seats[q]
-            scal = (st.hand_n[q], st.glory[q], st.vp[q], st.god[q], st.invoked[q], st.passed[q])
-            if scal != c.scal:
-                c.scal = scal
-                b = self.off["seats"] + q * sf
-                x[b : b + 3 + ngods + 1 + 2] = Z[: 3 + ngods + 1 + 2]
-                x[b] = clip01(scal[0] / 20.0)
-                x[b + 1] = clip01(scal[1] / 10.0)
-                x[b + 2] = clip01(scal[2] / 20.0)
-                god = scal[3]
-                x[b + 3 + (god if god >= 0 else ngods)] = 1.0
-                x[b + 4 + ngods] = float(bool(scal[4]))
-                x[b + 5 + ngods] = float(bool(scal[5]))
-        v.hand_n, v.glory, v.vp = st.hand_n[:], st.glory[:], st.vp[:]
-        v.god, v.invoked, v.passed = st.god[:], st.invoked[:], st.passed[:]
+            val = new[q]
+            if q >= w or val != old[q]:
+                if table is None:
+                    x[b + q * sf] = float(bool(val))
+                else:
+                    x[b + q * sf] = table[val] if 0 <= val < _NCOUNT else clip01(val / table[_NCOUNT])
+        return new[:]
+
+    def _gods(self, new: list[int], v: _View, x: Any, n: int) -> None:
+        """Each seat's God, one-hot (the last position: none)."""
+        b, sf, ng = self.seats_off + 3, self.enc.seat_f, self.ngods
+        old = v.god
+        for q in range(n):
+            g = new[q]
+            if q >= len(old) or g != old[q]:
+                if q < len(old):
+                    og = old[q]
+                    x[b + q * sf + (og if og >= 0 else ng)] = 0.0
+                x[b + q * sf + (g if g >= 0 else ng)] = 1.0
+        v.god = new[:]
 
     def _counts(self, new: list[list[int]], old: list[list[int]], x: Any, base: int, n: int) -> None:
         """Count vectors (one per seat from ``base``, a seat block apart), /6 capped at 1;

@@ -81,6 +81,7 @@ class _View:
         "banished",
         "piles",
         "pile_cols",
+        "hand_cols",
         "glob",
         "seats",
         "dec",
@@ -107,6 +108,7 @@ class _View:
         self.banished: list[int] = []
         self.piles: list[list[int]] = [[], [], [], []]
         self.pile_cols: list[list[int]] = [[0] * 14 for _ in range(4)]
+        self.hand_cols: list[int] = [0] * 14
         self.glob: tuple | None = None
         self.seats: list[tuple | None] = [None] * 6
         # the seat fields as last written
@@ -179,6 +181,7 @@ class RedRisingObserver:
         x[off["locations"] : off["decision"]] = self.t.zeros[: off["decision"] - off["locations"]]
         v.hand, v.banished, v.piles = [], [], [[], [], [], []]
         v.pile_cols = [[0] * 14 for _ in range(4)]
+        v.hand_cols = [0] * 14
         v.marks = []
         v.dec = _UNSET  # the marks of the decision's cards went with the rows
 
@@ -293,17 +296,24 @@ class RedRisingObserver:
             x[o + 12] = 1.0
         # 2. write the places that changed
         if hand_changed:
+            # the colour counts follow the cards that left and came (the anonymous cards
+            # are fixed until _cards_afresh, which empties v.hand and the counts)
             acc = t.acc02
-            cnt = [0] * 14
-            for c in hand:
+            cnt = v.hand_cols
+            old_hand = v.hand
+            touched = set()
+            for c in set(old_hand).difference(hand):
+                if c not in anon:
+                    cnt[COLOR[c]] -= 1
+                    touched.add(COLOR[c])
+            for c in set(hand).difference(old_hand):
                 if c not in anon:
                     cnt[COLOR[c]] += 1
-            for c in set(hand).difference(v.hand):
-                if c not in anon:
+                    touched.add(COLOR[c])
                     o = cb + c * cf
                     x[o] = 1.0
                     x[o + 12] = 0.0
-            for k in range(14):
+            for k in touched:
                 x[col + k] = acc[cnt[k]]
             v.hand = hand[:]
         if ban_changed:

@@ -16,7 +16,9 @@
   :mod:`.observations` (built from the learner's ``state.view(seat)`` only);
   ``obs_type="dict"``: ``{"observation": ..., "action_mask": int8[A]}``.
 * Action masks follow sb3-contrib's MaskablePPO convention: an ``action_masks()`` method
-  (bool array); the mask is also in ``info["action_mask"]``.
+  (bool array); the mask is also in ``info["action_mask"]`` (int8, a copy); the property
+  ``mask`` is the environment's own (read-only, shared between steps with the same
+  legal actions).
 * ``env.unwrapped.game_state`` is the underlying core :class:`~redtable.core.State`.
 * Reward 0 until the game ends; then ``reward="win"``: 1 if the learner is among the
   winners else 0; ``"returns"``: ``state.returns()[seat]``.
@@ -104,9 +106,11 @@ class RedTableEnv(gym.Env):
         self.bots: list[Bot | None] = []
         self.game_seed: int | None = None
         self.steps = 0
-        self.last_action: str | None = None
+        self._last: tuple[str, str, str] | None = None
         self._done = False
-        self._mask = np.zeros(self.codec.n, dtype=np.int8)
+        self._no_mask = np.zeros(self.codec.n, dtype=np.int8)
+        self._no_mask.flags.writeable = False
+        self._mask = self._no_mask
 
     # ------------------------------------------------------------------ opponents
     def _check_opponents(self) -> None:
@@ -139,8 +143,20 @@ class RedTableEnv(gym.Env):
 
     @property
     def mask(self) -> np.ndarray:
-        """The legal actions now, int8 (the environment's own array: read it, copy to keep)."""
+        """The legal actions now, int8 (read-only, shared between steps with the same options)."""
         return self._mask
+
+    @property
+    def last_action(self) -> str | None:
+        """The learner's last move, for render(): ``"p<seat> <kind>: <action> (<description>)"``."""
+        if self._last is None:
+            return None
+        kind, move, desc = self._last
+        return f"p{self.seat} {kind}: {move}" + (f" ({desc})" if desc != move else "")
+
+    @last_action.setter
+    def last_action(self, value: None) -> None:
+        self._last = None
 
     def encode(self, action: str) -> int:
         return self.codec.encode(action)
@@ -175,11 +191,12 @@ class RedTableEnv(gym.Env):
     def _update_mask(self) -> None:
         d = self._live().decision()
         if d is not None and d.player == self.seat:
-            self._mask = self.codec.options_mask(d.options)
+            self._mask = self.codec.shared_mask(d.options)  # read-only: a mask never changes
         else:
-            self._mask = np.zeros(self.codec.n, dtype=np.int8)
+            self._mask = self._no_mask
 
     def _info(self, **extra: Any) -> dict[str, Any]:
+        # a new array each time: Gymnasium's checker requires that infos share no object
         info: dict[str, Any] = {"action_mask": self._mask.copy(), "seat": self.seat}
         st = self._live()
         if st.is_terminal():
@@ -248,13 +265,13 @@ class RedTableEnv(gym.Env):
                 raise ValueError(f"illegal action {action!r} in a {d.kind!r} decision; legal: {list(d.options)}")
             if self.illegal_action == "terminate":
                 self._done = True
-                self._mask.fill(0)
+                self._mask = self._no_mask
                 return self.illegal_reward, True, False, {"illegal_action": True}
             extra["illegal_action"] = True
             idx = self.codec.encode(d.options[int(self.np_random.integers(0, len(d.options)))])
         move = self.codec.actions[idx]
         desc = st.describe(move) if self.render_mode is not None else move  # words only for render()
-        self.last_action = f"p{self.seat} {d.kind}: {move}" + (f" ({desc})" if desc != move else "")
+        self._last = (d.kind, move, desc)  # the sentence is made only if read (render)
         st.apply(move)
         self.steps += 1
         self._play_others()

@@ -70,7 +70,11 @@ class RedTableWrapper(OrderEnforcingWrapper):
             raise AttributeError("agent_selection cannot be accessed before reset")
         raw = self.env
         agent = raw.agent_selection
-        obs = self.observe(agent) if observe else None
+        if observe:
+            obs = raw.observe(agent)
+            self._prev_mask = obs["action_mask"]
+        else:
+            obs = None
         return obs, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent], raw.infos[agent]
 
     def step(self, action: Any) -> None:
@@ -83,10 +87,11 @@ class RedTableWrapper(OrderEnforcingWrapper):
             return
         agent = raw.agent_selection
         dead = raw.terminations[agent] or raw.truncations[agent]
-        space = raw.action_space(agent)
-        in_space = (
-            0 <= action < space.n if type(action) is int or isinstance(action, np.integer) else space.contains(action)
-        )
+        t = type(action)
+        if t is int or t is np.int64 or isinstance(action, np.integer):
+            in_space = 0 <= action < raw.action_space(agent).n
+        else:
+            in_space = raw.action_space(agent).contains(action)
         assert (action is None and dead) or in_space, "action is not in action space"
         mask = self._prev_mask if self._prev_mask is not None else self.observe(agent)["action_mask"]
         self._prev_mask = None

@@ -13,7 +13,7 @@ BOTS_DIR = Path(__file__).resolve().parents[2] / "redtable" / "bots"
 
 
 def test_the_bots_are_registered_in_order():
-    assert bot_names() == ("random", "heuristic", "ismcts", "expert")
+    assert bot_names() == ("random", "heuristic", "ismcts", "expert", "policy")
     assert BOTS["ismcts"].takes_budget and not BOTS["heuristic"].takes_budget
     assert BOTS["heuristic"].options == ("samples", "budget", "opp_weight", "exact")
 
@@ -55,7 +55,7 @@ def test_a_new_bot_is_one_registration(monkeypatch):
     bot = make_bot("first:samples=3", seed=5, game="red-north")
     assert isinstance(bot, FirstOption)
     assert built == [("first", {"samples": 3}, 5, "red-north")]
-    with pytest.raises(InvalidOptions, match="known bots: random, heuristic, ismcts, expert, first"):
+    with pytest.raises(InvalidOptions, match="known bots: random, heuristic, ismcts, expert, policy, first"):
         make_bot("second")
     with pytest.raises(InvalidOptions, match="first takes the options samples"):
         make_bot("first:c=1")

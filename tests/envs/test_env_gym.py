@@ -128,3 +128,18 @@ def test_truncation_and_human_render(capsys):
         _, r, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert trunc and not term and r == 0.0
     assert "last: p0" in capsys.readouterr().out
+
+
+def test_the_mask_is_shared_and_read_only_and_the_info_gets_a_copy():
+    env = RedTableEnv("red-north", players=2, opponents="random")
+    _, info = env.reset(seed=4)
+    for _ in range(20):
+        st = env.game_state
+        assert not env.mask.flags.writeable
+        assert np.array_equal(env.mask, env.codec.mask(st.decision().options))
+        assert info["action_mask"] is not env.mask and info["action_mask"].flags.writeable
+        assert np.array_equal(info["action_mask"], env.mask)
+        _, _, term, _, info = env.step(int(np.flatnonzero(env.mask)[0]))
+        if term:
+            break
+    assert env.last_action is not None and env.last_action.startswith("p0 ")

@@ -90,10 +90,11 @@ def test_illegal_actions():
     raw.reset(seed=0)
     mask = raw.observe(raw.agent_selection)["action_mask"]
     bad = int(np.flatnonzero(mask == 0)[0])
-    with pytest.raises(ValueError):
-        raw.step(bad)
-    with pytest.raises(ValueError):
-        raw.step(10_000)
+    before = (raw.game_state.history[:], raw.agent_selection, raw.steps)
+    for action in (bad, 10_000, -1, None, "x"):
+        with pytest.raises(ValueError):
+            raw.step(action)
+    assert (raw.game_state.history, raw.agent_selection, raw.steps) == before  # nothing changed
     env = red_north_v0.env(players=2)
     env.reset(seed=0)
     offender = env.agent_selection
@@ -129,3 +130,21 @@ def test_truncation_and_seeding():
     b.reset()
     assert a.game_seed == b.game_seed  # the unseeded reset continues the seeded generator
     assert np.array_equal(a.observe("player_0")["observation"], b.observe("player_0")["observation"])
+
+
+@pytest.mark.parametrize("module", [red_rising_v0, red_north_v0])
+def test_masks_are_shared_and_read_only_observations_are_new(module):
+    """The mask is the codec's read-only array for the pending options (no copy per step);
+    the observation vector is a new array at every call."""
+    raw = module.raw_env(players=2)
+    raw.reset(seed=3)
+    for _ in range(30):
+        agent = raw.agent_selection
+        a, b = raw.observe(agent), raw.observe(agent)
+        d = raw.game_state.decision()
+        assert not a["action_mask"].flags.writeable
+        assert np.array_equal(a["action_mask"], raw.codec.mask(d.options))
+        assert a["observation"] is not b["observation"] and np.array_equal(a["observation"], b["observation"])
+        other = raw.possible_agents[1 - raw.agent_seat[agent]]
+        assert not raw.observe(other)["action_mask"].any()
+        raw.step(int(np.flatnonzero(a["action_mask"])[0]))
