@@ -38,7 +38,14 @@ from ..envs.actions import ActionCodec, codec
 from ..envs.observations import Encoder, encoder
 from .base import Bot
 
-GAMES = ("red-north", "red-rising")
+
+def trained_titles() -> tuple[str, ...]:
+    """The titles a network is shipped for (a ``data/policy-<title>.npz`` beside this module)."""
+    from ..core.registry import titles
+
+    return tuple(t.name for t in titles() if weights_path(t.name).is_file())
+
+
 WEIGHTS = ("W1", "b1", "W2", "b2")
 
 
@@ -90,8 +97,8 @@ def weights_path(game: str) -> Any:
 @cache
 def load_policy(game: str) -> PolicyNet:
     """The shipped network of ``game``, read once per process."""
-    if game not in GAMES:
-        raise ValueError(f"no policy network for game {game!r}; there are: {', '.join(GAMES)}")
+    if not weights_path(game).is_file():
+        raise ValueError(f"no policy network for game {game!r}; there are: {', '.join(trained_titles())}")
     with weights_path(game).open("rb") as f:
         return PolicyNet.load(f)
 

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..core import make_game
+from ..core.registry import title, titles
 from ..envs.actions import codec
 from ..envs.fast import observer
 from .policy import PolicyBot, PolicyNet
@@ -52,10 +53,6 @@ from .registry import make_bot
 RANDOM_MOVES = 0.1
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "red-north": {"games": 60, "teacher": "expert:30it", "epochs": 20, "rl_games": 1200, "eval_games": 200},
-    "red-rising": {"games": 16, "teacher": "expert:30it", "epochs": 20, "rl_games": 480, "eval_games": 100},
-}
 QUICK: dict[str, Any] = {"games": 3, "epochs": 2, "rl_games": 8, "rl_batch": 4, "eval_games": 4, "hidden": 16}
 
 
@@ -324,7 +321,7 @@ def train(args: argparse.Namespace, log: Any = print) -> PolicyNet:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m redtable.bots.train_policy", description=__doc__.splitlines()[0])
-    ap.add_argument("game", choices=sorted(DEFAULTS))
+    ap.add_argument("game", choices=sorted(t.name for t in titles()))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--teacher", default=None, help="the bot imitated (default: expert:30it)")
     ap.add_argument("--games", type=int, default=None, help="teacher self-play games")
@@ -344,7 +341,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--out", type=Path, default=None, help="default: the package's data/policy-<game>.npz")
     args = ap.parse_args(argv)
     args.argv = argv
-    base = dict(DEFAULTS[args.game])
+    base = dict(title(args.game).tuning("policy"))  # the title's recipe (its title.py), else the default
     if args.quick:
         if args.out is None:
             ap.error("--quick writes a toy network: give --out")

@@ -36,6 +36,8 @@ BOT_DEFAULTS: dict[str, dict[str, Any]] = {
     "heuristic": {"samples": 4, "budget": 40, "opp_weight": 0.5},
     "ismcts": {"c": 0.7, "playout": "random", "cutoff": 0},
     "expert": {"c": 0.7, "reuse": 1, "leaf": "playout", "turns": 8, "mast": 0.0},
+    # the policy network's training recipe (bots/train_policy.py)
+    "policy": {"games": 30, "teacher": "expert:30it", "epochs": 20, "rl_games": 600, "eval_games": 100},
 }
 
 

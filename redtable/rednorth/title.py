@@ -32,5 +32,6 @@ TITLE = Title(
         "heuristic": {"samples": 8, "budget": 40, "opp_weight": 1.0},
         "ismcts": {"c": 0.7, "playout": "random", "cutoff": 8},
         "expert": {"c": 0.7, "reuse": 1, "leaf": "playout", "turns": 8, "mast": 0.5},
+        "policy": {"games": 60, "teacher": "expert:30it", "epochs": 20, "rl_games": 1200, "eval_games": 200},
     },
 )

@@ -36,5 +36,6 @@ TITLE = Title(
         "ismcts": {"c": 0.7, "playout": "random", "cutoff": 12},
         # exploration, tree reuse, leaf evaluation, turn starts before the model, MAST share
         "expert": {"c": 0.7, "reuse": 1, "leaf": "learned", "turns": 8, "mast": 0.0},
+        "policy": {"games": 16, "teacher": "expert:30it", "epochs": 20, "rl_games": 480, "eval_games": 100},
     },
 )
