@@ -95,12 +95,12 @@ class RedNorthBase(State):
     _dec: Decision | None
 
     # --------------------------------------------------------------- card moves
-    def _draw_pile(self, n: int) -> tuple[int, ...]:
+    def draw_pile(self, n: int) -> tuple[int, ...]:
         """Up to n cards off the deck (an empty deck yields fewer)."""
         deck = self.deck
         return tuple(deck.pop() for _ in range(min(n, len(deck))))
 
-    def _draw(self, p: int, n: int) -> list[int]:
+    def draw_cards(self, p: int, n: int) -> list[int]:
         """Draw up to n cards from the deck into p's hand, secretly (an empty deck yields fewer)."""
         deck = self.deck
         got = [deck.pop() for _ in range(min(n, len(deck)))]
@@ -110,13 +110,13 @@ class RedNorthBase(State):
         self.hand_n[p] += len(got)
         return got
 
-    def _reveal(self, p: int, k: int) -> None:
+    def reveal_card(self, p: int, k: int) -> None:
         """Card k of p's hidden cards became public: it no longer counts as publicly known-hidden."""
         kn = self.known[p]
         if kn[k]:
             kn[k] -= 1
 
-    def _log(self, kind: str, data: dict[str, Any], to: tuple[int, ...] | None = None) -> None:
+    def log_event(self, kind: str, data: dict[str, Any], to: tuple[int, ...] | None = None) -> None:
         """Append an event (``to``: the only seats that see it)."""
         self.events.append(Event(kind, data, to))
 

@@ -137,7 +137,7 @@ class RetrieveSetAsideHero(Effect):
         st.hands[p][k] += 1
         st.hand_n[p] += 1
         st.known[p][k] += 1
-        st._log(tag, {"player": p, "card": KIND_SLUG[k]})
+        st.log_event(tag, {"player": p, "card": KIND_SLUG[k]})
         return False
 
 
@@ -193,7 +193,7 @@ class PlaceGlory(Effect):
         p = st.actor
         st.parties[p][i] += GLORY
         st.sub -= 1
-        st._log(tag, {"player": p, "slot": i})
+        st.log_event(tag, {"player": p, "slot": i})
         return st.sub <= 0
 
 
@@ -205,7 +205,7 @@ class GainVP(Effect):
 
     def run(self, st: RedNorthBase, p: int, tag: str) -> bool:
         st.vp[p] += self.n
-        st._log(tag, {"player": p, "vp": self.n})
+        st.log_event(tag, {"player": p, "vp": self.n})
         return False
 
 
@@ -246,10 +246,10 @@ class DrawFaceDown(Effect):
         return bool(st.deck)
 
     def run(self, st: RedNorthBase, p: int, tag: str) -> bool:
-        k = st._draw_pile(self.n)[0]  # can() checked the deck is not empty
+        k = st.draw_pile(self.n)[0]  # can() checked the deck is not empty
         st.phase = self.phase
         st.sub = k
-        st._log("draw", {"player": p, "cards": [KIND_SLUG[k]]}, (p,))
+        st.log_event("draw", {"player": p, "cards": [KIND_SLUG[k]]}, (p,))
         return True
 
     def decision(self, st: RedNorthBase, p: int) -> Decision:
@@ -262,7 +262,7 @@ class DrawFaceDown(Effect):
             st.parties[p].insert(0, k)
         else:
             st.parties[p].append(k)
-        st._log(tag, {"player": p, "end": action})
+        st.log_event(tag, {"player": p, "end": action})
         return True
 
 
@@ -296,7 +296,7 @@ class RetrieveGlory(Effect):
                 back += s >> GLORY_SHIFT
                 party[i] = s & (GLORY - 1)
         st.glory[p] += back
-        st._log(tag, {"player": p, "glory": back})
+        st.log_event(tag, {"player": p, "glory": back})
         return False
 
 
@@ -325,9 +325,9 @@ class DrawToHand(Effect):
         return bool(st.deck)
 
     def run(self, st: RedNorthBase, p: int, tag: str) -> bool:
-        got = st._draw(p, self.n)
-        st._log(tag, {"player": p, "count": len(got)})
-        st._log("draw", {"player": p, "cards": [KIND_SLUG[k] for k in got]}, (p,))
+        got = st.draw_cards(p, self.n)
+        st.log_event(tag, {"player": p, "count": len(got)})
+        st.log_event("draw", {"player": p, "cards": [KIND_SLUG[k] for k in got]}, (p,))
         return False
 
 
@@ -385,8 +385,8 @@ class RevealOneEach(Effect):
         party = st.parties[q]
         s = party[i]
         party[i] = s | UP
-        st._reveal(q, s & KIND_MASK)
-        st._log(tag, {"player": st.actor, "opponent": q, "slot": i, "card": KIND_SLUG[s & KIND_MASK]})
+        st.reveal_card(q, s & KIND_MASK)
+        st.log_event(tag, {"player": st.actor, "opponent": q, "slot": i, "card": KIND_SLUG[s & KIND_MASK]})
         return not self._next(st)
 
 
@@ -430,7 +430,7 @@ class PlaceFromDiscard(Effect):
         p = st.actor
         st.discard[k] -= 1
         st.parties[p].insert(pos, k | UP)
-        st._log(tag, {"player": p, "card": KIND_SLUG[k], "position": pos})
+        st.log_event(tag, {"player": p, "card": KIND_SLUG[k], "position": pos})
         return True
 
 
@@ -527,8 +527,8 @@ class DrawExtra(Effect):
     }
 
     def resolve(self, st: RedNorthBase, p: int, tag: str) -> dict[str, int] | None:
-        got = st._draw(p, self.n)
-        st._log("draw", {"player": p, "cards": [KIND_SLUG[k] for k in got]}, (p,))
+        got = st.draw_cards(p, self.n)
+        st.log_event("draw", {"player": p, "cards": [KIND_SLUG[k] for k in got]}, (p,))
         return {"player": p, "count": len(got)}
 
 
@@ -552,7 +552,7 @@ class GiveFirstPlayer(Effect):
     def choose(self, st: RedNorthBase, action: str, tag: str) -> bool:
         q = st.actor if action == KEEP else GIVE_OF[action]
         st.first = q
-        st._log("first-player", {"player": st.actor, "recipient": q, "by": tag})
+        st.log_event("first-player", {"player": st.actor, "recipient": q, "by": tag})
         return True
 
 
@@ -595,7 +595,7 @@ class RaiderFromDiscard(Effect):
                 st.parties[p].insert(0, k | UP)
             else:
                 st.parties[p].append(k | UP)
-            st._log(tag, {"player": p, "card": KIND_SLUG[k], "end": ENDS[end]})
+            st.log_event(tag, {"player": p, "card": KIND_SLUG[k], "end": ENDS[end]})
         else:
-            st._log(tag, {"player": p, "card": None})
+            st.log_event(tag, {"player": p, "card": None})
         return True

@@ -181,7 +181,7 @@ class RedNorthState(Views, TurnFlow, Resolution):
         self.queue = []
         self.sub = 0
         # 4 - Spring Muster Groups: each Hero in play with 2 cards.
-        self.muster = [(hero(c), self._draw_pile(SPRING_MUSTER_CARDS)) for c in colours]
+        self.muster = [(hero(c), self.draw_pile(SPRING_MUSTER_CARDS)) for c in colours]
         self.round = 1
         self._dec = None
         self.events.append(

@@ -43,7 +43,7 @@ class Resolution(RedNorthBase):
             for i, s in enumerate(party):
                 if not s & UP:
                     party[i] = s | UP
-                    self._reveal(p, s & KIND_MASK)
+                    self.reveal_card(p, s & KIND_MASK)
         points = raid_points(parties, self.owner, self.opts_pts, self.in_play)
         # B - award Outposts (Tie Breaker as of the start of the Resolution), score VP.
         before = list(self.owner)
@@ -94,13 +94,13 @@ class Resolution(RedNorthBase):
             "frankenland_draw": drawn,
         }
         self.reports.append(report)
-        self._log("resolution", report)
+        self.log_event("resolution", report)
         if last:  # E is skipped in Ragnarok; the game ends.
             self.phase = OVER
             self.actor = -1
             winner, step = final_winner(self.vp, self.tiebreaker, self.glory, self.hand_n, self.first)
             self.result = (winner, step)
-            self._log(
+            self.log_event(
                 "game-end",
                 {
                     "vp": list(self.vp),
@@ -135,6 +135,6 @@ class Resolution(RedNorthBase):
         if r == 1:
             gods = list(range(NGODS))
             self.rng.shuffle(gods)
-            self.muster = [(GOD_HEAD + g, self._draw_pile(SUMMER_MUSTER_CARDS)) for g in sorted(gods[: self.P + 1])]
+            self.muster = [(GOD_HEAD + g, self.draw_pile(SUMMER_MUSTER_CARDS)) for g in sorted(gods[: self.P + 1])]
         self.round = r + 1
         self._start_round()

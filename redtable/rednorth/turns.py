@@ -61,7 +61,7 @@ class TurnFlow(RedNorthBase):
 
     def _start_round(self) -> None:
         self.passed = [False] * self.P
-        self._log(
+        self.log_event(
             "round",
             {
                 "round": self.round,
@@ -95,9 +95,9 @@ class TurnFlow(RedNorthBase):
         self.hand_n[p] -= 1
         self.parties[p].append(k)
         self.sub += 1
-        self._log("deploy", {"player": p, "card": action, "slot": self.sub - 1}, (p,))
+        self.log_event("deploy", {"player": p, "card": action, "slot": self.sub - 1}, (p,))
         if self.sub >= PARTY_SIZE or not self.hand_n[p]:
-            self._log("deployed", {"player": p, "count": self.sub})
+            self.log_event("deployed", {"player": p, "count": self.sub})
             self.sub = 0
             self._next_deployer(p + 1)
 
@@ -178,20 +178,20 @@ class TurnFlow(RedNorthBase):
         if op == OP_INSPIRE:
             self.glory[p] -= 1
             party[arg] += GLORY
-            self._log("inspire", {"player": p, "slot": arg})
+            self.log_event("inspire", {"player": p, "slot": arg})
         elif op == OP_WITHDRAW:
             s = party.pop(arg)
             self.hands[p][s & KIND_MASK] += 1
             self.hand_n[p] += 1
             # Glory on a withdrawn card (Loki) goes back to the supply.
-            self._log("withdraw", {"player": p, "slot": arg, "glory_lost": s >> GLORY_SHIFT})
+            self.log_event("withdraw", {"player": p, "slot": arg, "glory_lost": s >> GLORY_SHIFT})
         elif op == OP_REINFORCE:
             s = party[arg]
             party[arg] = s | UP
-            self._reveal(p, s & KIND_MASK)
+            self.reveal_card(p, s & KIND_MASK)
             self.phase = REINFORCE_CARD
             self.sub = arg
-            self._log("flip", {"player": p, "slot": arg, "card": KIND_SLUG[s & KIND_MASK]})
+            self.log_event("flip", {"player": p, "slot": arg, "card": KIND_SLUG[s & KIND_MASK]})
             return
         elif op == OP_PASS:
             self.passed[p] = True
@@ -199,11 +199,11 @@ class TurnFlow(RedNorthBase):
         elif op == OP_PROMOTE:
             party[arg] |= CHAMP
             self.champion_out = True
-            self._log("promote", {"player": p, "slot": arg})
+            self.log_event("promote", {"player": p, "slot": arg})
         else:  # OP_INVOKE: the God's effect; it may ask a further choice (its phase)
             self.invoked[p] = True
             slug = _GOD_SLUGS[arg]
-            self._log("invoke", {"player": p, "god": slug})
+            self.log_event("invoke", {"player": p, "god": slug})
             if _GOD_EFFECTS[arg].run(self, p, slug):
                 return
         self._end_turn()
@@ -222,17 +222,17 @@ class TurnFlow(RedNorthBase):
         k, end = CARD_END_OF[action]
         self.hands[p][k] -= 1
         self.hand_n[p] -= 1
-        self._reveal(p, k)
+        self.reveal_card(p, k)
         if end == LEFT:
             self.parties[p].insert(0, k | UP)
         else:
             self.parties[p].append(k | UP)
-        self._log("reinforce", {"player": p, "card": KIND_SLUG[k], "end": ENDS[end]})
+        self.log_event("reinforce", {"player": p, "card": KIND_SLUG[k], "end": ENDS[end]})
         self._end_turn()
 
     def _pass(self, p: int, head: int) -> None:
         if head < 0:
-            self._log("pass", {"player": p})
+            self.log_event("pass", {"player": p})
             return
         idx = next(i for i, (h, _) in enumerate(self.muster) if h == head)
         cards = self.muster.pop(idx)[1]
@@ -246,7 +246,7 @@ class TurnFlow(RedNorthBase):
             hand[k] += 1
             known[k] += 1  # Muster Groups are face up: everybody saw these cards go
         self.hand_n[p] += len(taken)
-        self._log("pass", {"player": p, "group": group_slug(head), "cards": [KIND_SLUG[k] for k in taken]})
+        self.log_event("pass", {"player": p, "group": group_slug(head), "cards": [KIND_SLUG[k] for k in taken]})
 
     def _end_turn(self) -> None:
         P = self.P

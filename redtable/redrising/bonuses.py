@@ -270,7 +270,7 @@ class Sel:
         return Except(self, N(*names))
 
 
-def _is_own_color(me: int, mask: int) -> bool:
+def is_own_color(me: int, mask: int) -> bool:
     return me >= 0 and bool(mask & (1 << COLOR[me]))
 
 
@@ -307,17 +307,17 @@ class C(Sel):
         return [_color_word(c) for c in self.colors]
 
     def a(self, me: int) -> str:
-        if _is_own_color(me, self._mask):
+        if is_own_color(me, self._mask):
             return "another " + _join_no_oxford(self._words(), "or")
         return _article(_join_no_oxford(self._words(), "or"))
 
     def each(self, me: int) -> str:
         text = _join_no_oxford(self._words(), "and")
-        return ("other " + text) if _is_own_color(me, self._mask) else text
+        return ("other " + text) if is_own_color(me, self._mask) else text
 
     def plural(self, me: int) -> str:
         text = _join_no_oxford([w + "s" for w in self._words()], "or")
-        return ("other " + text) if _is_own_color(me, self._mask) else text
+        return ("other " + text) if is_own_color(me, self._mask) else text
 
     def __repr__(self) -> str:
         return "|".join(_color_word(c) for c in self.colors)

@@ -98,8 +98,24 @@ async def _admit(request: Request, kind: str, what: str) -> None:
         raise rate_limited(kind, wait, what)
 
 
+def _session(
+    request: Request, account: acc.Account | None = None, token: str | None = None, status: int = 200
+) -> Response:
+    """The session's answer: who is logged in, the CSRF token, and whether this server sends e-mail
+    (the log-in and registration forms offer a forgotten password and an address only then)."""
+    from .emails import mailer_of
+
+    body = {
+        "logged_in": account is not None,
+        "username": account.username if account is not None else None,
+        "csrf": acc.csrf_token(token) if account is not None and token is not None else None,
+        "email_enabled": mailer_of(request) is not None,
+    }
+    return _json(body, status)
+
+
 def _logged_in(request: Request, account: acc.Account, token: str, status: int) -> Response:
-    out = _json({"logged_in": True, "username": account.username, "csrf": acc.csrf_token(token)}, status)
+    out = _session(request, account, token, status)
     acc.set_session_cookie(out, request, token)
     return out
 
@@ -216,11 +232,11 @@ async def who_am_i(request: Request) -> Response:
     account = await acc.current_account(request)
     tok = acc.session_cookie(request)
     if account is None or tok is None:
-        out = _json({"logged_in": False, "username": None, "csrf": None})
+        out = _session(request)
         if request.cookies.get(acc.SESSION_COOKIE) is not None:  # an ended or unknown session: forget it
             acc.clear_session_cookie(out, request)
         return out
-    return _json({"logged_in": True, "username": account.username, "csrf": acc.csrf_token(tok)})
+    return _session(request, account, tok)
 
 
 @router.delete("/api/session", response_model=SessionInfo, responses=errors(403))
@@ -230,7 +246,7 @@ async def log_out(request: Request) -> Response:
     if tok is not None and await acc.current_account(request) is not None:
         acc.require_csrf(request)
         await run_blocking(acc.end_session, request.app.state.store, tok)
-    out = _json({"logged_in": False, "username": None, "csrf": None})
+    out = _session(request)
     if request.cookies.get(acc.SESSION_COOKIE) is not None:
         acc.clear_session_cookie(out, request)
     return out

@@ -265,6 +265,9 @@ class SessionInfo(Answer):
     logged_in: bool
     username: str | None = None
     csrf: str | None = Field(None, description="send it as X-CSRF-Token with every write while logged in")
+    email_enabled: bool = Field(
+        False, description="the server sends e-mail: only then are an address and a forgotten password's link offered"
+    )
 
 
 class AccountPage(Answer):

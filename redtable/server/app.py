@@ -78,7 +78,7 @@ nothing is ever applied twice.
 `{"type": "auth", "token": "<token>"}` (`"token": null`: a spectator). The server sends `state`
 (a full snapshot: on connect, after an undo, on `sync`), `update`
 (after every decision: the seat's new view, the pending decision, the new events it may
-see), `accepted` (your decision or undo was committed), `presence`, `pong` and `error`.
+see; to the decider also its `action` and the request's `id`), `presence`, `pong` and `error`.
 Clients send `{"type": "decide", "action": "...", "version": 7, "id": any}`,
 `{"type": "undo", "version": 8}`, `{"type": "sync"}`, `{"type": "ping"}`.
 
@@ -736,9 +736,12 @@ def create_app(
     metrics.install(app, hub, store, token=metrics_token)  # /healthz, /readyz, /metrics (with a token)
     # -------------------------------------------------------------- accounts, profiles, leaderboards
     app.include_router(accounts_router)
+    from .emails import mail_router
     from .emails import router as emails_router
 
-    app.include_router(emails_router)  # e-mail addresses, password reset, change password
+    app.include_router(emails_router)  # e-mail addresses, change password, sign out everywhere
+    if app.state.mailer is not None:  # setting an address and the password reset mail: only with an SMTP server
+        app.include_router(mail_router)
     from .selfservice import router as selfservice_router
 
     app.include_router(selfservice_router)  # delete my account, export my data

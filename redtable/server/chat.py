@@ -53,7 +53,7 @@ from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Te
 from sqlalchemy.engine import Connection
 
 from .accounts import accounts_table, current_account, username_key
-from .errors import ApiError, clip, storage_error
+from .errors import ApiError, clip
 from .friends import hidden_seats
 from .limits import rate_limited
 from .sanctions import check_account
@@ -435,7 +435,7 @@ class Chat:
             "step": game.step,
             "at": time.time(),
         }
-        chat_id = await self._write(("chat", row), "storing a chat message")
+        chat_id = await self.hub.write(("chat", row), "storing a chat message")
         room.count[channel] += 1
         await self._read_blocks(game, room)
         message = {"chat_id": chat_id, **{k: v for k, v in row.items() if k != "game_id"}}
@@ -466,7 +466,7 @@ class Chat:
             raise rate_limited("mute", wait, "mutes")
         room = await self.room(game)
         key = mute_key(target)
-        await self._write(("chat_mute", game.id, seat, key, on, time.time()), "storing a mute")
+        await self.hub.write(("chat_mute", game.id, seat, key, on, time.time()), "storing a mute")
         mine = room.mutes.setdefault(seat, set())
         if on:
             mine.add(key)
@@ -479,16 +479,6 @@ class Chat:
     async def _read_blocks(self, game: LiveGame, room: Room) -> None:
         """The seats a block hides from each other (``friends.py``: read now, as blocks change any time)."""
         room.hidden = await run_blocking(hidden_seats, self.store, game.id)
-
-    async def _write(self, op: tuple, what: str) -> Any:
-        try:
-            return await self.hub.writer.submit(op)
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:  # noqa: BLE001
-            rid = secrets.token_hex(6)
-            log.error("%s failed (request %s): %s", what, rid, e)
-            raise storage_error(rid) from None
 
     # -------------------------------------------------------------- delivery
     @staticmethod
@@ -534,7 +524,7 @@ class Chat:
 
     def attached(self, game: LiveGame, conn: Conn) -> None:
         """A socket connected: send it the recent history (its own message, after the snapshot)."""
-        self.hub._spawn(self._send_history(game, conn), f"sending the chat history of {game.id}")
+        self.hub.spawn(self._send_history(game, conn), f"sending the chat history of {game.id}")
 
     async def _send_history(self, game: LiveGame, conn: Conn, req_id: Any = None) -> None:
         out = await self.history(game, conn.seat)
@@ -569,11 +559,11 @@ class Chat:
             return
         n = int(parts[2])
         if parts[0] == "c":
-            self.hub._spawn(self._heard_message(game, n), f"delivering chat of {game.id}")
+            self.hub.spawn(self._heard_message(game, n), f"delivering chat of {game.id}")
         elif parts[0] == "r":
             self.removed(game, n)
         elif parts[0] == "u":
-            self.hub._spawn(self._heard_mute(game, n), f"re-reading the mutes of {game.id}")
+            self.hub.spawn(self._heard_mute(game, n), f"re-reading the mutes of {game.id}")
 
     async def _heard_message(self, game: LiveGame, chat_id: int) -> None:
         room = await self.room(game)

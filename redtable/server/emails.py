@@ -83,6 +83,9 @@ email_tokens_table = Table(
 )
 
 router = APIRouter(tags=["accounts"])
+#: The routes that send e-mail: mounted only on a server that has an SMTP server (app.py), so that a
+#: server without one neither offers them nor documents them (they answer 404 there).
+mail_router = APIRouter(tags=["accounts"])
 
 
 # ---------------------------------------------------------------------- rules
@@ -254,7 +257,7 @@ def mailer_of(request: Request) -> Any:
 def require_mailer(request: Request) -> Any:
     mailer = mailer_of(request)
     if mailer is None:
-        raise ApiError(503, "no_email", "this server sends no e-mail (its operator gave no --smtp)")
+        raise ApiError(422, "no_email", "this server sends no e-mail (its operator gave no --smtp): give no address")
     return mailer
 
 
@@ -346,7 +349,7 @@ async def account_page(request: Request) -> Response:
     )
 
 
-@router.put("/api/account/email", status_code=202, response_model=EmailSet, responses=errors(401, 403, 422, 503))
+@mail_router.put("/api/account/email", status_code=202, response_model=EmailSet, responses=errors(401, 403, 422))
 async def put_email(request: Request, body: EmailBody) -> Response:
     """Give the account an address (replacing any): a verification link is mailed to it."""
     account = await logged_in(request)
@@ -386,7 +389,7 @@ async def verify(request: Request, body: TokenBody) -> Response:
     return JSONResponse({"verified": True})
 
 
-@router.post("/api/password-reset", status_code=202, response_model=ResetSent, responses=errors(422, 503))
+@mail_router.post("/api/password-reset", status_code=202, response_model=ResetSent, responses=errors(422))
 async def password_reset(request: Request, body: EmailBody) -> Response:
     """Mail a link to set a new password to the account that verified this address. The answer is
     the same whether or not there is one."""
@@ -415,7 +418,7 @@ async def password_reset(request: Request, body: EmailBody) -> Response:
     return same
 
 
-@router.post("/api/password-reset/confirm", response_model=PasswordReset, responses=errors(400, 410, 422, 503))
+@mail_router.post("/api/password-reset/confirm", response_model=PasswordReset, responses=errors(400, 410, 422, 503))
 async def password_reset_confirm(request: Request, body: ResetConfirm) -> Response:
     """Set the new password with the reset link's token: every session of the account ends."""
     token = check_token(body.token)

@@ -115,7 +115,7 @@ async def note_request(request: Any, account: Any) -> None:
     marks = request_marks(request)
     hub = request.app.state.hub
     if marks:
-        await hub._write(hub.tables.op(note(account.id, marks, time.time())), "noting where an account plays")
+        await hub.write(hub.tables.op(note(account.id, marks, time.time())), "noting where an account plays")
 
 
 def ensure(store: Store) -> None:

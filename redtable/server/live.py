@@ -504,7 +504,7 @@ class Hub:
                 except Exception:  # noqa: BLE001
                     log.exception("cannot resume game %s", gid)
                     continue
-                self._after_change(g)
+                self.after_change(g)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001
@@ -613,7 +613,7 @@ class Hub:
             g.known = max(g.version, self.heard.pop(g.id, 0))
             g.on_presence = self._publish_presence
         elif not g.finished and (g.idle_window() is not None):
-            self._after_change(g)  # a window the server answers was pending when the game left memory
+            self.after_change(g)  # a window the server answers was pending when the game left memory
         return g
 
     # -------------------------------------------------------------- creating and joining
@@ -808,17 +808,17 @@ class Hub:
         live = LiveGame(row, self.limits)
         table_row = self.tables.created(live, client)  # (submitted first: one batch with the game's write)
         if self.fleet is None:
-            await self._write(("game", game_row, seat_rows), "creating a game")
+            await self.write(("game", game_row, seat_rows), "creating a game")
         else:  # the version decisions are checked against; the lease if the server moves first
             t0 = time.monotonic()
-            got = await self._write(
-                ("game", {**game_row, "version": 0}, seat_rows, self._server_turn(live)), "creating a game"
+            got = await self.write(
+                ("game", {**game_row, "version": 0}, seat_rows, self.server_turn(live)), "creating a game"
             )
             self.fleet.note_lease(gid, bool(got and got.get("lease")), t0)
             live.on_presence = self._publish_presence
         await self.tables.stored(table_row)
         self.games[gid] = live
-        self._after_change(live)
+        self.after_change(live)
         out = {
             **live.info(),
             "version": live.version,
@@ -835,7 +835,7 @@ class Hub:
             out["seed"] = seed
         return out
 
-    async def _write(self, op: tuple, what: str) -> Any:
+    async def write(self, op: tuple, what: str) -> Any:
         """Commit one write; a failure reaches the client as a generic 503 with a request id."""
         try:
             return await self.writer.submit(op)
@@ -883,12 +883,12 @@ class Hub:
                 raise ApiError(403, "bad_invite", "this invite is not (or no longer) for a seat of this game")
             await bind_seat(self, game, seat, account)
             if self.fleet is None:
-                await self._write(("token", game.id, seat, th, at), "joining a seat")
+                await self.write(("token", game.id, seat, th, at), "joining a seat")
             else:  # only while the invite is still the seat's: another process may have replaced it
                 try:
-                    await self._write(("token", game.id, seat, th, at, sha(invite)), "joining a seat")
+                    await self.write(("token", game.id, seat, th, at, sha(invite)), "joining a seat")
                 except InviteGone:
-                    self._spawn(self.reload_seats(game), f"re-reading the seats of {game.id}")
+                    self.spawn(self.reload_seats(game), f"re-reading the seats of {game.id}")
                     raise ApiError(
                         403, "bad_invite", "this invite is not (or no longer) for a seat of this game"
                     ) from None
@@ -897,7 +897,7 @@ class Hub:
             if s.joined_at is None or (name and name != s.name):
                 joined = s.joined_at or at
                 new_name = name or s.name
-                await self._write(("join", game.id, seat, new_name, joined), "joining a seat")
+                await self.write(("join", game.id, seat, new_name, joined), "joining a seat")
                 if self.fleet is not None:
                     self.fleet.after_meta(game.id)
                 first = s.joined_at is None
@@ -905,7 +905,7 @@ class Hub:
                 game.announce_presence()
                 if first:  # the last seat of a table that starts when full: it starts (tables.py)
                     await self.tables.seat_taken(game)
-        self._after_change(game)
+        self.after_change(game)
         return {
             "game_id": game.id,
             "seat": seat,
@@ -920,7 +920,7 @@ class Hub:
         keep = sha(token)
         invite = new_secret()
         async with game.lock:
-            await self._write(("revoke", game.id, seat, keep, sha(invite), time.time()), "signing out devices")
+            await self.write(("revoke", game.id, seat, keep, sha(invite), time.time()), "signing out devices")
             if self.fleet is not None:  # the other processes close that seat's other devices too
                 self.fleet.after_meta(game.id)
             gone = [h for h, s in game.by_token.items() if s == seat and h != keep]
@@ -971,7 +971,7 @@ class Hub:
             raise ApiError(409, "seat_taken", f"seat {seat} was taken; its player can sign out other devices")
         invite = new_secret()
         async with game.lock:
-            await self._write(("invite", game.id, seat, sha(invite)), "re-issuing an invite")
+            await self.write(("invite", game.id, seat, sha(invite)), "re-issuing an invite")
             if self.fleet is not None:
                 self.fleet.after_meta(game.id)
             for h, x in list(game.by_invite.items()):
@@ -1042,7 +1042,7 @@ class Hub:
                 game = await self.get(game.id)
                 return await self.decide(game, seat, action, version, origin, req_id, by_server)
             if self.fleet is not None and (version > game.version or game.known > game.version):
-                await self._catch_up_locked(game)  # the client saw a version another process made
+                await self.catch_up_locked(game)  # the client saw a version another process made
             self.tables.check_turn(game, seat, by_server)  # a table closed, not full, a seat a bot took
             d = self._check_turn(game, seat, version)
             if not isinstance(action, str) or action not in d.options:
@@ -1094,7 +1094,7 @@ class Hub:
             if self.fleet is None:
                 op: tuple = ("action", row, result)
             else:  # committed only on this version; the lease follows whoever the server must answer for
-                op = ("action", row, result, (game.version, "take" if self._server_turn(game, state) else "release"))
+                op = ("action", row, result, (game.version, "take" if self.server_turn(game, state) else "release"))
             t0 = time.monotonic()
             try:
                 got = await self.writer.submit(op)
@@ -1103,7 +1103,7 @@ class Hub:
                 raise
             except VersionConflict:  # another process decided first: this replica catches up, the client is stale
                 self.fleet.counts["conflicts"] += 1
-                await self._catch_up_locked(game)
+                await self.catch_up_locked(game)
                 self._check_turn(game, seat, version)
                 raise ApiError(
                     409, "stale_version", "the game moved on while this decision was being stored", version=game.version
@@ -1126,7 +1126,7 @@ class Hub:
             game.last_active = game.asked_at = time.monotonic()
             if finished:
                 game.finished_at = time.time()
-                self._rate(game)
+                self.rate_finished(game)
             self.decisions += 1
             if self.fleet is not None:
                 game.known = max(game.known, game.version)
@@ -1134,17 +1134,17 @@ class Hub:
                 self.fleet.after_commit(game.id, game.version)
             self.tables.changed(game, seat, as_person)  # the clocks (before the updates that show them)
             game.broadcast(lambda s: game.update(s, seat, req_id))
-        self._after_change(game)
+        self.after_change(game)
         return game.update(seat, seat)
 
-    def _rate(self, game: LiveGame) -> None:
+    def rate_finished(self, game: LiveGame) -> None:
         """A rated game just finished: its accounts' ratings move, once across processes (ratings.py)."""
         if game.settings.get("rated"):
             from .ratings import rate_game
 
-            self._spawn(rate_game(self.store, game.id), f"rating game {game.id}")
+            self.spawn(rate_game(self.store, game.id), f"rating game {game.id}")
 
-    def _server_turn(self, game: LiveGame, state: State | None = None) -> bool:
+    def server_turn(self, game: LiveGame, state: State | None = None) -> bool:
         """Whether the server is to move in ``state``: a bot's decision, or a block window it answers."""
         if not self.tables.server_may_move(game):
             return False  # a table not full yet, or over
@@ -1167,7 +1167,7 @@ class Hub:
             )
         async with game.lock:
             if self.fleet is not None and (version > game.version or game.known > game.version):
-                await self._catch_up_locked(game)
+                await self.catch_up_locked(game)
             if not game.undo_allowed:
                 raise ApiError(409, "undo_disabled", "this game was created without undo", version=game.version)
             if version != game.version:
@@ -1210,7 +1210,7 @@ class Hub:
                 raise
             except VersionConflict:
                 self.fleet.counts["conflicts"] += 1
-                await self._catch_up_locked(game)
+                await self.catch_up_locked(game)
                 raise ApiError(
                     409, "stale_version", "the game moved on while this undo was being stored", version=game.version
                 ) from None
@@ -1234,7 +1234,7 @@ class Hub:
                     c.want_state(reason="undo", by=seat, id=req_id)
                 else:
                     c.want_state(reason="undo", by=seat)
-        self._after_change(game)
+        self.after_change(game)
         return game.snapshot(seat)
 
     def _drop(self, game: LiveGame) -> None:
@@ -1256,7 +1256,7 @@ class Hub:
             )
 
     # -------------------------------------------------------------- who moves next
-    def _after_change(self, game: LiveGame) -> None:
+    def after_change(self, game: LiveGame) -> None:
         """After every change: the server answers an unusable block window; bots play their turns."""
         if game.evicted or not self.tables.server_may_move(game):
             return  # (a table not full yet, or over: nothing moves)
@@ -1409,7 +1409,7 @@ class Hub:
                 self.tables.heard(g)
         elif rest.startswith("m"):
             if rest != f"m:{self.fleet.tag}":  # (our own change is in memory already)
-                self._spawn(self.reload_seats(g), f"re-reading the seats of {gid}")
+                self.spawn(self.reload_seats(g), f"re-reading the seats of {gid}")
         elif rest == "q":
             if g.conns:
                 self._publish_presence(g)
@@ -1438,7 +1438,7 @@ class Hub:
             or (g.window_task is not None and not g.window_task.done())
         )
 
-    def _spawn(self, coro, what: str) -> asyncio.Task:
+    def spawn(self, coro, what: str) -> asyncio.Task:
         async def run() -> None:
             try:
                 await coro
@@ -1457,7 +1457,7 @@ class Hub:
             return
         self._behind.add(g)
         if self._behind_task is None or self._behind_task.done():
-            self._behind_task = self._spawn(self._catch_up_behind(), "catching up games")
+            self._behind_task = self.spawn(self._catch_up_behind(), "catching up games")
 
     async def _catch_up_behind(self) -> None:
         await asyncio.sleep(0)  # the rest of this loop turn's notices join the batch
@@ -1483,7 +1483,7 @@ class Hub:
                         if got is not None and got[2] == g.rows:  # nothing of it was applied meanwhile
                             await self._apply_caught(g, got[0], got[1])
                         elif g.known > g.version:
-                            await self._catch_up_locked(g)
+                            await self.catch_up_locked(g)
                 except Exception:  # noqa: BLE001
                     log.exception("catching up game %s failed", g.id)
                 if g.more and g.known > g.version and not g.evicted:
@@ -1491,12 +1491,12 @@ class Hub:
             done.set_result(None)
 
     async def catch_up(self, g: LiveGame) -> None:
-        """Bring the replica ``g`` to the version in storage (see :meth:`_catch_up_locked`)."""
+        """Bring the replica ``g`` to the version in storage (see :meth:`catch_up_locked`)."""
         async with g.lock:
             if not g.evicted:
-                await self._catch_up_locked(g)
+                await self.catch_up_locked(g)
 
-    async def _catch_up_locked(self, g: LiveGame) -> None:
+    async def catch_up_locked(self, g: LiveGame) -> None:
         """Apply what other processes committed since this replica's last row, in order, and tell
         this process's connections exactly what the deciding process told its own.
 
@@ -1538,8 +1538,8 @@ class Hub:
         g.known = max(g.known, g.version)
         if g.finished and g.finished_at is None:
             g.finished_at = time.time()
-            self._rate(g)  # (the process that finished it rates it too: whichever comes first, once)
-        self._after_change(g)
+            self.rate_finished(g)  # (the process that finished it rates it too: whichever comes first, once)
+        self.after_change(g)
 
     def _apply_remote(self, g: LiveGame, r) -> None:
         """One decision another process committed, applied here as the decider applied it."""
@@ -1584,9 +1584,9 @@ class Hub:
         devices signed out there. Under the game's lock: a join of this process is either
         committed before the read or starts after it, never overwritten by an older read."""
         async with g.lock:
-            await self._reload_seats_locked(g)
+            await self.reload_seats_locked(g)
 
-    async def _reload_seats_locked(self, g: LiveGame) -> None:
+    async def reload_seats_locked(self, g: LiveGame) -> None:
         seats, tokens = await self.fleet.seats_and_tokens(g.id)
         changed = False
         for seat, name, invite_hash, token_hash, joined_at in seats:
@@ -1649,17 +1649,17 @@ class Hub:
                     if v is not None:
                         self.on_note(f"{gid}:{v}")
 
-        self._spawn(run(), "re-reading versions after the bus reconnected")
+        self.spawn(run(), "re-reading versions after the bus reconnected")
 
     async def _claimed(self, gid: str) -> None:
         """This process claimed an expired lease: catch up, and play on if the server is to move."""
         g = await self.get(gid)
         await self.catch_up(g)
-        if g.evicted or g.finished or not self._server_turn(g):
+        if g.evicted or g.finished or not self.server_turn(g):
             await self.fleet.release([gid])
             return
         log.info("took over the server's moves in game %s", gid)
-        self._after_change(g)
+        self.after_change(g)
 
     # -------------------------------------------------------------- connections
     def attach(self, game: LiveGame, conn: Conn) -> None:

@@ -6,8 +6,9 @@ DELETE); and when the web UI's static files are mounted at ``/`` they catch ever
 route took, so ``TRACE /api/games`` used to get the static files' 405 ``Allow: GET, HEAD``, and
 ``GET /api/games/{id}/decisions`` their 404. This app is that mount: it is reached only by a
 request no route took whole, so it costs the routes that match nothing. It names every method
-of every route whose path matches (RFC 9110: a 405 carries ``Allow``), else hands the request to
-the static files (or answers 404 without them).
+of every route whose path matches (RFC 9110: a 405 carries ``Allow``); a path under ``/api/`` that no
+route has is a 404 whatever the method (the static files would answer a POST with their 405);
+else it hands the request to the static files (or answers 404 without them).
 """
 
 from __future__ import annotations
@@ -43,9 +44,12 @@ class MethodGate:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            methods = allowed(self.routes, get_route_path(scope))
+            path = get_route_path(scope)
+            methods = allowed(self.routes, path)
             if methods and scope["method"] not in methods:
                 raise HTTPException(405, headers={"Allow": ", ".join(methods)})
+            if not methods and (path == "/api" or path.startswith("/api/")):
+                raise HTTPException(404)  # no such endpoint (on this server: the mail routes need --smtp)
         if self.fallback is None:
             raise HTTPException(404)
         await self.fallback(scope, receive, send)

@@ -367,7 +367,7 @@ def tell(hub: Any, account_id: int, notice: dict[str, Any]) -> None:
                 if c.seat == seat:
                     c.push(text)
 
-    hub._spawn(run(), f"telling account {account_id} of a moderator's action")
+    hub.spawn(run(), f"telling account {account_id} of a moderator's action")
 
 
 async def bots_play(hub: Any, account_id: int, why: str = "suspended", waiting: bool = True) -> list[str]:
@@ -394,7 +394,7 @@ async def _seat_to_bot(hub: Any, game: Any, seat: int, why: str = "suspended") -
     tables = hub.tables
     async with game.lock:
         if hub.fleet is not None:
-            await hub._catch_up_locked(game)
+            await hub.catch_up_locked(game)
         if game.evicted or game.finished or not 0 <= seat < game.players or game.seats[seat].kind != "human":
             return False
         tbl = game.table
@@ -405,20 +405,20 @@ async def _seat_to_bot(hub: Any, game: Any, seat: int, why: str = "suspended") -
             rest = [s for s in range(game.players) if s not in forfeits]
             if len(rest) <= 1:  # nobody left to play against: the game ends, the other wins
                 result = {"scores": game.state.scores(), "winners": rest, "forfeited": forfeits, "reason": why}
-                done = await hub._write(tables.op(tabledb.end_game(game.id, "finished", result, now)), f"a seat {why}")
+                done = await hub.write(tables.op(tabledb.end_game(game.id, "finished", result, now)), f"a seat {why}")
                 if done:
                     tbl.forfeits, tbl.ended = forfeits, result
                     game.finished_at = now
                     if tbl.clock is not None:
                         tbl.clock.expire(seat)
                     tables.notice(game, f"seat_{why}", message, seat=seat)
-                    tables._publish(game)
-                    hub._rate(game)
+                    tables.publish(game)
+                    hub.rate_finished(game)
                 return bool(done)
         fleet = hub.fleet
         lease = (fleet.me, fleet.lease_seconds) if fleet is not None else None
         t0 = time.monotonic()
-        done, leased = await hub._write(
+        done, leased = await hub.write(
             tables.op(tabledb.seat_to_bot(game.id, seat, TIMEOUT_BOT, tbl.rated, lease)), f"a seat {why}"
         )
         if not done:
@@ -434,9 +434,9 @@ async def _seat_to_bot(hub: Any, game: Any, seat: int, why: str = "suspended") -
         if tbl.clock is not None:
             tbl.clock.expire(seat)
         tables.notice(game, f"seat_{why}", message, seat=seat)
-        tables._publish(game)
+        tables.publish(game)
     tables.arm(game)
-    hub._after_change(game)
+    hub.after_change(game)
     return True
 
 
@@ -445,12 +445,12 @@ async def close_table(hub: Any, game: Any) -> None:
     tables = hub.tables
     async with game.lock:
         if hub.fleet is not None:
-            await hub._catch_up_locked(game)
+            await hub.catch_up_locked(game)
         if game.finished:
             raise ApiError(409, "game_over", "this table's game is over", version=game.version)
         now = time.time()
         closed = {"reason": "moderator", "at": now}
-        done = await hub._write(
+        done = await hub.write(
             tables.op(tabledb.end_game(game.id, "abandoned", {"closed": closed}, now)), "closing a table"
         )
         if not done:
@@ -462,4 +462,4 @@ async def close_table(hub: Any, game: Any) -> None:
         if old is not None:
             old.cancel()
         tables.notice(game, "moderator_closed", "a moderator closed this table", reason="moderator")
-        tables._publish(game)
+        tables.publish(game)

@@ -104,7 +104,7 @@ class QuickPlay:
         cap = self.hub.limits.live_games_per_client
         if client:  # (the cap is checked in the join's own transaction: no round trip more)
             op = clientdb.queued(sha(ticket), clientdb.client_key(client), cap, now, op)
-        got = await self.hub._write(self.tables.op(op), "joining the queue")
+        got = await self.hub.write(self.tables.op(op), "joining the queue")
         live, match = got if client else (None, got)
         if live is not None:
             raise ApiError(
@@ -126,7 +126,7 @@ class QuickPlay:
             raise ApiError(401, "missing_ticket", "send your queue ticket: 'Authorization: Bearer <ticket>'")
         th = sha(ticket)
         now = time.time()
-        entry, match, waiting = await self.hub._write(
+        entry, match, waiting = await self.hub.write(
             self.tables.op(tabledb.queue_poll(th, now, now - STALE_SECONDS)), "polling the queue"
         )
         if match is not None:
@@ -160,7 +160,7 @@ class QuickPlay:
             if e.code != "unknown_game":
                 raise
             if now - (entry["matched_at"] or now) > MATCH_TIMEOUT:
-                await self.hub._write(self.tables.op(tabledb.queue_forget([th])), "leaving the queue")
+                await self.hub.write(self.tables.op(tabledb.queue_forget([th])), "leaving the queue")
                 raise ApiError(
                     409, "match_failed", "the table made for you did not start; join the queue again"
                 ) from None
@@ -191,7 +191,7 @@ class QuickPlay:
             raise ApiError(401, "missing_ticket", "send your queue ticket: 'Authorization: Bearer <ticket>'")
         th = sha(ticket)
         now = time.time()
-        entry, match = await self.hub._write(
+        entry, match = await self.hub.write(
             self.tables.op(tabledb.queue_alone(th, now, now - STALE_SECONDS)), "taking bots"
         )
         if entry is None:
@@ -217,7 +217,7 @@ class QuickPlay:
         try:
             preset = check_preset(bot if bot is not None else default)
         except ValueError as e:
-            await self.hub._write(self.tables.op(tabledb.queue_unmatch(match.game_id)), "waiting again")
+            await self.hub.write(self.tables.op(tabledb.queue_unmatch(match.game_id)), "waiting again")
             raise ApiError(422, "invalid_bot", str(e)) from None
         await self.make(match, preset)
         return await self.poll(ticket)
@@ -227,7 +227,7 @@ class QuickPlay:
 
         if not ticket:
             raise ApiError(401, "missing_ticket", "send your queue ticket: 'Authorization: Bearer <ticket>'")
-        left, row = await self.hub._write(self.tables.op(tabledb.queue_leave(sha(ticket))), "leaving the queue")
+        left, row = await self.hub.write(self.tables.op(tabledb.queue_leave(sha(ticket))), "leaving the queue")
         if left:
             return {"left": True}
         if row is None:
@@ -270,7 +270,7 @@ class QuickPlay:
             game = await self.hub.get(match.game_id)
             now = time.time()
             keys = await run_blocking(clientdb.queue_clients, self.hub.store, [th for th, _, _ in match.seats])
-            await self.hub._write(self.tables.op(clientdb.made(match.game_id, keys, now)), "counting a table")
+            await self.hub.write(self.tables.op(clientdb.made(match.game_id, keys, now)), "counting a table")
             for seat, (th, name, account_id) in enumerate(match.seats):
                 if not th:  # a bot's seat
                     continue
@@ -278,13 +278,11 @@ class QuickPlay:
                 await self.tables.seat_person(game, seat, th, name, bind)
         except Exception:
             log.exception("making the quick-play table %s failed; its people wait again", match.game_id)
-            await self.hub._write(
+            await self.hub.write(
                 self.tables.op(tabledb.queue_unmatch(match.game_id)), "putting people back in the queue"
             )
             raise
 
     async def expire(self, now: float) -> None:
-        await self.hub._write(
-            self.tables.op(tabledb.queue_expire(now - EXPIRE_SECONDS)), "forgetting old queue tickets"
-        )
-        await self.hub._write(self.tables.op(clientdb.forget_queued(now - EXPIRE_SECONDS)), "forgetting old tickets")
+        await self.hub.write(self.tables.op(tabledb.queue_expire(now - EXPIRE_SECONDS)), "forgetting old queue tickets")
+        await self.hub.write(self.tables.op(clientdb.forget_queued(now - EXPIRE_SECONDS)), "forgetting old tickets")

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+import weakref
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -215,11 +216,15 @@ def _insert_or_nothing(store: Store, row: dict[str, Any]) -> Any:
     return sqlite_insert(ratings_table).values(**row).on_conflict_do_nothing()
 
 
+#: The stores whose bot rows this process has synced (once per store; weakly, so a store can go).
+_SYNCED: weakref.WeakSet[Store] = weakref.WeakSet()
+
+
 def sync_bot_rows(store: Store) -> None:
     """Make the ratings table hold each preset's fixed rating (the leaderboard lists them beside people).
 
     Idempotent and safe from several processes at once (insert-or-nothing, then update)."""
-    if getattr(store, "_bot_ratings_synced", False):
+    if store in _SYNCED:
         return
     now = time.time()
     r = ratings_table.c
@@ -245,7 +250,7 @@ def sync_bot_rows(store: Store) -> None:
                     .where((r.mu != mu) | (r.sigma != sigma) | (r.games != games))
                     .values(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma), games=games, updated_at=now)
                 )
-    store._bot_ratings_synced = True  # type: ignore[attr-defined]
+    _SYNCED.add(store)
 
 
 # ---------------------------------------------------------------------- applying a result

@@ -328,7 +328,7 @@ class Rematches:
     def heard(self, game: LiveGame) -> None:
         """Another process changed the offer: tell the sockets here."""
         if game.conns:
-            self.hub._spawn(self.tell(game, publish=False), "telling a rematch")
+            self.hub.spawn(self.tell(game, publish=False), "telling a rematch")
 
     # -------------------------------------------------------------- asking, accepting, declining
     async def ask(self, game: LiveGame, token: str | None, account: Any) -> dict[str, Any]:
@@ -337,14 +337,14 @@ class Rematches:
         self.check(game, seat)
         now = time.time()
         gid = secrets.token_urlsafe(8)
-        made, row = await self.hub._write(
+        made, row = await self.hub.write(
             self._op(reserve(game.id, gid, seat, now, now + self.seconds)), "offering a rematch"
         )
         if made:
             try:
                 await self._make(game, gid, seat, account)
             except BaseException:
-                await self.hub._write(self._op(forget(game.id, gid)), "forgetting a rematch")
+                await self.hub.write(self._op(forget(game.id, gid)), "forgetting a rematch")
                 raise
             from . import notices
 
@@ -354,7 +354,7 @@ class Rematches:
         new = await self._new_game(row["new_game_id"])
         out = await self._sit(game, new, seat)
         if new.table.ready(new):
-            await self.hub._write(self._op(started(game.id, new.id, time.time())), "starting a rematch")
+            await self.hub.write(self._op(started(game.id, new.id, time.time())), "starting a rematch")
         got = await self.tell(game)
         return {**out, "offered": made, "rematch": got["rematch"]}
 
@@ -417,7 +417,7 @@ class Rematches:
         if self.hub.fleet is not None:  # seats taken through another process a moment ago (as tables.sit)
             await self.hub.reload_seats(new)
         if not await tables.seat_person(new, to, th, name, bind):  # accepted before (another device): one more token
-            await self.hub._write(("token", new.id, to, th, time.time()), "a seat's new device")
+            await self.hub.write(("token", new.id, to, th, time.time()), "a seat's new device")
             new.by_token[th] = to
             if self.hub.fleet is not None:
                 self.hub.fleet.after_meta(new.id)
@@ -449,7 +449,7 @@ class Rematches:
         """Decline or lapse: the offer ends and the new table closes; its sockets are told."""
         now = time.time()
         op = end_offer(gid, new_gid, status, now, seat, at)
-        if not await self.hub._write(self._op(op), f"a rematch {status}"):
+        if not await self.hub.write(self._op(op), f"a rematch {status}"):
             return False
         new = self.hub.games.get(new_gid)
         if new is not None:

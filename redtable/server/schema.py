@@ -43,8 +43,8 @@ Migration = Callable[["Store", "Connection"], None]
 
 
 def _baseline(store: Store, conn: Connection) -> None:
-    """Migration 1: today's tables; columns older tables lack (``Store._migrate``)."""
-    store._migrate(conn)
+    """Migration 1: today's tables; columns older tables lack (``Store.migrate_columns``)."""
+    store.migrate_columns(conn)
 
 
 def _chat_removed(store: Store, conn: Connection) -> None:

@@ -331,7 +331,7 @@ class Store:
 
         return prepare(self, where=where)
 
-    def _migrate(self, conn) -> None:
+    def migrate_columns(self, conn) -> None:
         """Tables made before the fleet columns existed get them; on PostgreSQL each game's
         version is computed from its log, and every unfinished game that may need the server
         (a bot seat, block windows) gets an expired lease, so that a server claims it, looks
@@ -564,7 +564,7 @@ class Store:
                     raise RuntimeError(f"re-issue of {game_id} seat {seat}: the seat was taken")
             elif kind == "bind":  # a seat joined while logged in belongs to that account (accounts.py)
                 _, game_id, seat, account_id, exclusive = op
-                self._bind(conn, game_id, seat, account_id, exclusive)
+                self.bind_seat(conn, game_id, seat, account_id, exclusive)
             elif kind in EXTRA_WRITES:  # a write another module stores in the same transactions (chat.py)
                 out[i] = EXTRA_WRITES[kind](conn, op)
             else:  # pragma: no cover
@@ -664,7 +664,7 @@ class Store:
             self._fleet_sql_cache[key] = sql
         return sql
 
-    def _bind(self, conn, game_id: str, seat: int, account_id: int, exclusive: bool) -> None:
+    def bind_seat(self, conn, game_id: str, seat: int, account_id: int, exclusive: bool) -> None:
         """Bind ``seat`` to ``account_id`` unless another account holds it, or (``exclusive``: a
         rated game) the account holds another seat of the game. The game's row is locked first
         (PostgreSQL), so two processes binding seats of one game do it one after the other."""

@@ -335,7 +335,7 @@ def fill_seats(game_id: str, seats: dict[int, str]):
 def sit(game_id: str, seat: int, token_hash: str, name: str | None, at: float, account: tuple[int, bool] | None):
     """A person takes a free seat of an open table: only while nobody has (one winner across
     processes). ``account``: (id, exclusive) binds the seat to the logged-in account in the same
-    transaction (``Store._bind`` of accounts.py: exclusive in a rated game, one seat an account)."""
+    transaction (``Store.bind_seat`` of accounts.py: exclusive in a rated game, one seat an account)."""
     s = seats_table.c
 
     def run(conn: Connection, store: Store) -> bool:
@@ -349,7 +349,7 @@ def sit(game_id: str, seat: int, token_hash: str, name: str | None, at: float, a
         if r.rowcount != 1:
             return False
         if account is not None and hasattr(store, "_bind"):  # (raises SeatBound: the whole sit is undone)
-            store._bind(conn, game_id, seat, account[0], account[1])
+            store.bind_seat(conn, game_id, seat, account[0], account[1])
         conn.execute(
             insert(tokens_table),
             [{"token_hash": token_hash, "game_id": game_id, "seat": seat, "created_at": at, "revoked_at": None}],

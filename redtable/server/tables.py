@@ -313,7 +313,7 @@ class TableService:
         """After a restart, rated games whose forfeited seats a bot plays on carry on (their seats
         are still people's in storage, so the hub's own resume does not see them)."""
         for gid in await run_blocking(tabledb.zombie_games, self.hub.store):
-            self.hub._after_change(await self.hub.get(gid))
+            self.hub.after_change(await self.hub.get(gid))
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -517,13 +517,13 @@ class TableService:
         """Another process changed the table (a timeout, a closure, seats filled): read it again."""
         self._spawn(self.refresh(game))
 
-    def _publish(self, game: LiveGame) -> None:
+    def publish(self, game: LiveGame) -> None:
         fleet = self.hub.fleet
         if fleet is not None:
             fleet.bus.publish(f"{game.id}:t:{fleet.tag}")
 
     def _spawn(self, coro: Any) -> asyncio.Task:
-        return self.hub._spawn(coro, "a table's work")
+        return self.hub.spawn(coro, "a table's work")
 
     @staticmethod
     def notice(game: LiveGame, code: str, message: str, **fields: Any) -> None:
@@ -561,7 +561,7 @@ class TableService:
             if tbl.needs_confirm:  # (read under the lock: an older refresh never undoes a newer one's start)
                 tbl.confirm = await run_blocking(readycheck.read, self.hub.store, game.id)
                 if self.hub.fleet is not None:  # (seats freed there: their tokens revoked)
-                    await self.hub._reload_seats_locked(game)
+                    await self.hub.reload_seats_locked(game)
             if unrated is not None and tbl.unrated is None:
                 tbl.unrated = unrated
                 notices.append(("unrated", f"this game will not be rated: {unrated}", {"reason": unrated}))
@@ -581,7 +581,7 @@ class TableService:
             for c in game.conns:
                 c.want_state()
         self.arm(game)
-        self.hub._after_change(game)
+        self.hub.after_change(game)
 
     # -------------------------------------------------------------- the start, when the last seat is taken
     async def _start_locked(self, game: LiveGame) -> None:
@@ -597,15 +597,15 @@ class TableService:
         turn = tbl.waiting_on(game) if tbl.clock is not None and tbl.clock.spec.kind == "turn" else None
         notices.soon(self.hub, notices.table_started(self.hub, game, told=turn))  # (that seat hears "your turn")
         fleet = self.hub.fleet
-        if fleet is not None and self.hub._server_turn(game):  # bots move first: this process plays them
+        if fleet is not None and self.hub.server_turn(game):  # bots move first: this process plays them
             t0 = time.monotonic()
-            leased = await self.hub._write(
+            leased = await self.hub.write(
                 self.op(tabledb.lease_for(game.id, fleet.me, fleet.lease_seconds)), "taking a lease"
             )
             fleet.note_lease(game.id, bool(leased), t0)
         for c in game.conns:
             c.want_state()
-        self._publish(game)
+        self.publish(game)
         self.arm(game)
 
     async def seat_taken(self, game: LiveGame) -> None:
@@ -613,11 +613,11 @@ class TableService:
         (``fairplay.py``: said before it starts), and the table starts if it was the last."""
         tbl = game.table
         if tbl.rated and tbl.unrated is None:
-            why = await self.hub._write(self.op(fairplay.check_seated(game.id, time.time())), "comparing the seats")
+            why = await self.hub.write(self.op(fairplay.check_seated(game.id, time.time())), "comparing the seats")
             if why is not None:
                 tbl.unrated = why
                 self.notice(game, "unrated", f"this game will not be rated: {why}", reason=why)
-                self._publish(game)
+                self.publish(game)
         if tbl.gated and tbl.needs_confirm and tbl.full(game) and not tbl.ready(game):
             await self._ask_ready_locked(game)
         if tbl.gated and tbl.ready(game):
@@ -626,12 +626,12 @@ class TableService:
     # -------------------------------------------------------------- "ready" at a rated open table (readycheck.py)
     async def _ask_ready_locked(self, game: LiveGame) -> None:
         until = time.time() + self.ready_seconds
-        got = await self.hub._write(self.op(readycheck.begin(game.id, until)), "asking the table to confirm")
+        got = await self.hub.write(self.op(readycheck.begin(game.id, until)), "asking the table to confirm")
         if got is None:  # (everyone confirmed once already)
             got = await run_blocking(readycheck.read, self.hub.store, game.id)
         game.table.confirm = got
         self.notice(game, "ready_check", "the table is full: confirm you are ready", until=until)
-        self._publish(game)
+        self.publish(game)
 
     async def confirm_ready(self, game: LiveGame, token: str | None) -> dict[str, Any]:
         """``POST /api/games/{id}/ready``: this seat's person is ready; the last one starts the table."""
@@ -644,7 +644,7 @@ class TableService:
             if c is None or c["done"] or c["until"] is None or not tbl.needs_confirm:
                 raise ApiError(409, "no_ready_check", "this table is not waiting for its players to confirm")
             people = [s.index for s in game.seats if s.kind == "human"]
-            state, started = await self.hub._write(
+            state, started = await self.hub.write(
                 self.op(readycheck.confirm(game.id, seat, people)), "confirming a seat"
             )
             if state is not None:
@@ -654,15 +654,15 @@ class TableService:
             else:
                 for conn in game.conns:
                     conn.want_state()
-                self._publish(game)
-        self.hub._after_change(game)
+                self.publish(game)
+        self.hub.after_change(game)
         return {"game_id": game.id, "seat": seat, "ready": (tbl.confirm or {}).get("ready", []), "started": started}
 
     async def on_ready_due(self, gid: str, round_: int) -> None:
         """A confirmation's limit passed: free the seats of those who did not confirm (once)."""
         game = await self.hub.get(gid)
         async with game.lock:
-            freed = await self.hub._write(self.op(readycheck.expire(gid, round_, time.time())), "freeing seats")
+            freed = await self.hub.write(self.op(readycheck.expire(gid, round_, time.time())), "freeing seats")
             if not freed:
                 return
             for i in freed:
@@ -683,8 +683,8 @@ class TableService:
             if self.hub.fleet is not None:
                 self.hub.fleet.after_meta(gid)
             game.announce_presence()
-            self._publish(game)
-        self.hub._after_change(game)
+            self.publish(game)
+        self.hub.after_change(game)
 
     async def seat_person(
         self,
@@ -728,7 +728,7 @@ class TableService:
                 self.hub.fleet.after_meta(game.id)
             game.announce_presence()
             await self.seat_taken(game)  # (the last seat: the table starts)
-        self.hub._after_change(game)
+        self.hub.after_change(game)
         return True
 
     async def sit(
@@ -779,7 +779,7 @@ class TableService:
                     break
         finally:
             if guest is not None:
-                await self.hub._write(self.op(clientdb.set_guest_seat(game.id, guest, got)), "taking a seat")
+                await self.hub.write(self.op(clientdb.set_guest_seat(game.id, guest, got)), "taking a seat")
         if got is None:
             raise ApiError(409, "table_full", f"every seat of this table is taken ({game.players} of {game.players})")
         return {
@@ -846,7 +846,7 @@ class TableService:
         if not wanted:
             raise ApiError(409, "no_free_seats", "no seat is free: every seat has a person or a bot")
         async with game.lock:
-            done = await self.hub._write(
+            done = await self.hub.write(
                 self.op(tabledb.fill_seats(game.id, dict.fromkeys(wanted, preset))), "adding bots"
             )
             for i in done:
@@ -855,21 +855,21 @@ class TableService:
             game.humans = sum(1 for s in game.seats if s.kind == "human")
             game.by_invite = {x.invite_hash: x.index for x in game.seats if x.invite_hash}
             if done:
-                self._publish(game)
+                self.publish(game)
                 if self.hub.fleet is not None:
                     self.hub.fleet.after_meta(game.id)
                 game.announce_presence()
                 for c in game.conns:
                     c.want_state()
                 await self.seat_taken(game)  # (full: a rated open table asks its people first, others start)
-        self.hub._after_change(game)
+        self.hub.after_change(game)
         return {"game_id": game.id, "seats": done, "bot": preset, "ready": game.table.ready(game)}
 
     # -------------------------------------------------------------- timeouts
     async def _claim(self, gid: str, version: int, what: str) -> bool:
         now = time.time()
         op = self.op(tabledb.claim(gid, version, now, now + self.claim_seconds, what))
-        return bool(await self.hub._write(op, "claiming a deadline"))
+        return bool(await self.hub.write(op, "claiming a deadline"))
 
     async def on_clock_due(self, gid: str, version: int) -> None:
         """A clock ran out (this process's timer or the sweep): act once, across processes."""
@@ -878,7 +878,7 @@ class TableService:
         game = await self.hub.get(gid)
         async with game.lock:
             if self.hub.fleet is not None:
-                await self.hub._catch_up_locked(game)
+                await self.hub.catch_up_locked(game)
             clk = game.table.clock
             if game.evicted or game.finished or clk is None:
                 return
@@ -891,7 +891,7 @@ class TableService:
                 return
             await self._time_out_locked(game, seat, now)
         self.arm(game)
-        self.hub._after_change(game)
+        self.hub.after_change(game)
 
     async def _time_out_locked(self, game: LiveGame, seat: int, now: float) -> None:
         tbl = game.table
@@ -908,7 +908,7 @@ class TableService:
                     "forfeited": forfeits,
                     "reason": "timeout",
                 }
-                done = await self.hub._write(self.op(tabledb.end_game(game.id, "finished", result, now)), "a forfeit")
+                done = await self.hub.write(self.op(tabledb.end_game(game.id, "finished", result, now)), "a forfeit")
                 if done:
                     self.counts["timeouts"] += 1
                     self.counts["forfeits"] += 1
@@ -917,15 +917,13 @@ class TableService:
                     if tbl.clock is not None:
                         tbl.clock.expire(seat)
                     self.notice(game, "timeout_forfeit", f"seat {seat}'s time ran out: it forfeits", seat=seat)
-                    self._publish(game)
-                    rate = getattr(self.hub, "_rate", None)
-                    if rate is not None:
-                        rate(game)
+                    self.publish(game)
+                    self.hub.rate_finished(game)
                 return
         fleet = self.hub.fleet
         lease = (fleet.me, fleet.lease_seconds) if fleet is not None else None
         t0 = time.monotonic()
-        done, leased = await self.hub._write(
+        done, leased = await self.hub.write(
             self.op(tabledb.seat_to_bot(game.id, seat, TIMEOUT_BOT, tbl.rated, lease)), "a timeout"
         )
         if not done:
@@ -944,13 +942,13 @@ class TableService:
             tbl.clock.expire(seat)
         code, what = ("timeout_forfeit", "it forfeits") if tbl.rated else ("timeout_bot", "a bot plays it now")
         self.notice(game, code, f"seat {seat}'s time ran out: {what}", seat=seat)
-        self._publish(game)
+        self.publish(game)
 
     async def _abort_locked(self, game: LiveGame, seat: int, now: float) -> None:
         """A rated seat's time ran out before every person moved: the game closes, rated for nobody."""
         tbl = game.table
         closed = {"reason": "aborted", "seat": seat, "at": now}
-        done = await self.hub._write(
+        done = await self.hub.write(
             self.op(tabledb.end_game(game.id, "abandoned", {"closed": closed}, now)), "an abort"
         )
         if not done:
@@ -962,7 +960,7 @@ class TableService:
         if tbl.clock is not None:
             tbl.clock.expire(seat)
         self.notice(game, "game_aborted", f"seat {seat}'s time ran out before everyone moved: not rated", seat=seat)
-        self._publish(game)
+        self.publish(game)
 
     # -------------------------------------------------------------- abandoned tables
     async def on_idle_due(self, gid: str) -> None:
@@ -973,7 +971,7 @@ class TableService:
         later: float | None = None
         async with game.lock:
             if self.hub.fleet is not None:
-                await self.hub._catch_up_locked(game)
+                await self.hub.catch_up_locked(game)
             if game.evicted or game.finished:
                 return
             tbl = game.table
@@ -994,7 +992,7 @@ class TableService:
                     later = last + limit
                 else:
                     closed = {"reason": "inactive" if ready else "unfilled", "idle_s": limit, "at": now}
-                    done = await self.hub._write(
+                    done = await self.hub.write(
                         self.op(tabledb.end_game(gid, "abandoned", {"closed": closed}, now)), "closing a table"
                     )
                     if done:
@@ -1005,9 +1003,9 @@ class TableService:
                         if old is not None:
                             old.cancel()
                         self.notice(game, "table_closed", "this table was closed", reason=closed["reason"])
-                        self._publish(game)
+                        self.publish(game)
         if later is not None:
-            await self.hub._write(self.op(tabledb.set_idle_at(gid, later)), "the idle time of a table")
+            await self.hub.write(self.op(tabledb.set_idle_at(gid, later)), "the idle time of a table")
 
     # -------------------------------------------------------------- the sweep (every process)
     async def _sweep(self) -> None:

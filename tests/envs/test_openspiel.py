@@ -227,7 +227,7 @@ def test_resample_before_the_deal_redraws_the_unseen_seed_bytes():
         other = state.resample_from_infostate(1, SAMPLER)
         assert other.is_chance_node() and other.history() == [1, 2, 3]
         assert other.information_state_string(1) == state.information_state_string(1)
-        seen.add(other._core.drawn[0])
+        seen.add(other.core.drawn[0])
     assert len(seen) > 1
     with pytest.raises(ValueError, match="seat from 0 to 1"):
         state.resample_from_infostate(2, SAMPLER)
@@ -341,7 +341,7 @@ def test_tensors_are_the_environment_encodings_plus_history_counts():
         info = np.asarray(state.information_state_tensor(p), np.float32)
         assert np.array_equal(info[:1071], obs)
         decisions = info[1071:1075]
-        mine = [a for a, (q, _) in zip(es.history, state._core.movers, strict=True) if q == p]
+        mine = [a for a, (q, _) in zip(es.history, state.core.movers, strict=True) if q == p]
         assert decisions[p] == pytest.approx(len(mine) / 100)
         own = info[1075:]
         c = codec("red-north")
@@ -382,11 +382,11 @@ def test_serialize_round_trip_and_the_game_goes_on_identically(walk):
 def test_serialization_is_the_recipe_not_the_engine_state():
     game = ros.load("red-north", players=2)
     state = random_walk(ros.deal(game, 77), random.Random(1), 10)
-    recipe = state._core.__reduce__()[1]
+    recipe = state.core.__reduce__()[1]
     assert recipe[0] == "python_red_north" and recipe[3] == 77
     assert recipe[4] == state.redtable_state().history and recipe[5] == ()
     assert len(state.serialize()) < 2000
-    assert pickle.loads(pickle.dumps(state._core)).es.view(0) == state.redtable_state().view(0)
+    assert pickle.loads(pickle.dumps(state.core)).es.view(0) == state.redtable_state().view(0)
 
 
 @pytest.mark.parametrize("name,players", [("red-rising", 4), ("red-north", 3)])

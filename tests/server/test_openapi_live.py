@@ -7,7 +7,7 @@ documented model, no 5xx, 405 with ``Allow`` for an undeclared method, valid dat
 invalid data refused. It runs as a logged-in admin, so the account, moderation and admin
 routes answer with their bodies rather than 401/403 (the operations that would end the session
 or put the site in maintenance run in a second, anonymous run). The server has an SMTP server
-(the password reset's 503 ``no_email`` is for a server without one) and relaxed per-client
+(a server without one leaves the mail routes out of its document) and relaxed per-client
 limits, so the routes' own logic is reached rather than the rate limit's 429. A bounded number
 of examples per operation, a fixed seed.
 """

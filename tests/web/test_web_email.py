@@ -130,3 +130,19 @@ def test_subscribe_to_pushes_from_the_account_page(mailing, new_page):
     finally:
         srv.app.state.push_loopback = False
         service.stop()
+
+
+def test_a_server_without_email_offers_no_address_and_no_forgotten_password(live, new_page):
+    """Without --smtp the forms leave out what needs e-mail: the address at registration and the
+    log-in's forgotten-password link; the #/forgot page says why instead of a form that would fail."""
+    page = new_page()
+    page.goto(live.base + "/#/login")
+    page.wait_for_selector(".account-form[data-mode=login]")
+    assert page.locator(".forgot-link").count() == 0
+    page.click(".tab[data-mode=register]")
+    page.wait_for_selector(".account-form[data-mode=register]")
+    assert page.locator("#acct-email").count() == 0
+    page.goto(live.base + "/#/forgot")
+    page.wait_for_selector(".forgot-no-email")
+    assert page.locator(".forgot-form").count() == 0
+    shot(page, "forgot-no-email")

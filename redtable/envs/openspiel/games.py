@@ -433,11 +433,11 @@ class RedtableState(pyspiel.State):
 
     def __init__(self, game: RedtableGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.spec)
+        self.core = _Core(game.spec)
 
     # ------------------------------------------------------------------ whose move
     def current_player(self) -> int:
-        core = self._core
+        core = self.core
         es = core.es
         if es is None:
             return pyspiel.PlayerId.CHANCE
@@ -447,10 +447,10 @@ class RedtableState(pyspiel.State):
         return d.player
 
     def is_terminal(self) -> bool:
-        return self._core.terminal()
+        return self.core.terminal()
 
     def _legal_actions(self, player: int) -> list[int]:
-        core = self._core
+        core = self.core
         if core.es is None:  # the deal: only chance moves
             return []
         d = core.es.decision()
@@ -460,13 +460,13 @@ class RedtableState(pyspiel.State):
         return sorted([index[o] for o in d.options])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._core.es is not None:
+        if self.core.es is not None:
             raise ValueError("not a chance node: the game is dealt (chance outcomes exist only before the deal)")
         p = 1.0 / CHANCE_OUTCOMES
         return [(b, p) for b in range(CHANCE_OUTCOMES)]
 
     def _apply_action(self, action: int) -> None:
-        core = self._core
+        core = self.core
         if core.es is None:
             core.draw(action)
             return
@@ -484,13 +484,13 @@ class RedtableState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal: seed byte {action}"
         try:
-            return self._core.spec.codec.decode(action)
+            return self.core.spec.codec.decode(action)
         except (IndexError, TypeError, ValueError) as e:
             raise ValueError(f"bad action {action!r}: {e}") from None
 
     # ------------------------------------------------------------------ results
     def returns(self) -> list[float]:
-        core = self._core
+        core = self.core
         n = core.spec.players
         if not core.terminal():
             return [0.0] * n
@@ -512,18 +512,18 @@ class RedtableState(pyspiel.State):
         Only ``player_id``'s information state is meaningful in the result: the other seats'
         private event history is the real one, not re-dealt. ``history()`` is this state's
         (kept for move numbers); ``serialize()`` records the re-deal, so it round-trips."""
-        core = self._core
+        core = self.core
         n = core.spec.players
         if isinstance(player_id, bool) or not isinstance(player_id, int) or not 0 <= player_id < n:
             raise ValueError(f"player_id must be a seat from 0 to {n - 1}, got {player_id!r}")
         out = self.clone()
         if core.es is None:
-            out._core.drawn = [_uniform_int(probability_sampler, CHANCE_OUTCOMES) for _ in core.drawn]
+            out.core.drawn = [_uniform_int(probability_sampler, CHANCE_OUTCOMES) for _ in core.drawn]
             return out
         seed = 0
         for _ in range(4):
             seed = (seed << 16) | _uniform_int(probability_sampler, 1 << 16)
-        out._core = core.resample(player_id, seed)
+        out.core = core.resample(player_id, seed)
         return out
 
     # ------------------------------------------------------------------ redtable side
@@ -531,21 +531,21 @@ class RedtableState(pyspiel.State):
         """The engine state (after the deal). Read it only through the core protocol a bot
         may use (``decision``, ``view(seat)``, ``resample``); apply actions through this
         pyspiel state, which keeps its own records in step."""
-        es = self._core.es
+        es = self.core.es
         if es is None:
             raise ValueError("the game is not dealt yet: apply the 8 chance outcomes first (see deal())")
         return es
 
     def decisions(self) -> int:
         """How many player decisions were taken (chance nodes not counted)."""
-        return self._core.decisions
+        return self.core.decisions
 
     def seed(self) -> int | None:
         """The deal's 64-bit seed (None before the deal): the seed of the redtable game."""
-        return self._core.seed
+        return self.core.seed
 
     def __str__(self) -> str:
-        core = self._core
+        core = self.core
         spec = core.spec
         es = core.es
         if es is None:
@@ -589,7 +589,7 @@ def record(state: RedtableState) -> GameRecord:
     """The redtable :class:`~redtable.core.GameRecord` (seed and actions) of a dealt state,
     for ``redtable replay`` and the rest of the toolchain. A re-dealt state (from
     ``resample_from_infostate``) has no such record and raises ValueError."""
-    core = state._core
+    core = state.core
     if core.es is None or core.seed is None:
         raise ValueError("the game is not dealt yet: it has no redtable record")
     if core.resamples:

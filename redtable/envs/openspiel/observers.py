@@ -92,7 +92,7 @@ class RedtableObserver:
 
     def set_from(self, state, player: int) -> None:
         seat = self._seat(player)
-        core = state._core
+        core = state.core
         t = self.tensor
         if core.es is None:
             t.fill(0.0)
@@ -116,7 +116,7 @@ class RedtableObserver:
 
     def string_from(self, state, player: int) -> str:
         seat = self._seat(player)
-        core = state._core
+        core = state.core
         if core.es is None:
             return f"dealing: {len(core.drawn)} of {SEED_BYTES} seed bytes drawn"
         view = orjson.dumps(core.es.view(seat)).decode()

@@ -28,7 +28,7 @@ class _Except(Word):
 def sel_word(sel: B.Sel, me: int, L: Lang, conj: str, mods: tuple = ()) -> Word:
     """A selector as a phrase that declines: colours, names, their unions and exceptions."""
     if isinstance(sel, B.C):
-        own = B._is_own_color(me, sel.mask())
+        own = B.is_own_color(me, sel.mask())
         return L.colours_np(sel.colors, conj, tuple(mods) + ((L.adj["other"],) if own else ()))
     if isinstance(sel, B.N):
         return L.names(sel.names, conj)

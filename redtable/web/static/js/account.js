@@ -14,14 +14,17 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
 let me = null; // {username} while logged in
+let mailing = true; // the server sends e-mail (GET /api/session says): an address and "forgot password" only then
 const listeners = new Set();
 
 export function currentUser() { return me ? me.username : null; }
+export function serverSendsEmail() { return mailing; }
 export function onAccountChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
 
 function setSession(info) {
   const was = currentUser();
   me = info && info.logged_in ? { username: info.username } : null;
+  if (info && typeof info.email_enabled === "boolean") mailing = info.email_enabled;
   setCsrf(me ? info.csrf : null);
   if (was !== currentUser()) for (const fn of listeners) fn(me);
 }
@@ -92,7 +95,7 @@ export function accountForm(initialMode, onDone) {
           oninput: (e) => { password = e.target.value; },
         }),
         mode === "register" ? h("small#acct-pass-help.muted", null, t("account.password_help", { min: PASSWORD_MIN })) : null),
-      mode === "register" ? h("label.field", null, h("span", null, t("account.email_optional")),
+      mode === "register" && mailing ? h("label.field", null, h("span", null, t("account.email_optional")),
         h("input#acct-email", {
           type: "email", name: "email", autocomplete: "email", maxlength: 254, value: email,
           "aria-describedby": "acct-email-help", oninput: (e) => { email = e.target.value; },
@@ -100,7 +103,7 @@ export function accountForm(initialMode, onDone) {
         h("small#acct-email-help.muted", null, t("account.email_help"))) : null,
       error ? h("p.error.account-error", { role: "alert" }, error) : null,
       working ? h("p.muted.account-working", { role: "status" }, working) : null,
-      mode === "login" ? h("p.forgot", null, h("a.forgot-link", { href: "#/forgot" }, t("reset.forgot_link"))) : null,
+      mode === "login" && mailing ? h("p.forgot", null, h("a.forgot-link", { href: "#/forgot" }, t("reset.forgot_link"))) : null,
       h("div.actions", null,
         h("button.btn.primary.account-submit", { type: "submit", disabled: busy },
           t(mode === "register" ? "account.register" : "account.log_in"))));
@@ -135,7 +138,7 @@ export function accountForm(initialMode, onDone) {
   async function send(name) {
     const path = mode === "register" ? "/api/accounts" : "/api/session";
     const body = { username: name, password };
-    if (mode === "register" && email.trim()) { body.email = email.trim(); body.lang = currentLang(); }
+    if (mode === "register" && mailing && email.trim()) { body.email = email.trim(); body.lang = currentLang(); }
     let waited = false;
     for (let round = 0; round < 4; round++) {
       try {

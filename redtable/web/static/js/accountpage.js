@@ -7,7 +7,7 @@ import { h, clear, toast } from "./dom.js";
 import { t, currentLang } from "./i18n.js";
 import { api, get, post } from "./api.js";
 import { blockedList } from "./friends.js";
-import { currentUser, onAccountChange, loadSession, PASSWORD_MIN } from "./account.js";
+import { currentUser, onAccountChange, loadSession, serverSendsEmail, PASSWORD_MIN } from "./account.js";
 import { selfServiceBlocks } from "./accountdata.js";
 import { noticesBlock } from "./noticeprefs.js";
 import { botTokensBlock } from "./accountbots.js";
@@ -203,6 +203,7 @@ export function mountForgot(root) {
   function render() {
     clear(page);
     page.append(h("h1#forgot-h", null, t("reset.forgot_title")));
+    if (!serverSendsEmail()) { page.append(h("p.muted.forgot-no-email", null, t("settings.email_off"))); return; }
     if (sent) { page.append(h("p.reset-sent", { role: "status" }, t("reset.sent"))); return; }
     page.append(h("form.forgot-form", { novalidate: true, onsubmit: submit },
       h("p.muted", null, t("reset.forgot_help")),

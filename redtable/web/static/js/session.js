@@ -9,7 +9,7 @@ export class Session {
   constructor(gameId, token, on) {
     this.gameId = gameId;
     this.token = token;
-    this.on = on; // {state(msg), update(msg), error(msg), status(s), presence(msg), accepted(msg), ended(why, msg)}
+    this.on = on; // {state(msg), update(msg), error(msg), status(s), presence(msg), ended(why, msg)}
     this.ws = null;
     this.closed = false;
     this.attempt = 0;
@@ -128,14 +128,9 @@ export class Session {
           clock: msg.clock, ready: msg.ready, seated: msg.seated, forfeited: msg.forfeited, closed: msg.closed,
         });
         this.events.push(...(msg.events || []));
-        if (this.pending && (msg.by === this.snap.seat || (this.pending.version && msg.version >= this.pending.version))) this.pending = null;
+        // the decider's own update (it carries the request's id) ends what it was waiting for
+        if (this.pending && (msg.by === this.snap.seat || (msg.id != null && msg.id === this.pending.id))) this.pending = null;
         this.on.update && this.on.update(msg);
-        break;
-      case "accepted":
-        // the decision is committed; the table stays inert until its update has arrived
-        if (this.pending && this.pending.id === msg.id && this.snap && this.snap.version >= msg.version) this.pending = null;
-        else if (this.pending && this.pending.id === msg.id) this.pending.version = msg.version;
-        this.on.accepted && this.on.accepted(msg);
         break;
       case "presence":
         if (this.snap) this.snap.seats = msg.seats;

@@ -538,7 +538,6 @@ export function mountGame(root, gameId, hooks = {}) {
       moved();
       schedule();
     },
-    accepted: () => { turn(); schedule(); },
     presence: () => schedule(),
     chat: (msg) => (msg.type === "chat" || msg.type === "chat_removed" ? chat.message(msg) : chat.history(msg)),
     modNotice: (msg) => liveNotice(msg),  // a moderator acted on this account (moderation.js)
