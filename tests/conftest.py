@@ -8,18 +8,24 @@ Every test is sorted by what it costs, with markers (registered in pyproject.tom
   worker pools): set here for a test whose module imports ``pexpect`` or holds a
   :class:`kit.procs.ServerProcess` (``fleetkit.Proc``), or that asks for a fixture of
   ``PROCESS_FIXTURES``; otherwise written on the test (``@pytest.mark.multiprocess``);
+* ``server``: it serves on a loopback socket in the test process (the game server in a uvicorn
+  thread, an SMTP or a push service): set here for a test that, or any of whose fixtures, names a
+  starter of ``SERVER_STARTERS`` or a :class:`kit.threaded.UvicornThread`, directly or through a
+  helper function of the tests; otherwise written on the test (``@pytest.mark.server``);
 * ``slow``: it takes more than a second of CPU by itself: written on the test, or its node id is
   in ``slow_tests.txt`` (measured; a parametrized case by its own id).
 
-The unit tier is ``python -m pytest -n 2 -m "not browser and not multiprocess and not slow"``.
-While it runs, a test that starts a process anyway fails and says which marker it lacks
-(an audit hook sees every ``subprocess.Popen``, ``os.fork`` and ``os.posix_spawn``), so the
-tier stays what its name says.
+The unit tier is ``python -m pytest -n 2 -m "not browser and not multiprocess and not server and not slow"``.
+While it runs, a test that starts a process or listens on a socket anyway fails and says which
+marker it lacks (an audit hook sees every ``subprocess.Popen``, ``os.fork``, ``os.posix_spawn``
+and ``socket.bind``), so the tier stays what its name says.
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -37,6 +43,10 @@ sys.dont_write_bytecode = False
 PROCESS_FIXTURES = {"schema"}  # (tests/server/conftest.py: a PostgreSQL schema that server processes share)
 #: Fixtures that drive Chromium.
 BROWSER_FIXTURES = {"browser"}
+#: Helpers that serve on a loopback socket in the test process (besides any ``UvicornThread``):
+#: a test or fixture that names one, itself or through a helper function of the tests, is ``server``.
+#: (A class is named here too: a test may import it inside its body, out of the globals' sight.)
+SERVER_STARTERS = {"start_server", "table_server", "ThreadServer", "LiveServer", "SmtpServer", "PushService"}
 
 SLOW_IDS = {
     line.strip()
@@ -59,12 +69,56 @@ def _starts_processes(module) -> bool:
     return False
 
 
+def _code_names(code: types.CodeType) -> set[str]:
+    """The global and attribute names a function's code (its nested functions and lambdas too) reads."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+_serving: dict[object, bool] = {}  # function -> it starts a server (memo of _serves)
+
+
+def _serves(fn: object) -> bool:
+    """Whether ``fn`` names a server starter, itself or through the tests' own helper functions."""
+    from kit.threaded import UvicornThread
+
+    fn = inspect.unwrap(fn)  # type: ignore[arg-type]
+    if fn in _serving:
+        return _serving[fn]
+    _serving[fn] = False  # (a recursion comes back here: no answer yet)
+    code, spaces = getattr(fn, "__code__", None), getattr(fn, "__globals__", {})
+    found = False
+    for name in _code_names(code) if code is not None else ():
+        value = spaces.get(name)
+        if name in SERVER_STARTERS or (isinstance(value, type) and issubclass(value, UvicornThread)):
+            found = True
+        elif isinstance(value, types.FunctionType) and value.__code__.co_filename.startswith(_here):
+            found = _serves(value)
+        if found:
+            break
+    _serving[fn] = found
+    return found
+
+
+def _uses_a_server(item: pytest.Item) -> bool:
+    fixtures = getattr(item, "_fixtureinfo", None)
+    funcs = [getattr(item, "function", None)]
+    if fixtures is not None:
+        funcs += [d.func for defs in fixtures.name2fixturedefs.values() for d in defs]
+    return any(f is not None and _serves(f) for f in funcs)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     by_module: dict[str, bool] = {}
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & BROWSER_FIXTURES:
             item.add_marker(pytest.mark.browser)
+        if _uses_a_server(item):
+            item.add_marker(pytest.mark.server)
         module = getattr(item, "module", None)
         if module is not None and module.__name__ not in by_module:
             by_module[module.__name__] = _starts_processes(module)
@@ -74,26 +128,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.multiprocess)
 
 
-# ------------------------------------------------------------------ the unit tier starts no process
+# ------------------------------------------------------------------ the unit tier starts no process, serves nothing
 _running: list[pytest.Item] = []  # the test being set up, run or torn down (one per process: xdist runs workers)
-_spawned: dict[str, str] = {}  # test id -> the first process it started
+_caught: dict[str, tuple[str, str]] = {}  # test id -> (the marker it lacks, the first such event)
+_left_out: set[str] = set()  # the markers the run's expression leaves out ("not multiprocess", "not server")
 
 
 def _audit(event: str, args: tuple) -> None:
-    if event in _PROCESS_EVENTS and _running:
-        _spawned.setdefault(_running[-1].nodeid, f"{event} {str(args[:2])[:160]}")
-
-
-def _unit_tier(config: pytest.Config) -> bool:
-    expr = config.getoption("markexpr", "") or ""
-    return "not multiprocess" in expr
+    if not _running:
+        return
+    if event in _PROCESS_EVENTS:
+        marker = "multiprocess"
+    elif event == "socket.bind" and len(args) > 1 and isinstance(args[1], tuple):  # (an IP address, a port)
+        marker = "server"
+    else:
+        return
+    if marker in _left_out:
+        _caught.setdefault(_running[-1].nodeid, (marker, f"{event} {str(args[:2])[:160]}"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
     from kit import pgpools
 
     pgpools.install()
-    if _unit_tier(config):
+    expr = config.getoption("markexpr", "") or ""
+    _left_out.update(m for m in ("multiprocess", "server") if f"not {m}" in expr)
+    if _left_out:
         sys.addaudithook(_audit)
 
 
@@ -117,9 +177,12 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem) -> None:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     outcome = yield
     report = outcome.get_result()
-    if report.when == "teardown" and item.nodeid in _spawned and report.passed:
+    if report.when == "teardown" and item.nodeid in _caught and report.passed:
+        marker, what = _caught[item.nodeid]
+        did = "started a process" if marker == "multiprocess" else "listened on a socket"
+        how = "a fixture of PROCESS_FIXTURES" if marker == "multiprocess" else "a starter of SERVER_STARTERS"
         report.outcome = "failed"
         report.longrepr = (
-            f"{item.nodeid} started a process ({_spawned[item.nodeid]}) in the unit tier: "
-            "mark it @pytest.mark.multiprocess (or give it a fixture of PROCESS_FIXTURES, tests/conftest.py)"
+            f"{item.nodeid} {did} ({what}) in a tier without `{marker}`: "
+            f"mark it @pytest.mark.{marker} (or let it use {how}, tests/conftest.py)"
         )

@@ -34,11 +34,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "server"))  # srvkit (under importlib mode too)
 
+from kit import wait_http  # noqa: E402
 from srvkit import Api, Backend, Client, free_port, pg_problem, start_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,15 +298,11 @@ class Serving:
         return err
 
     def wait(self) -> None:
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            assert self.proc.poll() is None, f"{' '.join(self.words)} exited: {self.proc.communicate()[1][-3000:]}"
-            assert time.monotonic() < deadline, f"{' '.join(self.words)} did not answer in {TIMEOUT} s"
-            try:
-                if httpx.get(f"http://127.0.0.1:{self.port}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)
+        try:
+            wait_http(f"http://127.0.0.1:{self.port}/api/health", self.proc, timeout=TIMEOUT)
+        except RuntimeError as e:
+            said = self.proc.communicate()[1][-3000:] if self.proc.poll() is not None else ""
+            raise AssertionError(f"{' '.join(self.words)}: {e}\n{said}") from None
 
 
 def write_scorer_examples(here: Path) -> None:

@@ -75,7 +75,9 @@ class SmtpServer:
                 )
                 if ok:
                     self.logins.append(auth_data.login.decode())
-                return AuthResult(success=ok)
+                # (handled=False: aiosmtpd answers a refusal with 535 itself; by default it
+                # leaves the answer to us, and the client waited its whole timeout for it)
+                return AuthResult(success=ok, handled=False)
 
             kw["authenticator"] = authenticate
             kw["auth_require_tls"] = tls_dir is not None

@@ -7,11 +7,11 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
+from kit import wait_http
 from srvkit import Backend, free_port, start_server
 
 
@@ -55,19 +55,16 @@ def _serve(cwd: Path, env: dict[str, str], *args: str) -> tuple[str, int]:
     port = free_port()
     cmd = [sys.executable, "-m", "redtable.server", "--port", str(port), "--bot-workers", "1", *args]
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    silent: RuntimeError | None = None
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        else:
-            raise AssertionError(f"the server did not answer: {proc.stderr.read() if proc.stderr else ''}")
+        wait_http(f"http://127.0.0.1:{port}/api/health", proc, timeout=60)
+    except RuntimeError as e:
+        silent = e
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=30)
+    if silent is not None:
+        raise AssertionError(f"the server did not answer ({silent}): {err}")
     return err, proc.returncode
 
 
