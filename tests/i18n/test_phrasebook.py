@@ -2,7 +2,7 @@
 Ukrainian and Polish; a new kind or card without them fails, naming what is missing.
 
 The kinds are read from the engines, not listed here: every ``Decision(player, kind, ...)``,
-``log(kind, ...)``, ``_log(kind, ...)`` and ``Event(kind, ...)`` of a rules package, and the
+``log(kind, ...)``, ``log_event(kind, ...)`` and ``Event(kind, ...)`` of a rules package, and the
 calls of a function that passes one of its parameters on as a kind (``put_on(..., "deploy")``).
 A kind that is not a literal is resolved from the engine's own tables (Red North's phases ask
 the decisions named after them; its Gods' and Outposts' powers log under their slugs); a kind
@@ -43,7 +43,7 @@ from redtable.redrising.cards import CARDS
 ROOT = Path(__file__).resolve().parents[2] / "redtable"
 LANGS = ("en", "uk", "pl")
 CYRILLIC = re.compile(r"[а-яіїєґ]", re.I)
-LOGGERS = {"log": 0, "_log": 0, "Event": 0}  # callee -> position of the event kind
+LOGGERS = {"log": 0, "log_event": 0, "Event": 0}  # callee -> position of the event kind
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def _red_north_kinds() -> dict[str, set[str]]:
         and any(
             isinstance(n, ast.Call)
             and isinstance(n.func, ast.Attribute)
-            and n.func.attr == "_log"
+            and n.func.attr == "log_event"
             and n.args
             and isinstance(n.args[0], ast.Name)
             and n.args[0].id == "tag"
