@@ -369,3 +369,36 @@ def test_bot_queue_depth_think_time_and_overruns_move():
             await pool.stop()
 
     asyncio.run(main())
+
+
+def test_readiness_names_what_is_not_ready_while_liveness_holds(tmp_path, monkeypatch):
+    """/readyz is 503 naming the storage that does not answer, or a fleet's bus that is not
+    connected; /healthz stays 200 (the process lives: a load balancer only stops sending clients)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from redtable.server import metrics
+
+    require_backend("sqlite")
+    srv = start_server(Backend("sqlite", tmp_path))
+    api = Api(srv.base)
+    try:
+        assert api.http.get("/readyz").json() == {"ready": True, "problems": []}
+
+        def down(store):
+            raise ConnectionRefusedError("the database is away")
+
+        with monkeypatch.context() as m:
+            m.setattr(metrics, "_ping", down)
+            r = api.http.get("/readyz")
+            assert r.status_code == 503
+            assert r.json() == {"ready": False, "problems": ["storage: ConnectionRefusedError"]}
+            assert api.http.get("/healthz").status_code == 200
+        with monkeypatch.context() as m:  # a fleet whose bus has not connected (yet, or any more)
+            m.setattr(srv.hub, "fleet", SimpleNamespace(bus=SimpleNamespace(connected=asyncio.Event())))
+            r = api.http.get("/readyz")
+            assert r.status_code == 503 and r.json()["problems"] == ["bus: not connected"]
+        assert api.http.get("/readyz").status_code == 200
+    finally:
+        api.close()
+        srv.stop()
