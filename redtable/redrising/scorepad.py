@@ -29,9 +29,10 @@ from typing import Any
 
 from rich.markup import escape
 
-from ..i18n import tr
+from ..i18n import get_lang, tr
 from .board import NEUTRAL_INFLUENCE_2P
 from .cards import CARDS, COLOR, COLOR_NAMES, GRAY, NAME, ORANGE, card_index, close_names
+from .gallery import card_name
 
 LOCATION_WORDS = {
     "jupiter": "jupiter",
@@ -378,7 +379,7 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
             for entry in entries:
                 idx = card_index(entry if isinstance(entry, str) else entry["card"])
                 if idx in used:
-                    say("  " + tr("{card} is already counted", card=NAME[idx]))
+                    say("  " + tr("{card} is already counted", card=card_name(idx, get_lang())))
                     taken = True
             if taken:
                 continue
@@ -391,7 +392,7 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
                         "  "
                         + tr(
                             "{card} is Gray: it counts as the best other colour unless you write '{card} as COLOUR'",
-                            card=NAME[idx],
+                            card=NAME[idx],  # (the name one types: the text form's)
                         )
                     )
                 elif isinstance(entry, str) and COLOR[idx] == ORANGE:
@@ -399,7 +400,7 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
                         "  "
                         + tr(
                             "{card} is Orange: it takes the best character's name unless you write '{card} as NAME'",
-                            card=NAME[idx],
+                            card=NAME[idx],  # (the name one types: the text form's)
                         )
                     )
             _running(say, score, data, player)
@@ -434,7 +435,7 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
                 say("  " + tr("not counted: {problem}", problem=escape(e.message)))
                 continue
             idxs = [card_index(c) for c in cards]
-            twice = [NAME[i] for i in idxs if i in used]
+            twice = [card_name(i, get_lang()) for i in idxs if i in used]
             if twice:
                 say("  " + tr("{card} is already counted", card=twice[0]))
                 continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -116,6 +117,34 @@ def test_scorepad_table_output():
     assert "265" in out and "198" in out and "124" in out
     assert "Bridge counts as Red" in out and "Cyther is named Victra" in out and "Trigg counts as Yellow" in out
     assert r.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("uk", ["Брідж вважається картою кольору «червоний»", "Сайтер має ім'я Віктра", "Трігг вважається"]),
+        ("pl", ["Bridge liczy się jako kolor: czerwony", "Cyther nosi imię Victra", "Trigg liczy się jako kolor"]),
+    ],
+)
+def test_scorepad_names_the_cards_in_the_chosen_language(lang, said):
+    """The Gray and Orange choices and each player's card points name the cards as the gallery
+    does in that language (not in English), with the rulebook's rows."""
+    from redtable.i18n import set_lang
+    from redtable.redrising.gallery import card_name
+
+    try:
+        r = run(DATA / "three_players.json", "--lang", lang)
+    finally:
+        set_lang("en")
+    assert r.exit_code == 0, r.stderr
+    for x in said:
+        assert x in r.stdout, r.stdout
+    assert {"uk": "ВОЛОДАРЮВАННЯ", "pl": "TOR FLOTY"}[lang] in r.stdout
+    assert "counts as" not in r.stdout and "is named" not in r.stdout
+    for slug in ("the-howlers", "deanna", "darrow", "sevro", "eo"):
+        assert card_name(slug, lang) in r.stdout
+    if lang == "uk":  # no Latin letters but the players' names
+        assert set(re.findall(r"[A-Za-z]{2,}", r.stdout)) <= {"Ann", "Bob", "Cy"}, r.stdout
 
 
 def test_table_output_of_a_tie_broken_by_the_sovereign_token():
