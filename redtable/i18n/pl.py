@@ -344,7 +344,7 @@ MESSAGES: dict = {
     "reveals from hand": "odsłania z ręki",
     "banish": "odrzuć",
     "banish from hand": "odrzuca z ręki",
-    "banish the top of": "odrzuca wierzch lokacji",
+    "banish the top of": "odrzuca wierzchnią kartę z lokacji",
     "before slot {n}": "przed pozycją {n}",
     "blue": "niebieski",
     "bonus: {bonus}": "bonus: {bonus}",

@@ -343,7 +343,7 @@ MESSAGES: dict = {
     "reveals from hand": "розкриває з руки",
     "banish": "вигнати",
     "banish from hand": "виганяє з руки",
-    "banish the top of": "виганяє верх зони",
+    "banish the top of": "виганяє верхню карту із зони",
     "before slot {n}": "перед позицією {n}",
     "blue": "синій",
     "bonus: {bonus}": "бонус: {bonus}",
