@@ -135,3 +135,33 @@ def test_polish_names_a_counted_colour_in_quotes():
     bare = [t for t in texts if re.search(r"w kolorze \{colors\}|koloru \{colors\}", t)]
     assert not bare
     assert sum("w kolorze „{colors}”" in t for t in texts) >= 6
+
+
+def test_polish_interface_words_take_no_gendered_past_form():
+    """The interface, the tutorial, the e-mails and pushes speak to a player in Polish without a
+    past form that guesses the reader's gender («dołączyłeś», «nie prosiłeś», «walczyłeś»). The
+    card texts keep the rulebook's register (its line 174: «Jeśli położyłeś już 10 znaczników»)."""
+    from redtable.i18n.pl import MESSAGES
+
+    gendered = re.compile(r"\b\w+ł(eś|aś|(a)?by(ś|m))\b")
+    files = ["redtable/web/static/i18n/pl.json", "redtable/web/static/i18n/learn/pl.json"]
+    texts = [v for f in files for v in _strings(json.loads((ROOT / f).read_text()))]
+    texts += [v for v in _strings(list(MESSAGES.values()))]
+    for module in ("mailtext", "notifytext", "push"):
+        source = (ROOT / f"redtable/server/{module}.py").read_text()
+        texts += re.findall(r'"pl": \((.*?)\),', source, re.S)
+    assert len(texts) > 1000 and gendered.search("stół, do którego dołączyłeś") and gendered.search("nie prosiłaś")
+    assert sum(1 for t in texts if "{link}" in t) >= 3  # the e-mails were read
+    found = [t for t in texts if gendered.search(t)]
+    assert not found, found[:5]
+
+
+def _strings(obj):
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from _strings(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from _strings(v)

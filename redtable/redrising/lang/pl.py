@@ -255,7 +255,7 @@ P: dict = {
     "gold_c_color": "{c:n} jest {what}",
     "gold_c_not_color": "{c:n} nie jest {what}",
     "count_at_least": "w ten sposób odrzucono {n} lub więcej {what:gp}",
-    "gold_picked_named": "wybrana karta to ta nazwana",
+    "gold_picked_named": "wybrałeś nazwaną kartę",
     "gold_can_target": "można wybrać przeciwnika",
     "gold_target_has_cards": "przeciwnik, którego możesz wybrać, ma karty na ręce",
     "highcaste_can_trade": "nie wymieniałeś jeszcze zasobów w tej turze",
