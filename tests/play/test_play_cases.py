@@ -165,3 +165,14 @@ def _strings(obj):
     elif isinstance(obj, (list, tuple)):
         for v in obj:
             yield from _strings(v)
+
+
+@pytest.mark.parametrize("lang, said", [("uk", "P0 закликає Тора"), ("pl", "P0 przywołuje Thora")])
+def test_an_invoked_god_is_in_the_accusative(lang_of, lang, said):
+    from redtable.play.render_rednorth import RedNorthRenderer
+
+    set_lang(lang)
+    state = make_game("red-north", 2).new_initial_state(1)
+    r = RedNorthRenderer(state, [Seat(0, True), Seat(1, True)])
+    line = r.format_event(Event("invoke", {"player": 0, "god": "thor"}), None) or ""
+    assert Text.from_markup(line).plain.strip() == said
