@@ -890,3 +890,38 @@ def test_interactive_scorepad_end_of_input_scores_nothing():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
+
+
+def test_the_text_form_takes_ukrainian_and_polish_names(tmp_path):
+    """Cards (and a Gray card's colour, an Orange card's character) typed as the Ukrainian or
+    Polish gallery names them score as their English names; a typo is answered with names in the
+    language the player reads."""
+    from redtable.i18n import set_lang
+
+    english = tmp_path / "en.txt"
+    english.write_text(
+        "Ann: Darrow, Mustang, Trigg as red, Lawyer | fleet 6 helium 21\nBob: Sevro, Cyther as Eo | helium 2\n"
+    )
+    local = {
+        "uk": "Ann: Дерроу, Мустанг, Трігг as червоний, Юрист | fleet 6 helium 21\n"
+        "Bob: Севро, Сайтер as Ео | helium 2\n",
+        "pl": "Ann: Darrow, Mustang, Trigg as czerwony, Prawnik | fleet 6 helium 21\n"
+        "Bob: Sevro, Cyther as Eo | helium 2\n",
+    }
+    want = json.loads(run(english, "--json").stdout)
+    for lang, text in local.items():
+        f = tmp_path / f"{lang}.txt"
+        f.write_text(text)
+        try:
+            r = run(f, "--json", "--lang", lang)
+        finally:
+            set_lang("en")
+        assert r.exit_code == 0, r.stderr
+        assert json.loads(r.stdout) == want
+    typo = tmp_path / "typo.txt"
+    typo.write_text("Ann: Дерроф\nBob: Севро\n")
+    try:
+        r = run(typo, "--lang", "uk")
+    finally:
+        set_lang("en")
+    assert r.exit_code == 2 and "did you mean: Дерроу" in r.stderr
