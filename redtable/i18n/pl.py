@@ -8,6 +8,8 @@ Chwała, PZ. Plural entries hold the forms for one, few and many.
 
 MESSAGES: dict = {
     "the card «{name}»{tail}": "kartę „{name}”{tail}",
+    "«{name}»{tail}": "„{name}”{tail}",
+    "{location} (empty)": "{location} (lokacja pusta)",
     # ------------------------------------------------------------------ the scorepad at the keyboard
     "  A name of at most 100 characters, please.": "  Imię może mieć najwyżej 100 znaków.",
     "  A number from {lo} to {hi}, please.": "  Podaj liczbę od {lo} do {hi}.",
@@ -295,7 +297,7 @@ MESSAGES: dict = {
     "[bold reverse] Your decision [/] {text}": "[bold reverse] Twoja decyzja [/] {text}",
     "[bold]Game over.[/bold] VP: {vp}. Winner {who} by {how}.": "[bold]Koniec gry.[/bold] PZ: {vp}. Zwycięzca {who}, rozstrzygnięcie: {how}.",
     "[bold]Game over[/bold]: end-of-game abilities, then scoring": "[bold]Koniec gry[/bold]: zdolności na koniec gry, potem punktowanie",
-    "[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}": "[bold]Zainspiruj[/bold]: 1 Chwała na pozycji {n} — {card}",
+    "[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}": "[bold]Zainspiruj[/bold]: połóż 1 znacznik Chwały na pozycji {n} — {card}",
     "[bold]Invoke {god}[/bold]": "[bold]Przywołaj {god}[/bold]",
     "[bold]Lead[/bold] without deploying (your hand is empty)": "[bold]Przywództwo[/bold] bez zagrania (pusta ręka)",
     "[bold]Pass the keyboard to player {seat}[/bold] ({name}) — press Enter": "[bold]Przekaż klawiaturę graczowi {seat}[/bold] ({name}) — naciśnij Enter",
@@ -307,8 +309,8 @@ MESSAGES: dict = {
     "[bold]Shared victory: {who}[/bold]": "[bold]Wspólne zwycięstwo: {who}[/bold]",
     "[bold]The deck[/bold]: take its top card": "[bold]Stos[/bold]: weź wierzchnią kartę",
     "[bold]The end of the game is triggered[/bold] (Helium {helium}, Influence {influence}, Fleet {fleet}): "
-    "play on until everybody has had as many turns": "[bold]Warunek końca gry spełniony[/bold] (Helium {helium}, Wpływ {influence}, Flota {fleet}): "
-    "gracie, aż wszyscy będą mieli tyle samo tur",
+    "play on until everybody has had as many turns": "[bold]Warunek końca gry spełniony[/bold] (Helium {helium}, Wpływ {influence}, tor Floty {fleet}): "
+    "gra toczy się dalej, aż wszyscy rozegrają tyle samo tur",
     "[bold]The whole log[/bold] (what you have seen)": "[bold]Cały dziennik[/bold] (to, co ci pokazano)",
     "[bold]Winner: {who}[/bold] with {n} VP, by {how}.": "[bold]Zwycięzca: {who}[/bold], {n} PZ; rozstrzygnięcie: {how}.",
     "[bold]Winner: {who}[/bold] with {n} point": (
@@ -342,7 +344,7 @@ MESSAGES: dict = {
     "reveals from hand": "odsłania z ręki",
     "banish": "odrzuć",
     "banish from hand": "odrzuca z ręki",
-    "banish the top of": "odrzuca wierzch lokacji",
+    "banish the top of": "odrzuca wierzchnią kartę z lokacji",
     "before slot {n}": "przed pozycją {n}",
     "blue": "niebieski",
     "bonus: {bonus}": "bonus: {bonus}",
@@ -526,7 +528,7 @@ MESSAGES: dict = {
     "{who} gives the First Player token to {other} (Angleland)": "{who} przekazuje znacznik pierwszego gracza graczowi {other} (Anglia)",
     "{who} gives {card} from {location} to {other}": "{who} oddaje {card} z lokacji {location} graczowi {other}",
     "{who} has deployed {cards} face-down": "{who} rozstawia zakryte: {cards}",
-    "{who} has no {colors} to reveal ({card})": "{who} nie ma karty koloru {colors} do odsłonięcia ({card})",
+    "{who} has no {colors} to reveal ({card})": "{who} nie ma karty w kolorze „{colors}” do odsłonięcia ({card})",
     "{who} has nothing to gain": "{who} nie ma czego zyskać",
     "{who} inspires slot {n}: +1 Glory token": "{who} inspiruje pozycję {n}: +1 znacznik Chwały",
     "{who} invokes {god}": "{who} przywołuje {god}",
@@ -612,13 +614,13 @@ MESSAGES: dict = {
     "{card}: choose the next card to put at the bottom of the deck (the last one chosen ends at the bottom).": "{card}: wybierz następną kartę, którą położysz na spód stosu (ostatnia wybrana trafi na sam spód).",
     "{who} played {card}: give them 2 Helium to take 1 turn out of order now? Otherwise you give them 1 Helium.": "{card} gracza {who}: oddać mu 2 znaczniki Helium, aby teraz wykonać 1 turę poza kolejką? W przeciwnym razie oddajesz 1 znacznik Helium.",
     "{who} played {card}: reveal a card from your hand.": "{card} gracza {who}: odsłoń kartę ze swojej ręki.",
-    "{who} played {card}: reveal a {colors} from your hand.": "{card} gracza {who}: odsłoń ze swojej ręki kartę w kolorze {colors}.",
+    "{who} played {card}: reveal a {colors} from your hand.": "{card} gracza {who}: odsłoń ze swojej ręki kartę w kolorze „{colors}”.",
     "{card}: choose.": "{card}: wybierz.",
     "Choose.": "Wybierz.",
     "{who} blocks {other} with {card}": "{who} blokuje gracza {other} kartą {card}",
     "{who} keeps the Sovereign token: blocks {other} with {card}": "{who} zatrzymuje znacznik Suwerena: blokuje gracza {other} kartą {card}",
-    "{who} counts the {colors} cards on {location}: {n}": "{who} liczy karty w kolorze {colors} na lokacji {location}: {n}",
-    "No {colors} is found in the deck ({card})": "W stosie nie znaleziono karty w kolorze {colors} ({card})",
+    "{who} counts the {colors} cards on {location}: {n}": "{who} liczy karty w kolorze „{colors}” na lokacji {location}: {n}",
+    "No {colors} is found in the deck ({card})": "W stosie nie znaleziono karty w kolorze „{colors}” ({card})",
     "{card}: choose the one you gain; {who} gains the others.": "{card}: wybierz to, co zyskasz; resztę zyskuje {who}.",
     "{card}: choose one. {text}": "{card}: wybierz jedno. {text}",
     "Place no card face down on {location}": "Nie kładź zakrytej karty na lokację {location}",

@@ -8,6 +8,8 @@ Plural entries hold the forms for one, few and many.
 
 MESSAGES: dict = {
     "the card «{name}»{tail}": "карту «{name}»{tail}",
+    "«{name}»{tail}": "«{name}»{tail}",
+    "{location} (empty)": "{location} (зона порожня)",
     # ------------------------------------------------------------------ the scorepad at the keyboard
     "  A name of at most 100 characters, please.": "  Ім'я — щонайбільше 100 символів, будь ласка.",
     "  A number from {lo} to {hi}, please.": "  Число від {lo} до {hi}, будь ласка.",
@@ -294,7 +296,7 @@ MESSAGES: dict = {
     "[bold reverse] Your decision [/] {text}": "[bold reverse] Ваше рішення [/] {text}",
     "[bold]Game over.[/bold] VP: {vp}. Winner {who} by {how}.": "[bold]Гру завершено.[/bold] ПО: {vp}. Переможець {who}, вирішено: {how}.",
     "[bold]Game over[/bold]: end-of-game abilities, then scoring": "[bold]Гру завершено[/bold]: властивості «Наприкінці гри», потім підрахунок",
-    "[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}": "[bold]Надихнути[/bold]: 1 слава на позицію {n} — {card}",
+    "[bold]Inspire[/bold]: 1 Glory on slot {n} — {card}": "[bold]Надихнути[/bold]: покласти 1 фішку слави на позицію {n} — {card}",
     "[bold]Invoke {god}[/bold]": "[bold]Закликати {god}[/bold]",
     "[bold]Lead[/bold] without deploying (your hand is empty)": "[bold]Наказ[/bold] без призначення (рука порожня)",
     "[bold]Pass the keyboard to player {seat}[/bold] ({name}) — press Enter": "[bold]Передайте клавіатуру гравцю {seat}[/bold] ({name}) — натисніть Enter",
@@ -306,8 +308,8 @@ MESSAGES: dict = {
     "[bold]Shared victory: {who}[/bold]": "[bold]Спільна перемога: {who}[/bold]",
     "[bold]The deck[/bold]: take its top card": "[bold]Колода[/bold]: взяти верхню карту",
     "[bold]The end of the game is triggered[/bold] (Helium {helium}, Influence {influence}, Fleet {fleet}): "
-    "play on until everybody has had as many turns": "[bold]Умови закінчення гри виконано[/bold] (гелій {helium}, вплив {influence}, флот {fleet}): "
-    "грайте, доки всі не матимуть однаково ходів",
+    "play on until everybody has had as many turns": "[bold]Умови закінчення гри виконано[/bold] (гелій {helium}, вплив {influence}, трек флоту {fleet}): "
+    "гра триває, доки всі не зроблять однакову кількість ходів",
     "[bold]The whole log[/bold] (what you have seen)": "[bold]Увесь журнал[/bold] (те, що ви бачили)",
     "[bold]Winner: {who}[/bold] with {n} VP, by {how}.": "[bold]Переможець: {who}[/bold], {n} ПО; вирішено: {how}.",
     "[bold]Winner: {who}[/bold] with {n} point": (
@@ -341,7 +343,7 @@ MESSAGES: dict = {
     "reveals from hand": "розкриває з руки",
     "banish": "вигнати",
     "banish from hand": "виганяє з руки",
-    "banish the top of": "виганяє верх зони",
+    "banish the top of": "виганяє верхню карту із зони",
     "before slot {n}": "перед позицією {n}",
     "blue": "синій",
     "bonus: {bonus}": "бонус: {bonus}",
@@ -468,7 +470,7 @@ MESSAGES: dict = {
     "{card}: {text} Do you?": "{card}: {text} Використати?",
     "{card}: {text} Which card?": "{card}: {text} Яку карту?",
     "{location} (bonus: {bonus}), bottom → top": "{location} (бонус: {bonus}), знизу → вгору",
-    "{location} (on top of {card})": "{location} (поверх {card})",
+    "{location} (on top of {card})": "{location} (на {card})",
     "{location} (top: {card})": "{location} (зверху: {card})",
     "{location}, position {n} from the bottom": "{location}, {n}-та знизу",
     "{location}: banish {card}": "{location}: вигнати {card}",
@@ -525,7 +527,7 @@ MESSAGES: dict = {
     "{who} gives the First Player token to {other} (Angleland)": "{who} віддає фішку першого гравця гравцю {other} (Англеланд)",
     "{who} gives {card} from {location} to {other}": "{who} віддає {card} із зони «{location}» гравцю {other}",
     "{who} has deployed {cards} face-down": "{who} розгортає долілиць {cards}",
-    "{who} has no {colors} to reveal ({card})": "{who} не має карти кольору {colors}, щоб розкрити ({card})",
+    "{who} has no {colors} to reveal ({card})": "{who} не має карти кольору «{colors}», щоб розкрити ({card})",
     "{who} has nothing to gain": "{who} не має чого взяти",
     "{who} inspires slot {n}: +1 Glory token": "{who} надихає позицію {n}: +1 фішка слави",
     "{who} invokes {god}": "{who} закликає {god}",

@@ -229,7 +229,7 @@ class RedNorthRenderer(Renderer):
         """An Outpost a line: colour, name, Raid Points, holder and a reminder of its power."""
         rows = [
             (
-                f"{colour_markup(o['colour'])} [bold]{esc(outpost(o['colour']))}[/bold]",
+                f"[bold]{esc(outpost(o['colour']))}[/bold] ({colour_markup(o['colour'])})",
                 tr("{n} pts", n=o["points"]),
                 self._holder(o, viewer),
                 esc(outpost_short(o["colour"])),
@@ -344,7 +344,7 @@ class RedNorthRenderer(Renderer):
         t.add_column(tr("Power"))
         for o in v["outposts"]:
             t.add_row(
-                f"{colour_markup(o['colour'])} {esc(outpost(o['colour']))}",
+                f"{esc(outpost(o['colour']))} ({colour_markup(o['colour'])})",
                 str(o["points"]),
                 self._holder(o, viewer),
                 esc(outpost_short(o["colour"])),
@@ -743,7 +743,7 @@ class RedNorthRenderer(Renderer):
                 "  "
                 + tr(
                     "{outpost}: Raid Points {scores} → {who} ({how})",
-                    outpost=f"{colour_markup(colour)} {esc(outpost(colour))}",
+                    outpost=f"{esc(outpost(colour))} ({colour_markup(colour)})",  # no adjective to agree
                     scores=scores,
                     who=ctrl,
                     how=esc(tr(OUTPOST_RESULT[how]) if how in OUTPOST_RESULT else how),
@@ -791,7 +791,7 @@ class RedNorthRenderer(Renderer):
         t.add_column(tr("Power"))
         for o in OUTPOSTS:
             name = esc(outpost_name(o.colour, get_lang()))
-            t.add_row(f"{colour_markup(o.colour_name)} {name}", esc(outpost_text(o.colour, get_lang())))
+            t.add_row(f"{name} ({colour_markup(o.colour_name)})", esc(outpost_text(o.colour, get_lang())))
         return [t]
 
     def _gods(self, state: State, viewer: int | None, arg: str) -> list[RenderableType]:

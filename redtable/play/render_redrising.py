@@ -258,6 +258,18 @@ def card_object(slug: str | None, value: bool = True) -> str:
     return tr("the card «{name}»{tail}", name=name, tail=esc(tail))
 
 
+def card_quoted(slug: str | None, value: bool = True) -> str:
+    """A card after a word that already says "card" («картою «Мученик» (білий 15)», «kartą
+    „Męczennik” (biały 15)»): the name in quotes, as the page says it; English names it as it is."""
+    if get_lang() == "en" or slug is None or slug not in BY_SLUG:
+        return card_markup(slug, value)
+    c = CARDS[BY_SLUG[slug]]
+    color = COLOR_NAMES[c.color]
+    tail = f" ({tr(color)} {c.value})" if value else f" ({tr(color)})"
+    name = f"[{CASTE_STYLE[color]}]{esc(name_of(slug))}[/]"
+    return tr("«{name}»{tail}", name=name, tail=esc(tail))
+
+
 def card_name(slug: str | None) -> str:
     """Just the name, in its caste's colour."""
     if slug is None or slug not in BY_SLUG:
@@ -692,14 +704,21 @@ class RedRisingRenderer(Renderer):
         if o in BY_SLUG:
             return card_markup(o), card_text_markup(o)
         if o.startswith("block:") and o[6:] in BY_SLUG:
-            return tr("Block with {card}", card=card_markup(o[6:])), card_text_markup(o[6:])
+            return tr("Block with {card}", card=card_quoted(o[6:])), card_text_markup(o[6:])
         if o in LOCATION_OF_NAME:
             title = f"[bold]{esc(loc_title(o))}[/bold]"
             pile = v["locations"][o]
-            top = json_card_markup(pile[-1]) if pile else tr("(empty)")
+            top = json_card_markup(pile[-1]) if pile else tr("(empty)")  # the top card, as a noun
             bonus = esc(tr(LOCATION_BONUS[o]))
+            if not pile and k in ("scout_location", "place_location"):
+                return tr("{location} (empty)", location=title), (
+                    tr("bonus: {bonus}", bonus=bonus) if k == "scout_location" else ""
+                )
+            if not pile and k not in ("gain", "banish_top", "die_face"):
+                return tr("{location} (empty)", location=title), ""
             if pile and pile[-1].get("card") in BY_SLUG and not pile[-1].get("face_down"):
-                top = card_object(pile[-1]["card"])  # the object of "take" / "banish"
+                if k in ("gain", "banish_top", "scout_location", "place_location"):
+                    top = card_object(pile[-1]["card"])  # the object of "take", "banish", "place on"
             if k == "gain":
                 return tr("{location}: take {card}", location=title, card=top), tr("then {bonus}", bonus=bonus)
             if k == "banish_top":
@@ -803,6 +822,7 @@ class RedRisingRenderer(Renderer):
         who = lambda key="player": self.who(d.get(key), viewer)  # noqa: E731
         card = lambda key="card": card_markup(d.get(key))  # noqa: E731
         obj = lambda key="card": card_object(d.get(key))  # noqa: E731  (a verb's object)
+        quoted = lambda key="card": card_quoted(d.get(key))  # noqa: E731  (after "with the card", "of the card")
         loc = lambda key="location": esc(mid_sentence(loc_title(d.get(key) or "")))  # noqa: E731
         if k == "setup":
             houses = ", ".join(self.who(p, viewer) for p in range(len(d["houses"])))
@@ -942,9 +962,9 @@ class RedRisingRenderer(Renderer):
                     "{who} keeps the Sovereign token: blocks {other} with {card}",
                     who=who(),
                     other=who("against"),
-                    card=card(),
+                    card=quoted(),
                 )
-            return tr("{who} blocks {other} with {card}", who=who(), other=who("against"), card=card())
+            return tr("{who} blocks {other} with {card}", who=who(), other=who("against"), card=quoted())
         if k == "sovereign":
             if d.get("taken_from") is not None:
                 return tr("{who} gains the Sovereign token from {other}", who=who(), other=who("taken_from"))
@@ -967,7 +987,7 @@ class RedRisingRenderer(Renderer):
         if k == "game_end":
             return tr("[bold]Game over[/bold]: end-of-game abilities, then scoring")
         if k == "end_of_game_ability":
-            return tr("{who} resolves the end-of-game ability of {card}", who=who(), card=card())
+            return tr("{who} resolves the end-of-game ability of {card}", who=who(), card=quoted())
         if k == "scores":
             return tr(
                 "Final scores: {scores}",

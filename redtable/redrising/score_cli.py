@@ -55,9 +55,10 @@ from ..core.jsonfile import (
     show,
     suggest,
 )
-from ..i18n import tr
+from ..i18n import get_lang, tr
 from .board import NEUTRAL_INFLUENCE_2P
 from .cards import COLOR, COLOR_NAMES, COLOR_OF_NAME, GRAY, NAME, ORANGE, card_index, close_names
+from .gallery import card_name
 from .scoring import FinalPlayer, FinalPosition, PlayerScore, score_position, winners
 
 LOCATIONS = ("jupiter", "mars", "luna", "institute")
@@ -349,16 +350,22 @@ def _print_scorepad(pos: FinalPosition, scores: list[PlayerScore], wins: list[in
     else:
         line = tr("Winner: {names}", names=names)
     console.print(line)
+    lang = get_lang()
+    shown = lambda card: card_name(card, lang)  # noqa: E731  (the gallery's name in the chosen language)
+    colour = lambda c: tr(c).capitalize() if lang == "en" else tr(c)  # noqa: E731  (as the terminal's game says it)
     for s in scores:
         parts = [
-            tr("{card} counts as {color}", card=card, color=tr(color).capitalize())
+            tr("{card} counts as {color}", card=shown(card), color=colour(color))
             for card, color in s.choices["as_color"].items()
         ]
-        parts += [tr("{card} is named {other}", card=card, other=other) for card, other in s.choices["as_name"].items()]
+        parts += [
+            tr("{card} is named {other}", card=shown(card), other=shown(other))
+            for card, other in s.choices["as_name"].items()
+        ]
         if parts:
             console.print(escape(f"{s.name}: " + "; ".join(parts)))
     for s in scores:
-        detail = ", ".join(f"{card} {pts}" for card, pts in s.card_points.items()) or tr("no cards")
+        detail = ", ".join(f"{shown(card)} {pts}" for card, pts in s.card_points.items()) or tr("no cards")
         console.print("[dim]" + escape(tr("{name} cards: {detail}", name=s.name, detail=detail)) + "[/dim]")
 
 

@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from rich.markup import escape
 
-from ..i18n import tr
+from ..i18n import get_lang, tr
 from .board import NEUTRAL_INFLUENCE_2P
 from .cards import CARDS, COLOR, COLOR_NAMES, GRAY, NAME, ORANGE, card_index, close_names
+from .gallery import card_name
 
 LOCATION_WORDS = {
     "jupiter": "jupiter",
@@ -82,11 +84,35 @@ class TextError(ValueError):
         super().__init__(f"line {line}: {message}" if line else message)
 
 
+@cache
+def _local_names() -> dict[str, int]:
+    """Every card by its Ukrainian and Polish name, lower-case (the text form takes them too)."""
+    return {card_name(i, lang).lower(): i for lang in ("uk", "pl") for i in range(len(CARDS))}
+
+
+@cache
+def _local_colours() -> dict[str, str]:
+    """A colour's Ukrainian or Polish name, lower-case, to its English name."""
+    from ..i18n.pl import MESSAGES as PL
+    from ..i18n.uk import MESSAGES as UK
+
+    return {words[c].lower(): c for words in (UK, PL) for c in COLOR_NAMES if c in words}
+
+
 def _card(name: str, line: int) -> int:
     try:
         return card_index(name)
     except KeyError:
-        hints = close_names(name) if len(name) <= 100 else []
+        if name.strip().lower() in _local_names():
+            return _local_names()[name.strip().lower()]
+        lang = get_lang()
+        if lang != "en" and len(name) <= 100:  # suggestions in the language the player reads
+            import difflib
+
+            mine = {card_name(i, lang).lower(): card_name(i, lang) for i in range(len(CARDS))}
+            hints = [mine[h] for h in difflib.get_close_matches(name.strip().lower(), list(mine), n=3, cutoff=0.5)]
+        else:
+            hints = close_names(name) if len(name) <= 100 else []
         hint = f"; did you mean: {', '.join(hints)}?" if hints else ""
         shown = name if len(name) <= 60 else name[:60] + "…"
         raise TextError(line, f"unknown card {shown!r}{hint}") from None
@@ -117,10 +143,10 @@ def card_entry(item: str, line: int, in_hand: bool = True) -> Any:
         if not in_hand:
             raise TextError(line, f"only a card in a hand may count as something else ({NAME[idx]} as {as_what})")
         if COLOR[idx] == GRAY:
-            opts["as_color"] = as_what.lower()
+            opts["as_color"] = _local_colours().get(as_what.lower(), as_what.lower())
         elif COLOR[idx] == ORANGE:
-            _card(as_what, line)
-            opts["as_name"] = as_what
+            other = _card(as_what, line)
+            opts["as_name"] = as_what if as_what.strip().lower() == NAME[other].lower() else NAME[other]
         else:
             raise TextError(
                 line,
@@ -274,12 +300,14 @@ class Leave(Exception):
 def _completer():
     """Tab completion of card names for readline, case-insensitively on the start of the name."""
     state: dict[str, list[str]] = {}
+    lang = get_lang()
+    names = CARD_NAMES if lang == "en" else [card_name(i, lang) for i in range(len(CARDS))] + CARD_NAMES
 
     def complete(text: str, i: int):
         if i == 0:
             low = text.lower()
-            state["hits"] = [n for n in CARD_NAMES if n.lower().startswith(low)] or [
-                n for n in CARD_NAMES if low and low in n.lower()
+            state["hits"] = [n for n in names if n.lower().startswith(low)] or [
+                n for n in names if low and low in n.lower()
             ]
         hits = state.get("hits", [])
         return hits[i] if i < len(hits) else None
@@ -378,7 +406,7 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
             for entry in entries:
                 idx = card_index(entry if isinstance(entry, str) else entry["card"])
                 if idx in used:
-                    say("  " + tr("{card} is already counted", card=NAME[idx]))
+                    say("  " + tr("{card} is already counted", card=card_name(idx, get_lang())))
                     taken = True
             if taken:
                 continue
@@ -391,7 +419,7 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
                         "  "
                         + tr(
                             "{card} is Gray: it counts as the best other colour unless you write '{card} as COLOUR'",
-                            card=NAME[idx],
+                            card=card_name(idx, get_lang()),  # (the text form takes it)
                         )
                     )
                 elif isinstance(entry, str) and COLOR[idx] == ORANGE:
@@ -399,7 +427,7 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
                         "  "
                         + tr(
                             "{card} is Orange: it takes the best character's name unless you write '{card} as NAME'",
-                            card=NAME[idx],
+                            card=card_name(idx, get_lang()),  # (the text form takes it)
                         )
                     )
             _running(say, score, data, player)
@@ -434,7 +462,7 @@ def interactive(console, ask: Callable[[str], str], score: Callable[[dict], list
                 say("  " + tr("not counted: {problem}", problem=escape(e.message)))
                 continue
             idxs = [card_index(c) for c in cards]
-            twice = [NAME[i] for i in idxs if i in used]
+            twice = [card_name(i, get_lang()) for i in idxs if i in used]
             if twice:
                 say("  " + tr("{card} is already counted", card=twice[0]))
                 continue

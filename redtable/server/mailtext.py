@@ -21,7 +21,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
         "pl": (
             "Potwierdź adres e-mail w redtable",
             "Witaj, {username}!\n\nPotwierdź, że ten adres należy do ciebie: otwórz link (działa raz, przez "
-            "24 godziny):\n\n{link}\n\nJeśli nie dodawałeś tego adresu do konta redtable, zignoruj tę "
+            "24 godziny):\n\n{link}\n\nJeśli ten adres nie został dodany przez ciebie do konta redtable, zignoruj tę "
             "wiadomość: nic nie będzie na niego wysyłane.\n",
         ),
     },
@@ -44,7 +44,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Reset hasła w redtable",
             "Witaj, {username}!\n\nKtoś (mamy nadzieję, że ty) poprosił o reset hasła twojego konta redtable. "
             "Otwórz link, aby wybrać nowe (działa raz, przez 30 minut):\n\n{link}\n\n"
-            "Nowe hasło wyloguje cię wszędzie. Jeśli o to nie prosiłeś, zignoruj tę wiadomość: hasło "
+            "Nowe hasło wyloguje cię wszędzie. Jeśli to nie ty o nie prosisz, zignoruj tę wiadomość: hasło "
             "pozostanie bez zmian.\n",
         ),
     },

@@ -43,7 +43,7 @@ TEXTS: Texts = {
         "uk": ("{title}: ваш стіл почав гру", "{name}, стіл гри «{title}», за який ви сіли, почав гру:\n\n{link}\n"),
         "pl": (
             "{title}: twój stół wystartował",
-            "{name}, stół gry {title}, do którego dołączyłeś, wystartował:\n\n{link}\n",
+            "{name}, gra {title} przy twoim stole się zaczęła:\n\n{link}\n",
         ),
     },
     "digest": {

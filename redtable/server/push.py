@@ -90,7 +90,7 @@ TEXTS = {
     "table_started": {
         "en": ("{title}: the game has started", "{name}, the table you joined has started."),
         "uk": ("{title}: гра почалася", "{name}, стіл, за який ви сіли, почав гру."),
-        "pl": ("{title}: gra się zaczęła", "{name}, stół, do którego dołączyłeś, wystartował."),
+        "pl": ("{title}: gra się zaczęła", "{name}, gra przy twoim stole się zaczęła."),
     },
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -116,6 +117,34 @@ def test_scorepad_table_output():
     assert "265" in out and "198" in out and "124" in out
     assert "Bridge counts as Red" in out and "Cyther is named Victra" in out and "Trigg counts as Yellow" in out
     assert r.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("uk", ["Брідж вважається картою кольору «червоний»", "Сайтер має ім'я Віктра", "Трігг вважається"]),
+        ("pl", ["Bridge liczy się jako kolor: czerwony", "Cyther nosi imię Victra", "Trigg liczy się jako kolor"]),
+    ],
+)
+def test_scorepad_names_the_cards_in_the_chosen_language(lang, said):
+    """The Gray and Orange choices and each player's card points name the cards as the gallery
+    does in that language (not in English), with the rulebook's rows."""
+    from redtable.i18n import set_lang
+    from redtable.redrising.gallery import card_name
+
+    try:
+        r = run(DATA / "three_players.json", "--lang", lang)
+    finally:
+        set_lang("en")
+    assert r.exit_code == 0, r.stderr
+    for x in said:
+        assert x in r.stdout, r.stdout
+    assert {"uk": "ВОЛОДАРЮВАННЯ", "pl": "TOR FLOTY"}[lang] in r.stdout
+    assert "counts as" not in r.stdout and "is named" not in r.stdout
+    for slug in ("the-howlers", "deanna", "darrow", "sevro", "eo"):
+        assert card_name(slug, lang) in r.stdout
+    if lang == "uk":  # no Latin letters but the players' names
+        assert set(re.findall(r"[A-Za-z]{2,}", r.stdout)) <= {"Ann", "Bob", "Cy"}, r.stdout
 
 
 def test_table_output_of_a_tie_broken_by_the_sovereign_token():
@@ -861,3 +890,38 @@ def test_interactive_scorepad_end_of_input_scores_nothing():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
+
+
+def test_the_text_form_takes_ukrainian_and_polish_names(tmp_path):
+    """Cards (and a Gray card's colour, an Orange card's character) typed as the Ukrainian or
+    Polish gallery names them score as their English names; a typo is answered with names in the
+    language the player reads."""
+    from redtable.i18n import set_lang
+
+    english = tmp_path / "en.txt"
+    english.write_text(
+        "Ann: Darrow, Mustang, Trigg as red, Lawyer | fleet 6 helium 21\nBob: Sevro, Cyther as Eo | helium 2\n"
+    )
+    local = {
+        "uk": "Ann: Дерроу, Мустанг, Трігг as червоний, Юрист | fleet 6 helium 21\n"
+        "Bob: Севро, Сайтер as Ео | helium 2\n",
+        "pl": "Ann: Darrow, Mustang, Trigg as czerwony, Prawnik | fleet 6 helium 21\n"
+        "Bob: Sevro, Cyther as Eo | helium 2\n",
+    }
+    want = json.loads(run(english, "--json").stdout)
+    for lang, text in local.items():
+        f = tmp_path / f"{lang}.txt"
+        f.write_text(text)
+        try:
+            r = run(f, "--json", "--lang", lang)
+        finally:
+            set_lang("en")
+        assert r.exit_code == 0, r.stderr
+        assert json.loads(r.stdout) == want
+    typo = tmp_path / "typo.txt"
+    typo.write_text("Ann: Дерроф\nBob: Севро\n")
+    try:
+        r = run(typo, "--lang", "uk")
+    finally:
+        set_lang("en")
+    assert r.exit_code == 2 and "did you mean: Дерроу" in r.stderr

@@ -235,3 +235,59 @@ def test_retention_purges_old_chat_and_failures_and_keeps_games(backend):
             Retention(chat_days=-1)
     finally:
         store.dispose()
+
+
+def _old_chat(store, tag: str) -> None:
+    """A game finished 40 days ago with a line of chat, and a failed log-in 31 days old."""
+    from sqlalchemy import insert
+
+    from redtable.server.chat import chat_table as chat
+    from redtable.server.loginguard import failures_table as fails
+    from redtable.server.store import games_table as games
+
+    now = time.time()
+    row = {"game": "red-rising", "players": 2, "seed": 1, "options": "{}", "settings": "{}", "created_at": now}
+    with store.engine.begin() as conn:
+        conn.execute(insert(games), [{**row, "id": tag, "status": "finished", "finished_at": now - 40 * DAY}])
+        line = {"channel": "players", "seat": 0, "author": None, "guest": False, "text": "gg", "step": 1}
+        conn.execute(insert(chat), [{**line, "game_id": tag, "at": now - 50 * DAY}])
+        conn.execute(insert(fails), [{"username_key": tag, "at": now - 31 * DAY}])
+
+
+def _chat_of(store, tag: str) -> int:
+    from sqlalchemy import func, select
+
+    from redtable.server.chat import chat_table as chat
+
+    with store.engine.connect() as conn:
+        return conn.execute(select(func.count()).where(chat.c.game_id == tag)).scalar_one()
+
+
+@pytest.mark.multiprocess
+def test_the_purge_command_and_the_serving_process_apply_the_retention(backend):
+    """``redtable db purge`` once (refusing a negative number of days), and ``serve`` by itself."""
+    from tablekit import until
+
+    store = backend.store()
+    try:
+        _old_chat(store, "cli")
+        bad = cli("db", "purge", "--chat-days", "-3", *backend.cli_args(), ok=False)
+        assert bad.returncode == 2 and "--chat-days" in bad.stderr
+        assert _chat_of(store, "cli") == 1
+        done = cli("db", "purge", "--chat-days", "30", "--login-failure-days", "30", *backend.cli_args())
+        assert "purged 1 chat lines, 1 failed log-ins and 0 closed reports" in done.stdout
+        assert _chat_of(store, "cli") == 0
+        _old_chat(store, "srv")
+        srv = start_server(backend, retention=Retention(chat_days=30, failure_days=30))
+        try:
+            until(lambda: _chat_of(store, "srv") == 0, what="the server's purge")
+        finally:
+            srv.stop()
+        games = store.engine.connect()
+        try:
+            ids = games.execute(text(f"SELECT id FROM {store.qualified('redtable_games')}")).scalars().all()
+        finally:
+            games.close()
+        assert {"cli", "srv"} <= set(ids)  # finished games' records are kept
+    finally:
+        store.dispose()

@@ -305,3 +305,100 @@ def test_a_real_prometheus_scrapes_a_fleet(tmp_path):
         for p in procs:
             p.stop()
         b.cleanup()
+
+
+# ---------------------------------------------------------------------- the bot pool's metrics move
+class _PoolHub:
+    """What the metrics read of a hub: its games, decisions and bot pool."""
+
+    def __init__(self, pool) -> None:
+        self.pool, self.games, self.decisions = pool, {}, 0
+
+
+def sample(name: str, **labels: str) -> float:
+    from redtable.server.metrics import REGISTRY
+
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+@pytest.mark.multiprocess
+def test_bot_queue_depth_think_time_and_overruns_move():
+    """A pool with one search worker: two thinks queue behind a third (queue depth 2 in the
+    search lane), each think is timed, and a think abandoned at its deadline is an overrun."""
+    import asyncio
+
+    from redtable.bots import make_bot
+    from redtable.core import make_game
+    from redtable.server import metrics
+    from redtable.server.botpool import BotPool
+
+    state = make_game("red-rising", 4).new_initial_state(4)
+    bot = make_bot("random", 4)
+    for _ in range(20):
+        state.apply(bot.choose(state))
+    while len(state.decision().options) < 2:
+        state.apply(bot.choose(state))
+
+    async def main() -> None:
+        pool = BotPool(1, fast_workers=0)
+        await pool.start()
+        hub = _PoolHub(pool)
+        metrics.HUBS.hubs.add(hub)
+        try:
+            thinks = sample("redtable_bot_think_seconds_count", lane="search")
+            overruns = sample("redtable_bot_deadline_overruns_total")
+            blocker = asyncio.create_task(pool.choose("blocker", "ismcts:0.3s", 1, state, game_seed=4))
+            while pool.stats()["busy"]["search"] == 0:
+                await asyncio.sleep(0.005)
+            queued = [
+                asyncio.create_task(pool.choose(f"g{i}", "ismcts:0.05s", i, state, game_seed=4)) for i in range(2)
+            ]
+            while pool.stats()["queued_by_lane"]["search"] < 2:
+                await asyncio.sleep(0.005)
+            assert sample("redtable_bot_queue_depth", lane="search") == 2
+            await asyncio.gather(blocker, *queued)
+            assert sample("redtable_bot_queue_depth", lane="search") == 0
+            assert sample("redtable_bot_think_seconds_count", lane="search") == thinks + 3
+            assert sample("redtable_bot_think_seconds_sum", lane="search") > 0
+            await pool.choose("late", "ismcts:1s", 7, state, deadline=0.15, game_seed=4)
+            assert sample("redtable_bot_deadline_overruns_total") == overruns + 1
+            page = metrics.exposition()[0].decode()
+            assert 'redtable_bot_queue_depth{lane="search"}' in page and "redtable_bot_deadline_overruns_total" in page
+        finally:
+            metrics.HUBS.hubs.discard(hub)
+            await pool.stop()
+
+    asyncio.run(main())
+
+
+def test_readiness_names_what_is_not_ready_while_liveness_holds(tmp_path, monkeypatch):
+    """/readyz is 503 naming the storage that does not answer, or a fleet's bus that is not
+    connected; /healthz stays 200 (the process lives: a load balancer only stops sending clients)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from redtable.server import metrics
+
+    require_backend("sqlite")
+    srv = start_server(Backend("sqlite", tmp_path))
+    api = Api(srv.base)
+    try:
+        assert api.http.get("/readyz").json() == {"ready": True, "problems": []}
+
+        def down(store):
+            raise ConnectionRefusedError("the database is away")
+
+        with monkeypatch.context() as m:
+            m.setattr(metrics, "_ping", down)
+            r = api.http.get("/readyz")
+            assert r.status_code == 503
+            assert r.json() == {"ready": False, "problems": ["storage: ConnectionRefusedError"]}
+            assert api.http.get("/healthz").status_code == 200
+        with monkeypatch.context() as m:  # a fleet whose bus has not connected (yet, or any more)
+            m.setattr(srv.hub, "fleet", SimpleNamespace(bus=SimpleNamespace(connected=asyncio.Event())))
+            r = api.http.get("/readyz")
+            assert r.status_code == 503 and r.json()["problems"] == ["bus: not connected"]
+        assert api.http.get("/readyz").status_code == 200
+    finally:
+        api.close()
+        srv.stop()

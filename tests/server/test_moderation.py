@@ -158,7 +158,9 @@ def test_reports_once_per_target_from_accounts_and_guests(tables):
     try:
         gid, tokens = seated_game(srv, [ann, bob])
         c = connect(srv, gid, tokens[1])
+        say(c, "l0", "good luck")
         line = say(c, "l1", "you play like a bot, idiot")
+        say(c, "l2", "just kidding")
         c.close()
         r = ann.http.post("/api/reports", json={"kind": "player", "username": bob.name, "reason": "bad_name"})
         assert r.status_code == 201, r.text
@@ -192,7 +194,15 @@ def test_reports_once_per_target_from_accounts_and_guests(tables):
         ctx = moderator.http.get(f"/api/mod/reports/{about_msg['report_id']}").json()
         assert ctx["replay"] == f"/#/replay/{gid}"
         assert [m["text"] for m in ctx["chat"] if m["reported"]] == ["you play like a bot, idiot"]
+        assert [m["text"] for m in ctx["chat"]] == ["good luck", "you play like a bot, idiot", "just kidding"]
         assert len(ctx["account_reports"]) == 1  # the other report on bob
+        assert ctx["account_actions"] == []
+        # a warning: the player is told what and why, and the report's context shows it
+        assert act(moderator, action="warn", username=bob.name, reason="mind your words").status_code == 201
+        told = bob.http.get("/api/me/notices").json()["notices"]
+        assert [(n["action"], n["reason"]) for n in told] == [("warn", "mind your words")]
+        ctx = moderator.http.get(f"/api/mod/reports/{about_msg['report_id']}").json()
+        assert [(x["action"], x["reason"]) for x in ctx["account_actions"]] == [("warn", "mind your words")]
         tbl = next(x for x in mine if x["kind"] == "table")
         assert tbl["reporter"] is None and tbl["reporter_guest"]
         # resolve / dismiss
@@ -486,6 +496,9 @@ def test_undo_ratings_through_the_api_is_audited(tables):
         assert r2.status_code == 409 and r2.json()["error"] == "ratings_already_undone"
         entry = next(x for x in admin.http.get("/api/admin/audit").json()["actions"] if x["game_id"] == gid)
         assert entry["action"] == "undo_ratings" and entry["detail"]["title"] == "red-north"
+        # who, when, what, why
+        assert entry["actor"] == moderator.name and entry["reason"] == "win traded between friends"
+        assert abs(entry["at"] - time.time()) < 300
     finally:
         moderator.close()
         admin.close()

@@ -363,3 +363,24 @@ def test_leaving_a_real_time_game_that_waits_on_you_is_told_if_you_stay_away(sit
     assert len(waiting) == at_start + 1 and waiting[-1]["game_id"] == gid and waiting[-1]["turn"] == me.name
     other = [a, b][1 - first]
     assert len([d for d in other.pushes(service) if d["kind"] == "waiting"]) == 0  # not the one it does not wait on
+
+
+def _sent(name: str) -> float:
+    """All of a counter's samples (every kind) in this process's metrics registry."""
+    from redtable.server.metrics import REGISTRY
+
+    return sum(s.value for fam in REGISTRY.collect() for s in fam.samples if s.name == name)
+
+
+def test_emails_and_pushes_sent_are_counted_in_the_metrics(site):
+    """/metrics' redtable_emails_sent_total and redtable_pushes_sent_total count what was handed on."""
+    srv, smtp, service = site
+    mails, pushes = _sent("redtable_emails_sent_total"), _sent("redtable_pushes_sent_total")
+    mailed = len(smtp.sink.messages)
+    a, b = Person(srv, smtp, service), Person(srv, smtp, service)  # a verification e-mail each
+    gid, _ = turn_game(srv, [a, b], clock={"kind": "none"})  # the table starts: a push to the one who sat first
+    settle(srv)
+    assert len(a.pushes(service)) >= 1
+    assert _sent("redtable_emails_sent_total") - mails >= 2
+    assert _sent("redtable_pushes_sent_total") - pushes == len(a.pushes(service)) + len(b.pushes(service))
+    assert _sent("redtable_emails_sent_total") - mails == len(smtp.sink.messages) - mailed

@@ -140,6 +140,37 @@ def test_report_then_a_moderator_mutes_and_the_player_is_told(live, new_page, co
     assert "moderators" in ann.inner_text(".mod-error")
     console.allow("403")
 
+    # a report from a profile and one from the table: the player's shows the mute among his account's actions
+    ann.goto(live.base + f"/#/players/{bo_name}")
+    ann.click(".profile-head .report-btn")
+    ann.select_option(".report-reason", "bad_name")
+    ann.click(".report-send")
+    ann.wait_for_selector(".mod-overlay", state="detached")
+    ann.goto(live.base + f"/#/game/{gid}")
+    table_report = ann.locator(".report-btn[title='Report this table']")
+    table_report.wait_for(state="attached")
+    if not table_report.is_visible():  # on a phone it waits in the toolbar's "More" menu
+        ann.click(".more-wrap .more")
+    table_report.click()
+    ann.select_option(".report-reason", "stalling")
+    ann.click(".report-send")
+    ann.wait_for_selector(".mod-overlay", state="detached")
+    mo.goto(live.base + "/#/moderation")
+    mo.reload()
+    mo.wait_for_selector(".mod-report:has-text('Offensive name')")
+    mo.wait_for_selector(".mod-report:has-text('Stalling')")
+    mo.click(".mod-report:has-text('Offensive name')")
+    mo.wait_for_selector(".mod-history")
+    assert "two hours without chat" in mo.inner_text(".mod-detail-body")
+    assert "Actions taken on this account" in mo.inner_text(".mod-detail-body")
+    no_overflow(mo, "a player report's history")
+    shot(mo, f"mod-history-{size}")
+    for reason in ("Offensive name", "Stalling"):  # dismissed: the list is empty again
+        mo.click(f".mod-report:has-text('{reason}')")
+        mo.click(".mod-dismiss")
+        mo.wait_for_selector(f".mod-report:has-text('{reason}')", state="detached")
+    mo.wait_for_selector(".mod-empty")
+
     # an admin: the audit log keeps the mute (who, what, why); the banner and maintenance reach every page
     mod.grant(store, acc.account_by_name(store, mo_name)[0].id, "admin", "test")
     mo.goto(live.base + "/#/moderation/audit")
