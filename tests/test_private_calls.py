@@ -43,6 +43,22 @@ def foreign_private_uses(files: list[Path]) -> list[str]:
     found = []
     for f in files:
         for node in ast.walk(parsed(f)):
+            # getattr(obj, "_name") / hasattr(...) spell the same reach with a string (and a rename
+            # of the owner's name turns them silently false instead of failing)
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("getattr", "hasattr", "setattr")
+                and len(node.args) >= 2
+                and not (isinstance(node.args[0], ast.Name) and node.args[0].id in ("self", "cls"))
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+                and node.args[1].value.startswith("_")
+                and not node.args[1].value.startswith("__")
+                and node.args[1].value not in own[f]
+            ):
+                found.append(f"{f.name}:{node.lineno}: {node.func.id}(..., {node.args[1].value!r})")
+                continue
             if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
                 continue
             if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
@@ -70,8 +86,14 @@ def test_the_check_can_fail(tmp_path):
     (tmp_path / "fine.py").write_text("class Own:\n    def _x(self):\n        pass\n\ndef go(o):\n    o._x()\n")
     # a twin of its own does not hide a call into the collaborator's
     (tmp_path / "twin.py").write_text("class C:\n    def _write(self):\n        self.hub._write()\n")
+    # nor does a string: a rename would make these silently false
+    (tmp_path / "spelt.py").write_text("def go(store):\n    return hasattr(store, '_write')\n")
     files = sorted(tmp_path.glob("*.py"))
-    assert foreign_private_uses(files) == ["twin.py:3: ._write", "user.py:2: ._write"]
+    assert foreign_private_uses(files) == [
+        "spelt.py:2: hasattr(..., '_write')",
+        "twin.py:3: ._write",
+        "user.py:2: ._write",
+    ]
 
 
 if __name__ == "__main__":  # pragma: no cover

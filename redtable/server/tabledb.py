@@ -348,7 +348,7 @@ def sit(game_id: str, seat: int, token_hash: str, name: str | None, at: float, a
         )
         if r.rowcount != 1:
             return False
-        if account is not None and hasattr(store, "_bind"):  # (raises SeatBound: the whole sit is undone)
+        if account is not None:  # (raises SeatBound: the whole sit is undone)
             store.bind_seat(conn, game_id, seat, account[0], account[1])
         conn.execute(
             insert(tokens_table),
