@@ -301,7 +301,7 @@ def mistake_numbers(mis: list[dict], maps: dict | None) -> dict[str, Any]:
             for r in mine:
                 wp, wt = r["win_preferred"], r["win_taken"]
                 if maps is not None and name == "calibrated":
-                    s, b = maps[r["round"]]
+                    s, b = maps.get(r["round"], (1.0, 0.0))  # a round no calibration game reached: raw
                     wp, wt = (sigmoid(s * logit(x) + b) for x in (wp, wt))
                 marks.append(mark_of(max(0.0, wp - wt)))
             row[name] = {"mistake": _rate(marks, "mistake"), "blunder": _rate(marks, "blunder")}

@@ -241,6 +241,7 @@ def review_record(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    calibrated: bool = True,
 ) -> Review:
     """Review every decision of ``seat`` in a finished game's record. ``progress(done, total)``
     after each decision; ``cancelled()`` true stops the review (:class:`ReviewCancelled`)."""
@@ -261,7 +262,7 @@ def review_record(
         if i in steps:
             if cancelled is not None and cancelled():
                 raise ReviewCancelled("the review was stopped")
-            out.append(review_decision(st, a, budget, seed, i))
+            out.append(review_decision(st, a, budget, seed, i, calibrated))
             if progress is not None:
                 progress(len(out), total)
         st.apply(a)
