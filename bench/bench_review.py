@@ -19,7 +19,10 @@
    the share marked mistake (more than 5 points lost) and blunder (more than 15). A sanity
    check: the expert should be flagged least, random most.
 
-Iteration budgets make every number exact for a given command (any ``--workers``).
+Iteration budgets make every number exact for a given command (any ``--workers``). Every
+decision of every game is reviewed here; the README's tables, at the issue's 400 games, come
+from ``bench/calibrate_review.py``, which reviews a few decisions drawn at random per game and
+fits the calibration of the chances. This bench reviews with the raw chances.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ def calibration_game(args: dict[str, Any], i: int) -> dict[str, Any]:
     preds: list[tuple[float, float]] = []
     agree = {"expert": [0, 0], "ismcts": [0, 0]}
     for seat in range(n):
-        for d in review_record(record, seat, budget, seed=i).decisions:
+        for d in review_record(record, seat, budget, seed=i, calibrated=False).decisions:
             preds.append((d.win_before, result[seat]))
             row = agree[specs[seat].split(":")[0]]
             row[0] += d.preferred == d.taken
@@ -78,7 +81,7 @@ def mistakes_game(args: dict[str, Any], i: int) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for seat in range(n):
         row = out.setdefault(kinds[seat], [0, 0, 0])  # decisions, mistakes, blunders
-        for d in review_record(record, seat, budget, seed=i).decisions:
+        for d in review_record(record, seat, budget, seed=i, calibrated=False).decisions:
             row[0] += 1
             row[1] += d.mark == "mistake"
             row[2] += d.mark == "blunder"

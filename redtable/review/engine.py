@@ -22,11 +22,17 @@ in [0, 1]):
 * ``mark``: the loss ``win_preferred - win_taken`` over 5 points is a mistake, over 15 a
   blunder.
 
-Games played in rounds that end in a scoring (``State.round_number()``, Red North's
-Resolution) also get, for the taken and the preferred option, the expected VP the seat
-scores at the end of the round: the mean over re-deals of the seat's information set of
-the VP gained when the rest of the round is played out by the search's own playout policy
-(its MAST statistics, a random move otherwise).
+The chances are the search's mapped by the title's calibration (:mod:`.calibration`;
+``calibrated=False``: the raw ones, which the calibration bench fits the map to).
+
+The taken and the preferred option are then played forward from the same re-deals of the
+seat's information set by the search's own playout policy (its MAST statistics, a random
+move otherwise) to a horizon, the end of the round or of the turn (:mod:`.consequences`):
+
+* ``why``: the facts the seat can know (the Sovereign token, Helium, Influence, the Fleet
+  Track, VP, Outposts...) in which the preferred option does better, for the words;
+* games played in rounds that end in a scoring (``State.round_number()``, Red North's
+  Resolution) also get the expected VP the seat scores at the end of the round after each.
 
 Budget: iterations (deterministic given the seed; the tests use them) or seconds per
 decision.
@@ -43,6 +49,8 @@ from ..bots.expert import ExpertBot
 from ..bots.ismcts import Node, TurnStartPlayout
 from ..core import Action, GameRecord, State, make_game
 from ..core.errors import RedtableError
+from .calibration import calibrate
+from .consequences import Consequence, compare, facts_of, play_forward
 
 MISTAKE = 0.05  # a loss of more than 5 points of winning chances
 BLUNDER = 0.15  # more than 15
@@ -104,6 +112,7 @@ class DecisionReview:
     round: int | None = None  # a game in rounds: the round, and the expected VP at its end
     vp_taken: float | None = None
     vp_preferred: float | None = None
+    why: tuple[Consequence, ...] = ()  # what the preferred option does better (:mod:`.consequences`)
 
     @property
     def loss(self) -> float:
@@ -122,6 +131,7 @@ class DecisionReview:
             "win_taken": round(self.win_taken, 4),
             "win_preferred": round(self.win_preferred, 4),
             "mark": self.mark,
+            "why": [c.to_json() for c in self.why],
         }
         if self.round is not None:  # Red North: the round and what the choices score at its Resolution
             out["round"] = self.round
@@ -143,7 +153,9 @@ def _mean(node: Node | None) -> float:
     return node.w / node.n if node is not None and node.n else 0.0
 
 
-def review_decision(state: State, taken: Action, budget: Budget, seed: int = 0, step: int = 0) -> DecisionReview:
+def review_decision(
+    state: State, taken: Action, budget: Budget, seed: int = 0, step: int = 0, calibrated: bool = True
+) -> DecisionReview:
     """Review the pending decision of ``state`` whose seat took ``taken``.
 
     Reads ``state`` only through ``pending()``/``decision()`` and ``resample(seat, ...)``
@@ -172,48 +184,42 @@ def review_decision(state: State, taken: Action, budget: Budget, seed: int = 0, 
             if forced is not None:
                 n, w = n + forced.n, w + forced.w
         win_taken = w / n if n else 0.0
+    forward = Forward(bot, state, seat, budget, seed_of(seed, step, 3))
+    probe = state.resample(seat, CanonicalRng(seed_of(seed, step, 2)))  # the seat's view, as a bot reads it
+    gains_t, facts_t = forward(taken)
+    why: tuple[Consequence, ...]
+    if preferred == taken:
+        gains_p, why = gains_t, ()
+    else:
+        gains_p, facts_p = forward(preferred)
+        now = facts_of(probe, seat)
+        why = tuple(compare(now, facts_t, facts_p)) if now is not None else ()
     rnd = vp_taken = vp_preferred = None
-    probe = state.resample(seat, CanonicalRng(seed_of(seed, step, 2)))
-    if probe.round_number() is not None:
+    if probe.round_number() is not None:  # a game in rounds: the VP expected at the round's end
         rnd = probe.round_number()
-        playout = bot.playout_policy
-        stats = playout.stats if isinstance(playout, TurnStartPlayout) and playout.eps else None
-        samples = ROUND_SAMPLES if budget.iterations is None else max(4, min(64, budget.iterations // 16))
-        vp_taken = round_vp(state, seat, taken, samples, seed_of(seed, step, 3), stats)
-        vp_preferred = (
-            vp_taken if preferred == taken else round_vp(state, seat, preferred, samples, seed_of(seed, step, 3), stats)
-        )
+        vp_taken, vp_preferred = sum(gains_t) / len(gains_t), sum(gains_p) / len(gains_p)
+    if calibrated:
+        win_before, win_taken, win_preferred = (calibrate(probe, p) for p in (win_before, win_taken, win_preferred))
     return DecisionReview(
-        step, seat, d.kind, taken, preferred, win_before, win_taken, win_preferred, rnd, vp_taken, vp_preferred
+        step, seat, d.kind, taken, preferred, win_before, win_taken, win_preferred, rnd, vp_taken, vp_preferred, why
     )
 
 
-def round_vp(
-    state: State, seat: int, option: Action, samples: int, seed: int, stats: dict[str, dict[str, list[float]]] | None
-) -> float:
-    """The mean VP ``seat`` gains by the end of the round after ``option``, over ``samples``
-    re-deals of its information set; the rest of the round is played with the best MAST
-    option half of the time (``stats``: the search's), else a random one."""
-    rng = CanonicalRng(seed)
-    total = 0.0
-    for _ in range(samples):
-        det = state.resample(seat, rng).for_search()
-        r0 = det.round_number()
-        base = det.scores()[seat]
-        det.apply(option)
-        d = det.decision()
-        while d is not None and det.round_number() == r0:
-            opts = d.options
-            pick = opts[0]
-            if len(opts) > 1:
-                pick = opts[rng.below(len(opts))]
-                row = stats.get(d.kind) if stats is not None else None
-                if row is not None and rng.below(2):
-                    pick = max(opts, key=lambda o: row[o][0] if o in row else 0.5)
-            det.apply(pick)
-            d = det.decision()
-        total += det.scores()[seat] - base
-    return total / samples
+class Forward:
+    """An option played forward from re-deals of ``seat``'s information set to the horizon
+    (:func:`.consequences.play_forward`), with the search's playout statistics (``bot``'s,
+    after its search): ``forward(option)`` is ``(VP gains, facts)`` per re-deal, the same
+    re-deals for every option."""
+
+    def __init__(self, bot: ExpertBot, state: State, seat: int, budget: Budget, seed: int) -> None:
+        playout = bot.playout_policy
+        self.stats = playout.stats if isinstance(playout, TurnStartPlayout) and playout.eps else None
+        self.stop_kind = bot.evaluator.stop_kind
+        self.samples = ROUND_SAMPLES if budget.iterations is None else max(4, min(64, budget.iterations // 16))
+        self.state, self.seat, self.seed = state, seat, seed
+
+    def __call__(self, option: Action) -> tuple[list[float], list[dict[str, float]]]:
+        return play_forward(self.state, self.seat, option, self.samples, self.seed, self.stats, self.stop_kind)
 
 
 def decision_steps(record: GameRecord, seat: int) -> list[int]:
@@ -235,6 +241,7 @@ def review_record(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    calibrated: bool = True,
 ) -> Review:
     """Review every decision of ``seat`` in a finished game's record. ``progress(done, total)``
     after each decision; ``cancelled()`` true stops the review (:class:`ReviewCancelled`)."""
@@ -255,7 +262,7 @@ def review_record(
         if i in steps:
             if cancelled is not None and cancelled():
                 raise ReviewCancelled("the review was stopped")
-            out.append(review_decision(st, a, budget, seed, i))
+            out.append(review_decision(st, a, budget, seed, i, calibrated))
             if progress is not None:
                 progress(len(out), total)
         st.apply(a)

@@ -79,6 +79,15 @@ class PublicGamesChoice(Answer):
 
 
 # ---------------------------------------------------------------------- review and hints
+class Consequence(Answer):
+    """A fact the seat can know in which the preferred option does better (redtable.review.consequences)."""
+
+    fact: Literal["sovereign", "influence", "helium", "fleet", "points", "cards", "vp", "outposts", "champion", "glory"]
+    taken: float = Field(..., description="its mean at the horizon after the option taken (a token: the share held)")
+    preferred: float = Field(..., description="after the preferred option")
+    now: float = Field(..., description="at the decision")
+
+
 class ReviewedDecision(Answer):
     step: int = Field(..., description="its index in the record's actions")
     taken: str
@@ -90,6 +99,10 @@ class ReviewedDecision(Answer):
     round: int | None = Field(None, description="a game in rounds: the round")
     vp_taken: float | None = Field(None, description="a game in rounds: expected VP at the round's end")
     vp_preferred: float | None = None
+    why: list[Consequence] = Field(
+        default_factory=list,
+        description="what the preferred option would have done better, best first (the page words it: review.why.*)",
+    )
 
 
 class Review(Answer):
@@ -110,6 +123,9 @@ class Hint(Answer):
     win: float | None = Field(..., description="the seat's chance to win after it, in [0, 1] (null: one option)")
     second: str | None = Field(..., description="the runner-up (null: none)")
     win_second: float | None
+    why: list[Consequence] = Field(
+        default_factory=list, description="what the preferred option does better than the runner-up (hint.why_more)"
+    )
 
 
 class HintMark(Answer):

@@ -1,7 +1,8 @@
 """The expert's review of a finished game, on the server: ``POST``/``GET /api/games/{id}/review?seat=N``.
 
 Invariant: **a seat of a game is reviewed at most once per budget**: a finished review is
-kept in storage (``redtable_reviews``: the game, the seat, the budget, the review's JSON), and
+kept in storage (``redtable_reviews``: the game, the seat, the budget and the review's
+edition (``EDITION``: a review made by an older server is not answered), the review's JSON), and
 every later request for it, from any process of a fleet, reads it there; while one runs in
 this process, every request for it watches that one.
 
@@ -42,6 +43,9 @@ from .store import Store, metadata, run_blocking
 log = logging.getLogger("redtable.server.reviews")
 
 DEFAULT_BUDGET = "0.2s"
+#: what a kept review was made with besides its budget: a new one (calibrated chances, ``why``)
+#: is not answered from a review kept by an older server
+EDITION = 2
 IDLE_SECONDS = 30.0  # a review nobody asked about for this long is stopped
 KEPT = 64  # finished reviews also kept in memory
 
@@ -106,10 +110,15 @@ class Reviews:
         self.by_client: dict[str, Running] = {}
         self.kept: dict[tuple[str, int], dict[str, Any]] = {}
 
+    @property
+    def kept_as(self) -> str:
+        """The stored review's key besides the game and seat: the budget and the edition."""
+        return f"{self.budget}/{EDITION}"
+
     async def _cached(self, game_id: str, seat: int) -> dict[str, Any] | None:
         got = self.kept.get((game_id, seat))
         if got is None:
-            got = await run_blocking(read, self.store, game_id, seat, self.budget)
+            got = await run_blocking(read, self.store, game_id, seat, self.kept_as)
             if got is not None:
                 self._keep((game_id, seat), got)
         return got
@@ -199,7 +208,7 @@ class Reviews:
                         return
                 state.apply(action)
             review = {"seat": seat, "decisions": out}
-            await run_blocking(write, self.store, game_id, seat, self.budget, review)
+            await run_blocking(write, self.store, game_id, seat, self.kept_as, review)
             self._keep(run.key, review)
         except asyncio.CancelledError:
             raise

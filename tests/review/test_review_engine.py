@@ -94,11 +94,11 @@ def test_json_shape_and_determinism(short_game):
     assert review_record(short_game, 1, Budget(iterations=24), seed=2).to_json() == j
 
 
-def test_red_rising_entries_have_exactly_the_issue_keys():
+def test_red_rising_entries_have_exactly_the_issue_keys_and_why():
     st = play_game("red-rising", 2, [HeuristicBot(seed=1), HeuristicBot(seed=2)], seed=4, guard=False)
     rec = GameRecord.of(st, 4)
     r = review_record(rec, 0, Budget(iterations=8), seed=1)
-    keys = {"step", "taken", "preferred", "win_before", "win_taken", "win_preferred", "mark"}
+    keys = {"step", "taken", "preferred", "win_before", "win_taken", "win_preferred", "mark", "why"}
     assert r.decisions and all(set(e) == keys for e in r.to_json()["decisions"])
 
 

@@ -142,6 +142,10 @@ def test_hints_in_practice_only_and_marked_in_record_and_replay(rv):
     assert got["step"] == s["step"] and got["preferred"] in s["decision"]["options"]
     assert got["second"] in s["decision"]["options"] and got["second"] != got["preferred"]
     assert 0.0 <= got["win"] <= 1.0 and 0.0 <= got["win_second"] <= 1.0
+    # why: what the preferred option does better than the runner-up, facts the seat can see
+    assert isinstance(got["why"], list)
+    assert all(c["fact"] in ("vp", "outposts", "champion", "glory", "cards") for c in got["why"])
+    assert all(c["preferred"] > c["taken"] for c in got["why"])
     assert api.http.get(f"/api/games/{gid}/hints").json() == {"hints": [{"seat": 0, "step": s["step"]}]}
     assert api.http.post(f"/api/games/{gid}/hint").status_code in (401, 403)  # no seat: no hint
     # play to the end on the hint-free side, then the record says where the hint was used

@@ -17,6 +17,7 @@ import pytest
 from test_web_screens import axe_violations, serve_axe
 from webkit import LiveServer, http, shot
 
+from redtable.review.words import why_words
 from redtable.server.botpool import BotPool
 
 pytestmark = pytest.mark.multiprocess  # the server's search worker reviews
@@ -25,6 +26,9 @@ PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 DESKTOP = {"width": 1400, "height": 900}
 BETTER = {"en": "Better:", "uk": "Краще:", "pl": "Lepiej:"}
 TITLE = {"en": "The expert's review", "uk": "Розбір від експерта", "pl": "Analiza eksperta"}
+
+SAID_WHY: set[str] = set()  # the titles whose review page said a why (checked: not vacuous)
+RAN: set[str] = set()  # the review pages checked
 
 # No element of the page wider than the window (a phone scrolls down, never sideways).
 TOO_WIDE = """() => [...document.querySelectorAll('.review *')]
@@ -92,10 +96,16 @@ def test_review_page(site, new_page, lang, screen, title):
         )
         text = page.inner_text(".review-mark .review-sentence")
         assert text.startswith(BETTER[lang]) and f"{round(100 * first['win_preferred'])}%" in text
+    for e in marked:  # what the preferred option would have done: the terminal's words, the page's catalog
+        what = why_words(e["why"], lang)
+        if what is not None:
+            assert what in page.inner_text(f'.review-mark[data-step="{e["step"]}"] .review-sentence')
+            SAID_WHY.add(title)
     assert page.evaluate(TOO_WIDE) == []
     assert page.evaluate("() => window.__i18nMissing()") == []
     found = axe_violations(page, srv.base, f"review {lang}")
     assert found == [], "\n".join(found)
+    RAN.add(f"{lang}-{title}-{screen['width']}")
     theme = "-light" if "color_scheme" in screen else ""
     shot(page, f"review-{lang}-{'phone' if screen is PHONE else 'desktop'}-{title}{theme}")
     # a point of the chart opens the replay at its step
@@ -104,6 +114,13 @@ def test_review_page(site, new_page, lang, screen, title):
     page.wait_for_function(f"() => location.hash.startsWith('#/replay/{gid}?step={step}')")
     page.wait_for_selector(".scrubber .step-label")
     page.wait_for_function(f"() => document.querySelector('.scrubber input.range').value === '{step}'")
+
+
+def test_the_review_pages_said_what_the_preferred_options_do():
+    """Not vacuous: the pages above worded a ``why`` in both titles (run after them)."""
+    if len(RAN) < len(CASES):
+        pytest.skip("checked after all the review pages (the whole module)")
+    assert SAID_WHY == {"red-north", "red-rising"}
 
 
 def test_the_replay_and_the_end_screen_open_the_review(site, new_page):
@@ -145,10 +162,13 @@ def test_a_hint_in_a_practice_game_is_worded_and_marked_in_the_replay(site, new_
     page.goto(srv.base + g["seats"][0]["invite_url"])
     page.click(".join-btn")
     page.wait_for_selector(".prompt .hint-btn")
-    page.click(".prompt .hint-btn")
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.click(".prompt .hint-btn")
     page.wait_for_selector(".prompt .hint-text")
     text = page.inner_text(".prompt .hint-text")
     assert {"en": "The expert would choose", "uk": "Експерт вибрав би"}[lang] in text and "%" in text
+    what = why_words(answer.value.json()["why"], lang)
+    assert what is None or what in text  # why, in the hint's sentence
     assert "raider-" not in text and "hero-" not in text  # the options as the table words them
     assert page.evaluate(TOO_WIDE.replace(".review *", ".prompt *")) == []
     shot(page, f"hint-{lang}-{'phone' if screen is PHONE else 'desktop'}")

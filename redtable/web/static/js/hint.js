@@ -5,6 +5,7 @@
 import { h, icon, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post } from "./api.js";
+import { whyWords } from "./why.js";
 
 const pct = (p) => `${Math.round(100 * p)}%`;
 
@@ -51,9 +52,11 @@ export class HintButton {
       const got = await post(`/api/games/${encodeURIComponent(this.gameId)}/hint`, undefined, this.getToken());
       const d = ctx.decision;
       const label = (o) => { try { return ctx.renderer.optionLabel(ctx, d, o); } catch (e) { return o; } };
+      const what = whyWords(got.why);
+      const words = { preferred: label(got.preferred), win: pct(got.win), second: label(got.second), win_second: pct(got.win_second) };
       const text = got.second === null || got.second === undefined
         ? t("hint.only", { preferred: label(got.preferred) })
-        : t("hint.why", { preferred: label(got.preferred), win: pct(got.win), second: label(got.second), win_second: pct(got.win_second) });
+        : what ? t("hint.why_more", { ...words, what }) : t("hint.why", words);
       this.answer = { step, text };
       if (btn.isConnected) {
         btn.remove();

@@ -1,6 +1,7 @@
 // The expert's review of a finished game (#/review/ID?seat=N): the seat's chance to win at each
 // of its decisions as a chart (a point opens the replay at that step), and its mistakes and
-// blunders, each with what the expert's option would have done, in the page's language.
+// blunders, each with what the expert's option would have done (its `why`, worded by why.js),
+// in the page's language.
 //
 // The server reviews (POST /api/games/ID/review?seat=N, reviews.py) at the lowest priority of
 // its bots; the page asks for the progress until the review is there (a page that stops
@@ -12,6 +13,7 @@ import { t } from "./i18n.js";
 import { get, post, seatFor, cardData, errorText } from "./api.js";
 import { botSeatName } from "./lobby.js";
 import { SEAT_COLORS as COLORS } from "./table.js";
+import { whyWords } from "./why.js";
 
 const POLL_MS = 700;
 
@@ -104,8 +106,11 @@ export function mountReview(root, gameId) {
 
   function sentence(e) {
     const w = labels.get(e.step) || { taken: e.taken, preferred: e.preferred };
-    const parts = [t("review.better", { preferred: w.preferred, taken: w.taken, better: pct(e.win_preferred), worse: pct(e.win_taken) })];
-    if (e.vp_preferred !== undefined && e.vp_preferred !== null) {
+    const what = whyWords(e.why);
+    const words = { preferred: w.preferred, taken: w.taken, better: pct(e.win_preferred), worse: pct(e.win_taken) };
+    const parts = [what ? t("review.why", { ...words, what }) : t("review.better", words)];
+    const vpSaid = what && (e.why || []).slice(0, 2).some((c) => c.fact === "vp");
+    if (e.vp_preferred !== undefined && e.vp_preferred !== null && !vpSaid) {
       parts.push(t("review.vp", { vp_better: e.vp_preferred.toFixed(1), vp_worse: e.vp_taken.toFixed(1), round: e.round }));
     }
     return parts.join(" ");
