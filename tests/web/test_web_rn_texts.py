@@ -93,3 +93,33 @@ def test_the_gods_take_the_names_the_players_use(live, new_page, screen, lang):
     assert not re.search(ENGLISH_GODS[lang], text), re.findall(ENGLISH_GODS[lang], text)
     page.locator(".rn-seat .ncard.god").first.scroll_into_view_if_needed()
     shot(page, f"rn-gods-table-{where}", full_page=False)
+
+
+def test_an_outpost_in_the_inspector_reads_clearly(live, new_page):
+    """An Outpost's head in the inspector: white words on its colour darkened (on the bright colour
+    itself axe-core found them too faint: yellow and green, 12 px). Every Outpost of a deal."""
+    from test_web_screens import AXE_PATH, serve_axe
+
+    seats = [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]
+    status, g = http("POST", f"{live.base}/api/games", {"game": "red-north", "seats": seats, "seed": 7, "bot_delay": 0})
+    assert status == 201, g
+    page = new_page(label="outposts: ", width=1400, height=900)
+    serve_axe(page, live.base)
+    page.goto(live.base + g["seats"][0]["invite_url"])
+    page.click(".join-btn")
+    page.wait_for_function(READY)
+    page.add_script_tag(url=live.base + AXE_PATH)
+    outposts = {f"outpost:{o['colour']}": o for o in gallery("en")["outposts"]}
+    keys = page.locator(".board [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    shown = [k for k in dict.fromkeys(keys) if k in outposts]
+    assert len(shown) == 3, shown  # (two players: three Outposts)
+    problems = []
+    for key in shown:
+        inspect(page, f'.board [data-card="{key}"]', outposts[key]["text"])
+        found = page.evaluate("""async () => {
+            const r = await axe.run(document.querySelector('.inspector'), { runOnly: ['color-contrast'] });
+            return r.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary));
+        }""")
+        problems += [f"{key}: {p}" for p in found]
+        shot(page, f"rn-outpost-inspector-{key.split(':')[1]}", full_page=False)
+    assert problems == [], "\n".join(problems)
