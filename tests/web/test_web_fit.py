@@ -1,0 +1,73 @@
+"""Issue 25's last cuts, measured at 390x844 (touch) and 1400x900 in en, uk and pl.
+
+- The top menu shows every link whole and inside the window (it wraps to a second row on a
+  phone; nothing scrolls sideways or waits off-screen).
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_web_look import BROKEN_WORDS, LANGS, PHONE, SCREENS
+from test_web_screens import axe_violations, serve_axe, set_language
+from webkit import catalog, shot
+
+
+def where_of(screen, lang: str) -> str:
+    return f"{lang}-{'phone' if screen is PHONE else '1400'}"
+
+
+# Each element under `sel` that is cut or not wholly inside the window: its text wider than its
+# box, or its box past the window's edges.
+OUT_OR_CUT = r"""(sel) => [...document.querySelectorAll(sel)]
+  .filter((el) => el.getClientRects().length)
+  .map((el) => {
+    const r = el.getBoundingClientRect();
+    const bad = [];
+    if (el.scrollWidth > el.clientWidth + 1) bad.push(`text ${el.scrollWidth} > box ${el.clientWidth}`);
+    const at = (a, b, n) => `${Math.round(a)}..${Math.round(b)} of ${n}`;
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) bad.push(`x ${at(r.left, r.right, innerWidth)}`);
+    if (r.top < -0.5 || r.bottom > innerHeight + 0.5) bad.push(`y ${at(r.top, r.bottom, innerHeight)}`);
+    const cs = getComputedStyle(el);
+    if (cs.textOverflow === 'ellipsis') bad.push('ellipsis');
+    return bad.length ? `"${el.textContent.trim()}": ${bad.join(', ')}` : null;
+  }).filter(Boolean)"""
+
+
+# ---------------------------------------------------------------------- the top menu
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_every_top_menu_link_is_whole_and_in_view(live, new_page, screen, lang):
+    where = where_of(screen, lang)
+    words = catalog(lang)
+    page = new_page(label=f"top menu {where}: ", **screen)
+    serve_axe(page, live.base)
+    set_language(page, live.base, lang)
+    for route in ("#/", "#/learn", "#/calc"):
+        page.goto(f"{live.base}/{route}")
+        page.wait_for_selector(".mainnav .nav-learn")
+        page.wait_for_timeout(150)
+        texts = page.eval_on_selector_all(".mainnav a", "els => els.map((a) => a.textContent.trim())")
+        for key in ("nav.lobby", "nav.calc", "nav.learn", "nav.leaderboard"):
+            assert words[key] in texts, (key, texts)
+        cut = page.evaluate(OUT_OR_CUT, ".mainnav a")
+        assert cut == [], f"{where} {route}:\n" + "\n".join(cut)
+        nav = page.evaluate(
+            """() => { const n = document.querySelector('.mainnav'), cs = getComputedStyle(n);
+              return { scroll: n.scrollWidth, client: n.clientWidth, mask: cs.webkitMaskImage || cs.maskImage,
+                       tops: [...new Set([...n.querySelectorAll('a')]
+                         .map((a) => Math.round(a.getBoundingClientRect().top)))] }; }"""
+        )
+        assert nav["scroll"] <= nav["client"] + 1 and nav["mask"] in ("none", None), (where, route, nav)
+        assert len(nav["tops"]) <= 2, f"{where} {route}: more than two rows {nav}"
+        # each link is seen, not under something else
+        covered = page.evaluate(
+            """() => [...document.querySelectorAll('.mainnav a')].filter((a) => {
+                const r = a.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return !hit || !(hit === a || a.contains(hit)); }).map((a) => a.textContent)"""
+        )
+        assert covered == [], (where, route, covered)
+        assert page.evaluate(BROKEN_WORDS, ".mainnav") == []
+    shot(page, f"fit-topmenu-{where}", full_page=False)
+    problems = axe_violations(page, live.base, f"top menu {where}")
+    assert problems == [], "\n".join(problems)
