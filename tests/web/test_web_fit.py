@@ -1,5 +1,7 @@
 """Issue 25's last cuts, measured at 390x844 (touch) and 1400x900 in en, uk and pl.
 
+- The replay's first / back / play / next / end buttons each show a word beside their mark
+  (no icon-only control), the five in one row inside the window, none cut; the keys still step.
 - The top menu shows every link whole and inside the window (it wraps to a second row on a
   phone; nothing scrolls sideways or waits off-screen).
 """
@@ -7,7 +9,7 @@
 from __future__ import annotations
 
 import pytest
-from test_web_look import BROKEN_WORDS, LANGS, PHONE, SCREENS
+from test_web_look import BROKEN_WORDS, LANGS, PHONE, SCREENS, six_bots  # noqa: F401
 from test_web_screens import axe_violations, serve_axe, set_language
 from webkit import catalog, shot
 
@@ -31,6 +33,69 @@ OUT_OR_CUT = r"""(sel) => [...document.querySelectorAll(sel)]
     if (cs.textOverflow === 'ellipsis') bad.push('ellipsis');
     return bad.length ? `"${el.textContent.trim()}": ${bad.join(', ')}` : null;
   }).filter(Boolean)"""
+
+
+# ---------------------------------------------------------------------- the replay's buttons
+STEP_BUTTONS = r"""() => [...document.querySelectorAll('.scrubber .step-btn')].map((b) => {
+  const w = b.querySelector('.step-word');
+  const wr = w.getBoundingClientRect(), br = b.getBoundingClientRect();
+  return { act: b.dataset.act, word: w.textContent, name: b.textContent.trim(), aria: b.getAttribute('aria-label'),
+           lines: [...w.getClientRects()].length, wordInside: wr.left >= br.left - 0.5 && wr.right <= br.right + 0.5
+             && wr.width > 4 && w.scrollWidth <= w.clientWidth + 1,
+           top: Math.round(br.top), visible: getComputedStyle(w).display !== 'none' && wr.width > 4 };
+})"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_replay_buttons_have_words_and_fit(live, new_page, six_bots, screen, lang):  # noqa: F811
+    where = where_of(screen, lang)
+    words = catalog(lang)
+    page = new_page(label=f"replay buttons {where}: ", **screen)
+    serve_axe(page, live.base)
+    set_language(page, live.base, lang)
+    page.goto(f"{live.base}/#/replay/{six_bots}")
+    page.wait_for_selector(".scrubber .step-btn .step-word")
+    page.wait_for_function("() => document.querySelector('.scrubber .range').max !== '0'")
+    page.locator(".scrubber").scroll_into_view_if_needed()
+    buttons = page.evaluate(STEP_BUTTONS)
+    want = {k: words[f"replay.{k}_word"] for k in ("first", "prev", "play", "next", "last")}
+    assert [b["act"] for b in buttons] == list(want)
+    for b in buttons:
+        # the word is seen and is the button's name (no aria-label over it)
+        assert b["visible"] and b["word"] == want[b["act"]] == b["name"] and b["aria"] is None, b
+        assert b["lines"] == 1 and b["wordInside"], f"{where}: the word is wrapped or cut: {b}"
+    assert len({b["top"] for b in buttons}) == 1, f"{where}: the five are not one row: {buttons}"
+    cut = page.evaluate(OUT_OR_CUT, ".scrubber .step-btn")
+    assert cut == [], "\n".join(cut)
+    broken = page.evaluate(BROKEN_WORDS, ".scrubber")
+    assert broken == [], "\n".join(broken)
+    shot(page, f"fit-replay-{where}", full_page=False)
+    # the keys step as before, and play says pause while it plays
+    step = "() => document.querySelector('.scrubber .range').value"
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => ({step})() === document.querySelector('.scrubber .range').max")
+    page.keyboard.press("Home")
+    page.wait_for_function(f"() => ({step})() === '0'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => ({step})() !== '0'")
+    page.click(".scrubber [data-act=play]")
+    page.wait_for_function(
+        "(w) => document.querySelector('.scrubber [data-act=play] .step-word').textContent === w",
+        arg=words["replay.pause_word"],
+    )
+    assert page.get_attribute(".scrubber [data-act=play]", "aria-pressed") == "true"
+    cut = page.evaluate(OUT_OR_CUT, ".scrubber .step-btn")
+    assert cut == [], "\n".join(cut)
+    shot(page, f"fit-replay-playing-{where}", full_page=False)
+    page.click(".scrubber [data-act=play]")
+    page.wait_for_function(
+        "(w) => document.querySelector('.scrubber [data-act=play] .step-word').textContent === w",
+        arg=want["play"],
+    )
+    problems = axe_violations(page, live.base, f"replay {where}")
+    assert problems == [], "\n".join(problems)
 
 
 # ---------------------------------------------------------------------- the top menu
