@@ -4,12 +4,14 @@
   (no icon-only control), the five in one row inside the window, none cut; the keys still step.
 - The top menu shows every link whole and inside the window (it wraps to a second row on a
   phone; nothing scrolls sideways or waits off-screen).
+- A card with three abilities is read whole: beside the board (1400x900) the card's box grows
+  as far as the log keeps its newest line inside the window; on a phone its sheet opens whole.
 """
 
 from __future__ import annotations
 
 import pytest
-from test_web_look import BROKEN_WORDS, LANGS, PHONE, SCREENS, six_bots  # noqa: F401
+from test_web_look import BROKEN_WORDS, LANGS, PHONE, SCREENS, human_game, six_bots  # noqa: F401
 from test_web_screens import axe_violations, serve_axe, set_language
 from webkit import catalog, shot
 
@@ -135,4 +137,92 @@ def test_every_top_menu_link_is_whole_and_in_view(live, new_page, screen, lang):
         assert page.evaluate(BROKEN_WORDS, ".mainnav") == []
     shot(page, f"fit-topmenu-{where}", full_page=False)
     problems = axe_violations(page, live.base, f"top menu {where}")
+    assert problems == [], "\n".join(problems)
+
+
+# ---------------------------------------------------------------------- a long card, whole
+# The Red Rising cards with three abilities (deploy, end-game bonus, end of game).
+THREE = [
+    "bridge", "colonel-valentin", "danto", "holiday", "sun-hwa", "trigg", "ugly-dan", "aegis-craftsman",
+    "artificer", "cyther", "gravboot-cobbler", "pulse-armorer", "pulse-fist-engineer", "razor-designer", "surgeon",
+]  # fmt: skip
+
+# Show the card `slug` as a pointer over it would (a card of that name under the table's shell).
+SHOW = r"""([slug, how]) => {
+  const el = document.createElement('span');
+  el.dataset.card = slug;
+  document.querySelector('.board').append(el);
+  if (how === 'click') el.click(); else el.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+  el.remove();
+}"""
+
+# The card's box whole (nothing to scroll to) and the log's newest line inside the window.
+MEASURE = r"""() => {
+  const ins = document.querySelector('.side .inspector'), log = document.querySelector('.side .log');
+  const lines = log.querySelector('.log-lines'), last = lines.lastElementChild;
+  const lr = lines.getBoundingClientRect(), r = last ? last.getBoundingClientRect() : null;
+  return { cardCut: ins.scrollHeight - ins.clientHeight, cardH: ins.clientHeight,
+           logBottom: Math.round(log.getBoundingClientRect().bottom), h: innerHeight,
+           newestSeen: !!r && r.bottom <= Math.min(lr.bottom, innerHeight) + 1 && r.top >= lr.top - 1,
+           title: (ins.querySelector('h3') || {}).textContent };
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_card_with_three_abilities_is_read_whole(live, new_page, screen, lang):
+    phone = screen is PHONE
+    where = where_of(screen, lang)
+    page = new_page(label=f"long card {where}: ", **screen)
+    serve_axe(page, live.base)
+    set_language(page, live.base, lang)
+    g = human_game(live.base, "Ann")
+    page.goto(live.base + g["seats"][0]["invite_url"])
+    page.click(".join-btn")
+    page.wait_for_function(
+        "() => { const s = window.__session && window.__session.snap; "
+        "return s && s.decision && s.decision.player === s.seat && s.decision.kind === 'action'; }"
+    )
+    page.wait_for_selector(".rr-hand .rcard.choice")
+    page.wait_for_timeout(300)
+    if phone:  # no card box beside the board: a tap opens the card's sheet, whole
+        for slug in THREE:
+            page.evaluate(SHOW, [slug, "click"])
+            page.wait_for_selector(".sheet .detail")
+            cut = page.evaluate(
+                """() => { const s = document.querySelector('.sheet');
+                  const inner = [...s.querySelectorAll('.detail, .detail *')].filter((e) =>
+                    e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY === 'hidden')
+                    .map((e) => e.className);
+                  const whole = s.scrollHeight <= s.clientHeight + 1 || getComputedStyle(s).overflowY === 'auto';
+                  return whole ? inner : [...inner, 'the sheet'] }"""
+            )
+            assert cut == [], (slug, cut)
+            if slug == "sun-hwa":
+                shot(page, f"fit-card-{where}", full_page=False)
+            page.keyboard.press("Escape")
+            page.wait_for_selector(".sheet-backdrop", state="detached")
+    else:
+        worst = None
+        for scrolled in (False, True):
+            page.evaluate(f"window.scrollTo(0, {'document.body.scrollHeight' if scrolled else 0})")
+            for slug in THREE:
+                page.evaluate(SHOW, [slug, "over"])
+                page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                m = page.evaluate(MEASURE)
+                assert m["cardCut"] <= 1, f"{where} {slug} (scrolled {scrolled}): the card scrolls {m}"
+                assert m["logBottom"] <= m["h"] and m["newestSeen"], f"{where} {slug}: the log's newest line {m}"
+                if worst is None or m["cardH"] > worst[1]:
+                    worst = (slug, m["cardH"])
+            if not scrolled:
+                page.evaluate(SHOW, [worst[0], "over"])
+                page.wait_for_timeout(100)
+                shot(page, f"fit-card-{where}", full_page=False)
+        # a real pointer over a hand card shows it the same way
+        card = page.locator(".rr-hand .rcard").first
+        card.hover()
+        page.wait_for_timeout(150)
+        m = page.evaluate(MEASURE)
+        assert m["cardCut"] <= 1 and m["newestSeen"], m
+    problems = axe_violations(page, live.base, f"long card {where}")
     assert problems == [], "\n".join(problems)
