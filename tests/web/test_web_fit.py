@@ -161,10 +161,12 @@ MEASURE = r"""() => {
   const ins = document.querySelector('.side .inspector'), log = document.querySelector('.side .log');
   const lines = log.querySelector('.log-lines'), last = lines.lastElementChild;
   const lr = lines.getBoundingClientRect(), r = last ? last.getBoundingClientRect() : null;
+  const story = log.querySelector('.turn-story');
+  const storyH = story && story.getClientRects().length ? story.getBoundingClientRect().height : null;
   return { cardCut: ins.scrollHeight - ins.clientHeight, cardH: ins.clientHeight,
            logBottom: Math.round(log.getBoundingClientRect().bottom), h: innerHeight,
            newestSeen: !!r && r.bottom <= Math.min(lr.bottom, innerHeight) + 1 && r.top >= lr.top - 1,
-           title: (ins.querySelector('h3') || {}).textContent };
+           title: (ins.querySelector('h3') || {}).textContent, storyH };
 }"""
 
 
@@ -212,6 +214,8 @@ def test_a_card_with_three_abilities_is_read_whole(live, new_page, screen, lang)
                 m = page.evaluate(MEASURE)
                 assert m["cardCut"] <= 1, f"{where} {slug} (scrolled {scrolled}): the card scrolls {m}"
                 assert m["logBottom"] <= m["h"] and m["newestSeen"], f"{where} {slug}: the log's newest line {m}"
+                # the turn account at the log's head shows a line at least, or waits for room
+                assert m["storyH"] is None or m["storyH"] >= 20, f"{where} {slug}: a sliver of the account {m}"
                 if worst is None or m["cardH"] > worst[1]:
                     worst = (slug, m["cardH"])
             if not scrolled:
