@@ -156,7 +156,9 @@ def test_chat_between_two_seats_and_a_spectator(live, new_page, size):
     assert ann.locator(badge).is_hidden()
     wait_line(ann, "are you there?")
 
-    # Ann mutes Bo: his next message reaches the spectator, not her (on any of her devices)
+    # Ann mutes Bo: his next message reaches the spectator, not her (on any of her devices);
+    # the control says what it does in words (a crossed speaker alone read as the table's sounds)
+    assert ann.inner_text(".chat-mute-btn").strip() == "Mute…"
     ann.click(".chat-mute-btn")
     ann.click('.chat-mute[data-target="1"]')
     ann.wait_for_selector('.chat-mute[data-target="1"][aria-pressed="true"]')

@@ -31,10 +31,12 @@ LANGS = ["en", "uk", "pl"]
 
 # long one-word names: a phone's two houses to a row must not cut them inside a word
 LONG_NAMES = ["Костянтинопольська", "Brzęczyszczykiewicz", "Артефактник Олександр"]
+# (no-break spaces hold "Bot 2 ·" together: a narrow column wraps before the kind only, never
+# leaving "·" or the number alone on a line)
 SHORT_BOT = {
-    "en": ("Bot {n} · Random", "Bot {n} · Expert", "Bot {n} · Heuristic"),
-    "uk": ("Бот {n} · Випадковий", "Бот {n} · Експерт", "Бот {n} · Евристичний"),
-    "pl": ("Bot {n} · Losowy", "Bot {n} · Ekspert", "Bot {n} · Heurystyczny"),
+    "en": ("Bot\u00a0{n}\u00a0· Random", "Bot\u00a0{n}\u00a0· Expert", "Bot\u00a0{n}\u00a0· Heuristic"),
+    "uk": ("Бот\u00a0{n}\u00a0· Випадковий", "Бот\u00a0{n}\u00a0· Експерт", "Бот\u00a0{n}\u00a0· Евристичний"),
+    "pl": ("Bot\u00a0{n}\u00a0· Losowy", "Bot\u00a0{n}\u00a0· Ekspert", "Bot\u00a0{n}\u00a0· Heurystyczny"),
 }
 
 # Every line break inside a word (a letter on both sides of the break) in the text under the
@@ -148,7 +150,7 @@ def test_end_screen_opens_at_its_top_and_the_toolbar_has_words(live, new_page, s
         assert line.count(bold) == 1, f"the legend repeats a name: {line}"
     names = [n.format(n=4) for n in SHORT_BOT[lang][:1]]
     text = page.inner_text(".endcard")
-    assert names[0] in text and "(" + SHORT_BOT[lang][0].split(" · ")[1] not in text
+    assert names[0] in text and "(" + SHORT_BOT[lang][0].split("\u00a0· ")[1] not in text
     broken = page.evaluate(BROKEN_WORDS, ".endcard")
     assert broken == [], "\n".join(broken)
     problems = axe_violations(page, live.base, f"end screen {where}")
@@ -213,6 +215,19 @@ def test_live_table_names_words_and_card_texts(live, new_page, screen, lang):
     # names never break inside a word (the hand's card names, the houses' long names)
     broken = page.evaluate(BROKEN_WORDS, ".table-shell")
     assert broken == [], "\n".join(broken)
+    # the Institute's influence rows name every seat whole (they were cut: "Бот 2 · Випад…")
+    cut = page.eval_on_selector_all(
+        ".rr-institute .infl-name",
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1 || getComputedStyle(e).textOverflow === 'ellipsis')"
+        ".map(e => e.textContent)",
+    )
+    assert cut == [], cut
+    names = page.eval_on_selector_all(".rr-institute .infl-name", "els => els.map(e => e.textContent)")
+    assert names[1:4] == want and any(n.startswith(names[0]) for n in panels), (names, panels)
+    if phone:
+        page.locator(".rr-institute").scroll_into_view_if_needed()
+        shot(page, f"institute-{where}")
+        page.evaluate("window.scrollTo(0, 0)")
     # a card in the hand shows its whole text (no "…": nothing clamped or cut)
     if not phone:
         cut = page.eval_on_selector_all(
@@ -237,6 +252,35 @@ def test_live_table_names_words_and_card_texts(live, new_page, screen, lang):
         sheet += "return s.scrollHeight <= s.clientHeight + 1 || getComputedStyle(s).overflowY === 'auto'; })()"
         assert page.evaluate(sheet)  # the whole text, or a sheet that scrolls to it
         shot(page, f"card-{where}")
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".sheet-backdrop", state="detached")
+    # a card in a decision shows its whole text: where to deploy the card chosen, with the card
+    card = page.locator(".rr-hand .rcard.choice").first
+    (card.tap if phone else card.click)()
+    page.wait_for_function(
+        "() => { const s = window.__session.snap; "
+        "return s.decision && s.decision.player === s.seat && s.decision.kind === 'deploy_location'; }"
+    )
+    if not phone:
+        page.wait_for_selector(".prompt .prompt-card .rcard .rc-ab")
+        cut = page.eval_on_selector_all(
+            ".prompt .prompt-card .rc-ab",
+            "els => els.filter(e => e.scrollHeight > e.clientHeight + 1 "
+            "|| getComputedStyle(e).webkitLineClamp !== 'none').map(e => e.textContent)",
+        )
+        assert cut == [], cut
+        shot(page, f"decision-{where}")
+    else:  # a phone's prompt names the card in a strip; a tap on it opens its whole text
+        page.locator(".prompt .prompt-card .rcard").tap()
+        page.wait_for_selector(".sheet .detail")
+        cut = page.eval_on_selector_all(
+            ".sheet .detail, .sheet .detail *",
+            "els => els.filter(e => e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY === 'hidden')"
+            ".map(e => e.className)",
+        )
+        assert cut == [], cut
+        assert page.evaluate(sheet)
+        shot(page, f"decision-{where}")
         page.keyboard.press("Escape")
         page.wait_for_selector(".sheet-backdrop", state="detached")
     problems = axe_violations(page, live.base, f"table {where}")
@@ -275,11 +319,24 @@ def test_six_houses_six_colours_in_both_themes(live, new_page, six_bots):
 
 
 # ---------------------------------------------------------------------- the light theme
-@pytest.mark.parametrize("screen", SCREENS)
-def test_light_theme_follows_the_system_and_the_switch(live, new_page, six_bots, screen):
-    where = "phone" if screen is PHONE else "1400"
+@pytest.mark.parametrize(
+    "screen,lang",
+    [
+        pytest.param(PHONE, "en", id="phone-en"),
+        pytest.param(DESKTOP, "en", id="1400-en"),
+        pytest.param(PHONE, "uk", id="phone-uk"),
+        pytest.param(DESKTOP, "pl", id="1400-pl"),
+    ],
+)
+def test_light_theme_follows_the_system_and_the_switch(live, new_page, six_bots, screen, lang):
+    from webkit import catalog
+
+    words = catalog(lang)
+    where = ("phone" if screen is PHONE else "1400") + ("" if lang == "en" else f"-{lang}")
     page = new_page(label=f"theme {where}: ", color_scheme="light", **screen)
     serve_axe(page, live.base)
+    if lang != "en":
+        set_language(page, live.base, lang)
     page.goto(live.base + "/#/")
     page.wait_for_selector(".newgame .create")
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
@@ -297,13 +354,13 @@ def test_light_theme_follows_the_system_and_the_switch(live, new_page, six_bots,
     assert problems == [], "\n".join(problems)
     # the switch: dark, remembered over a reload although the system says light
     switch = page.locator(".topbar .theme-switch")
-    assert switch.inner_text().strip() == "Dark"
+    assert switch.inner_text().strip() == words["theme.dark"]
     switch.click()
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     page.reload()
     page.wait_for_selector(".status-right")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-    assert page.locator(".topbar .theme-switch").inner_text().strip() == "Light"
+    assert page.locator(".topbar .theme-switch").inner_text().strip() == words["theme.light"]
     shot(page, f"table-dark-switched-{where}")
     # and a dark system with no choice made: dark
     dark = new_page(label=f"theme dark {where}: ", color_scheme="dark", **screen)

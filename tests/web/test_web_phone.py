@@ -264,6 +264,27 @@ CUT_LABELS = r"""(sel) => {
 }"""
 
 
+# Every bot label ("Bot 2 · Random") under `sel` whose "Bot 2 ·" is split over two lines (the
+# resolution tables' narrow columns left "·" alone on a line): the label may wrap before its kind only.
+BOT_SPLIT = r"""(sel) => {
+  const out = [];
+  for (const root of document.querySelectorAll(sel)) {
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      if (!node.parentElement || !node.parentElement.getClientRects().length) continue;
+      for (const m of node.textContent.matchAll(/(Bot|Бот)\s\d+\s·/g)) {
+        const r = document.createRange();
+        r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+        const where = node.parentElement.className || node.parentElement.tagName;
+        if (tops.size > 1) out.push(`"${node.textContent.trim()}" in ${where}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
 @pytest.fixture(scope="module")
 def red_north_done(live):
     """A finished four-seat Red North game of bots (one with a long name)."""
@@ -288,6 +309,7 @@ def test_no_scorepad_label_is_cut(live, new_page, six_bots, red_north_done, scre
     for title, gid in (("rr", six_bots), ("rn", red_north_done)):
         page = open_watch(new_page, live, screen, lang, gid, f"pad {title} {where}: ")
         cut += [f"{title} end: {c}" for c in page.evaluate(CUT_LABELS, ".endcard .scorepad-box")]
+        cut += [f"{title} end, a bot's label split: {c}" for c in page.evaluate(BOT_SPLIT, ".endcard")]
         page.evaluate("document.querySelector('.endcard .scorepad-box').scrollIntoView()")
         shot(page, f"scorepad-end-{title}-{where}")
         # the running score's panel keeps the final pad after the game

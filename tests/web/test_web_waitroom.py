@@ -146,7 +146,7 @@ def quick_bots_soon(live):
     quick.bots_after = 20.0
 
 
-@pytest.mark.parametrize("size,lang,players", [("phone", "en", 4), ("desktop", "uk", 3)])
+@pytest.mark.parametrize("size,lang,players", [("phone", "en", 4), ("desktop", "uk", 3), ("phone", "pl", 3)])
 def test_quick_play_alone_offers_bots_and_tells_who_comes(live, new_page, quick_bots_soon, size, lang, players):
     base = live.base
     me = page_for(new_page, size, "me: ")

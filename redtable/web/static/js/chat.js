@@ -70,7 +70,9 @@ export class ChatPanel {
     this.fold = h("button.chat-fold", { type: "button", "aria-expanded": "false", "aria-controls": bodyId },
       chatIcon(), h("span.chat-title"), this.badge);
     this.tabs = h("div.chat-tabs", { role: "tablist", hidden: true });
-    this.muteBtn = h("button.icon-btn.chat-mute-btn", { type: "button", hidden: true, "aria-expanded": "false" }, muteIcon());
+    // (with its word, not an icon alone: a crossed speaker read as the table's sounds)
+    this.muteBtn = h("button.btn.small.chat-mute-btn", { type: "button", hidden: true, "aria-expanded": "false" },
+      muteIcon(), h("span.mute-label"));
     this.mutes = h("div.chat-mutes", { hidden: true });
     this.lines = h("ol.chat-lines", { "aria-live": "polite", "aria-relevant": "additions", tabindex: "0" });
     this.note = h("p.chat-note.muted.small", { hidden: true });
@@ -366,8 +368,8 @@ export class ChatPanel {
     this.section.setAttribute("aria-label", t("chat.title"));
     this.section.querySelector(".chat-title").textContent = t("chat.title");
     this.button.querySelector(".chat-label").textContent = t("chat.title");
-    this.muteBtn.setAttribute("aria-label", t("chat.mutes"));
-    this.muteBtn.title = t("chat.mutes");
+    this.muteBtn.querySelector(".mute-label").textContent = t("chat.mutes");
+    this.muteBtn.title = t("chat.mute_help");
     this.lines.setAttribute("aria-label", t("chat.title"));
     this.input.setAttribute("aria-label", t("chat.placeholder"));
     this.input.placeholder = t("chat.placeholder");

@@ -4,7 +4,7 @@
 // with the page's `lang`) only where they carry a dictionary, which a phone's or Linux's
 // Chromium often does not, so the size is the dependable way. Words are measured on a canvas
 // with the element's own font: no layout is forced beyond one read of each box.
-const NAMES = ".rc-name, .rc-col, .rp-name, .n-name, .n-type, .n-down, .o-name, .loc-name, .sp-legend b, .winner, .game-name, .clock-name, .pname > span";
+const NAMES = ".rc-name, .rc-col, .rp-name, .n-name, .n-type, .n-down, .o-name, .loc-name, .sp-legend b, .winner, .game-name, .clock-name, .pname > span, .infl-name";
 const SMALLEST = 0.62;  // of the type's own size: smaller than that is not read any more
 
 let canvas = null;

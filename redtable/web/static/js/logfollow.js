@@ -11,10 +11,16 @@ import { t } from "./i18n.js";
 
 const INTENT_MS = 900;   // a scroll event this soon after the reader's own gesture is theirs
 const BOTTOM_PX = 24;    // "at the bottom", within a line's height
+const LOG_KEEP = 104;    // px of the log the card above it leaves on screen: its heading and newest lines (app.css: .log min-height)
+const SIDE_GAP = 12;     // the side column's gap, and the window's margin under the log (app.css)
+const LINES_KEEP = 48;   // px the log's lines keep (app.css: .log .log-lines min-height beside the board)
+const STORY_LINE = 30;   // px of a turn account's first line (story.css)
 
 export class LogFollower {
-  // ol: the scrolling list; box: where the "new events" button goes (the log section).
-  constructor(ol, box) {
+  // ol: the scrolling list; box: where the "new events" button goes (the log section);
+  // card: the card shown above the log (the inspector), given the room the log can spare.
+  constructor(ol, box, card = null) {
+    this.card = card;
     this.ol = ol;
     ol._follow = this;  // (tests and debugging read the state)
     this.following = true;
@@ -72,6 +78,25 @@ export class LogFollower {
     if (!this.box.isConnected || !this.box.getClientRects().length) return;
     const top = Math.max(0, Math.round(this.box.getBoundingClientRect().top));
     if (this.box.style.getPropertyValue("--log-top") !== top + "px") this.box.style.setProperty("--log-top", top + "px");
+    // the turn account at the log's head (turnstory.js) is not left a sliver of a line when a long
+    // card above takes the room: it waits (hidden) until the log has room for its first line
+    const story = this.box.querySelector(":scope > .turn-story");
+    if (story) {
+      const cs = getComputedStyle(this.box), head = this.box.querySelector(":scope > h2");
+      const free = window.innerHeight - top - SIDE_GAP - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom)
+        - (head ? head.getBoundingClientRect().height + 8 : 0) - LINES_KEEP;
+      story.classList.toggle("squeezed", free < STORY_LINE);
+    }
+    // the card's box may grow down to where the log keeps LOG_KEEP px inside the window, so a
+    // long card is read whole (app.css: .side .inspector's max-height reads --card-room)
+    const card = this.card;
+    if (!card || !card.isConnected || !card.getClientRects().length) return;
+    let between = 0;  // what stands between the card and the log (the chat)
+    for (let el = card.nextElementSibling; el && el !== this.box; el = el.nextElementSibling) {
+      if (el.getClientRects().length) between += el.getBoundingClientRect().height + SIDE_GAP;
+    }
+    const room = Math.max(0, Math.floor(window.innerHeight - card.getBoundingClientRect().top - between - SIDE_GAP - LOG_KEEP - SIDE_GAP));
+    if (card.style.getPropertyValue("--card-room") !== room + "px") card.style.setProperty("--card-room", room + "px");
   }
 
   scrollable() { return this.ol.scrollHeight > this.ol.clientHeight + 1; }

@@ -61,10 +61,6 @@ function renderTopbar() {
     themeSwitch(),
   );
   document.getElementById("skip-link").textContent = t("nav.skip");
-  // on a phone the links are one row that scrolls sideways: the page's own link is scrolled into it
-  const mine = bar.querySelector(".mainnav [aria-current=page]");
-  const nav = bar.querySelector(".mainnav");
-  if (mine && nav && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = Math.max(0, mine.offsetLeft - nav.offsetLeft - 24);
 }
 
 // The account's name (its profile) and a log-out button, or a log-in link (account.js).

@@ -1,5 +1,6 @@
-// The replay's scrubber: first / previous / play / next / last, a slider and the step, and
-// the keys (← → one step, Home / End the setup and the last step) wherever the focus is.
+// The replay's scrubber: first / previous / play / next / last (each its mark and a short word:
+// no control is an icon alone), a slider and the step, and the keys (← → one step, Home / End
+// the setup and the last step) wherever the focus is.
 //
 // It is built once and only updated: a control that is rebuilt loses the keyboard focus, and
 // the arrow keys then stop at the page. For the same reason an unusable button is marked
@@ -39,17 +40,19 @@ export class Scrubber {
     this.playing = false;
     this.loaded = false;  // no step is shown before the game's length is known
     this.stepper = null;
-    const btn = (act, ico) => h("button.icon-btn", { type: "button", "data-act": act }, ico);
+    // the word is the button's name (read out as seen); its title says the longer name and key
+    const btn = (act, ico) => h("button.btn.small.step-btn", { type: "button", "data-act": act }, ico, h("span.step-word"));
     this.buttons = {
       first: btn("first", mark("first")), prev: btn("prev", mark("prev")), play: btn("play", icon("play")),
       next: btn("next", mark("next")), last: btn("last", mark("last")),
     };
+    this.words = h("div.step-btns", null, Object.values(this.buttons));
     this.range = h("input.range", { type: "range", min: 0, max: 0, value: 0 });
     this.range.addEventListener("input", () => this.go(parseInt(this.range.value, 10), "range"));
     this.label = h("span.step-label", { "aria-live": "polite" });
     this.note = h("span.muted.small.replay-note", { hidden: true });
     this.keys = h("span.muted.small.replay-keys");
-    this.el = h("div.scrubber", { role: "group" }, Object.values(this.buttons), this.range, this.label, this.keys, this.note);
+    this.el = h("div.scrubber", { role: "group" }, this.words, this.range, this.label, this.keys, this.note);
     this.el.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-act]");
       if (!b || b.getAttribute("aria-disabled") === "true") return;
@@ -92,9 +95,8 @@ export class Scrubber {
     const off = { first: step <= 0, prev: step <= 0, next: step >= steps, last: step >= steps, play: steps <= 0 };
     for (const [k, b] of Object.entries(this.buttons)) b.setAttribute("aria-disabled", String(off[k]));
     const play = this.buttons.play;
-    play.replaceChildren(icon(playing ? "pause" : "play"));
-    play.setAttribute("aria-label", playing ? t("replay.pause") : t("replay.play"));
-    play.title = play.getAttribute("aria-label");
+    play.replaceChildren(icon(playing ? "pause" : "play"), h("span.step-word", null, t(playing ? "replay.pause_word" : "replay.play_word")));
+    play.title = playing ? t("replay.pause") : t("replay.play");
     play.setAttribute("aria-pressed", String(playing));
     this.note.hidden = !running;
   }
@@ -104,10 +106,13 @@ export class Scrubber {
   relabel() {
     this.el.setAttribute("aria-label", t("replay.scrubber"));
     this.range.setAttribute("aria-label", t("replay.scrubber"));
+    const keys = { first: "Home", prev: "←", next: "→", last: "End" };
     for (const k of ["first", "prev", "next", "last"]) {
-      this.buttons[k].setAttribute("aria-label", t("replay." + k));
-      this.buttons[k].title = t("replay." + k);
+      this.buttons[k].querySelector(".step-word").textContent = t("replay." + k + "_word");
+      this.buttons[k].title = `${t("replay." + k)} (${keys[k]})`;
     }
+    const play = this.buttons.play;
+    if (!this.loaded) { play.querySelector(".step-word").textContent = t("replay.play_word"); play.title = t("replay.play"); }
     this.keys.textContent = t("replay.keys");
     this.note.textContent = t("replay.not_finished");
     if (this.loaded) this.set(this.step, this.steps, this.playing, !this.note.hidden);

@@ -306,7 +306,7 @@ function inspect(ctx, key) {
   if (key.startsWith("outpost:")) {
     const c = key.slice(8);
     const o = ctx.view.outposts.find((x) => x.colour === c);
-    return h("div.detail", null, h("div.detail-card.o-" + c, { style: { background: "var(--oc)", color: "#fff" } }, h("strong", null, outpostName(c, o && o.name)), h("div.muted", null, colourName(c), o ? ` · ${t("rn.outpost_points", { n: o.points })}` : "")),
+    return h("div.detail", null, h("div.detail-card.outpost-card.o-" + c, null, h("strong", null, outpostName(c, o && o.name)), h("div.muted", null, colourName(c), o ? ` · ${t("rn.outpost_points", { n: o.points })}` : "")),
       h("p", null, outpostText(c)),
       o ? h("p.muted", null, o.controller !== null && o.controller !== undefined ? t("rn.controlled_by", { player: ctx.name(o.controller) }) : t("rn.uncontrolled")) : null);
   }

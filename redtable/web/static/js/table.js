@@ -203,8 +203,9 @@ function buildShell(root, mode) {
   const q = (s) => shell.querySelector(s);
   // one row of controls with their words, the rest in its "More" menu (toolbar.js)
   const tools = new Toolbar(q(".statusbar"), q(".status-right"));
-  // the log follows its newest line unless the reader scrolled it up (logfollow.js)
-  const follow = new LogFollower(q(".log-lines"), q(".log"));
+  // the log follows its newest line unless the reader scrolled it up, and the card shown above
+  // it is given the room the log can spare (logfollow.js)
+  const follow = new LogFollower(q(".log-lines"), q(".log"), q(".inspector"));
   q(".logtoggle").addEventListener("click", () => {
     const open = shell.classList.toggle("log-open");
     q(".logtoggle").setAttribute("aria-expanded", String(open));

@@ -59,6 +59,10 @@ export class TurnStory {
     const log = this.side.querySelector(".log");
     if (this.media.matches) prompt.after(this.el);
     else log.querySelector("h2").after(this.el);
+    // at the head of the log it scrolls when long (Ukrainian and Polish accounts are): the
+    // keyboard reaches it there, as the log's lines (under the prompt it never scrolls)
+    if (this.media.matches) this.el.removeAttribute("tabindex");
+    else this.el.tabIndex = 0;
   }
 
   update(ctx, story, events) {
