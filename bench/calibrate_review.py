@@ -359,7 +359,7 @@ def _print_group(name: str, res: dict[str, Any]) -> None:
         for rnd, v in c["by_round"].items():
             if rnd != "None":
                 print(f"  round {rnd}: {v['decisions']} decisions, raw {v['raw']}, calibrated {v['calibrated']}")
-        print(f"MAPS[({name.split()[0]!r}, {name.split()[1][:-1]})] = {c['maps']}")
+        print(f"{name.split()[0]}'s title.py: review_calibration={{{name.split()[1][:-1]}: {c['maps']}}}")
         head = ("predicted", "raw: decisions", "mean predicted", "observed", "calibrated: decisions")
         print("\n| " + " | ".join((*head, "mean predicted", "observed")) + " |")
         print("|---|---|---|---|---|---|---|")

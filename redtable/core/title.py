@@ -75,7 +75,11 @@ class Title:
       gallery; ``final_hands``: ``async (state, off_loop) -> list`` of the revealed hands
       and extras; ``running_score``: ``(view, events, seat) -> dict``; ``score_events``:
       the event kinds the running score reads;
-    * ``analysis``: the balance analysis of many games (``redtable.sim.titleanalysis``).
+    * ``analysis``: the balance analysis of many games (``redtable.sim.titleanalysis``);
+    * ``review_facts``: ``(view, seat) -> {fact: number}``, the seat's public facts the review's
+      sentences compare (``redtable.review.consequences``; none: the review says no consequence);
+      ``review_calibration``: per number of players, per round (None: a title without rounds),
+      the review's ``(slope, intercept)`` map of the search's chances (``redtable.review.calibration``).
     """
 
     name: str
@@ -99,6 +103,8 @@ class Title:
     running_score: Any = None
     score_events: tuple[str, ...] = ()
     analysis: Any = None
+    review_facts: Any = None
+    review_calibration: Mapping[int, Mapping[int | None, tuple[float, float]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         lo, hi = self.players

@@ -34,4 +34,7 @@ TITLE = Title(
         "expert": {"c": 0.7, "reuse": 1, "leaf": "playout", "turns": 8, "mast": 0.5},
         "policy": {"games": 60, "teacher": "expert:30it", "epochs": 20, "rl_games": 1200, "eval_games": 200},
     },
+    review_facts="redtable.review.consequences:red_north_facts",
+    # the review's calibration (bench/calibrate_review.py report): players -> round -> (slope, intercept)
+    review_calibration={2: {1: (0.05, -0.167), 2: (0.05, -0.043), 3: (0.54, 0.164)}},
 )

@@ -38,4 +38,7 @@ TITLE = Title(
         "expert": {"c": 0.7, "reuse": 1, "leaf": "learned", "turns": 8, "mast": 0.0},
         "policy": {"games": 16, "teacher": "expert:30it", "epochs": 20, "rl_games": 480, "eval_games": 100},
     },
+    review_facts="redtable.review.consequences:red_rising_facts",
+    # the review's calibration (bench/calibrate_review.py report): players -> round -> (slope, intercept)
+    review_calibration={2: {None: (1.077, -0.005)}},
 )

@@ -26,15 +26,10 @@ North), where the raw chances may say more than the map lets them.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from ..core import State
 
-#: per title and number of players, per round (``None``: a title without rounds): (slope,
-#: intercept), printed by ``python bench/calibrate_review.py report`` (see the module doc)
-MAPS: dict[tuple[str, int], dict[int | None, tuple[float, float]]] = {
-    ("red-rising", 2): {None: (1.077, -0.005)},
-    ("red-north", 2): {1: (0.05, -0.167), 2: (0.05, -0.043), 3: (0.54, 0.164)},
-}
 EDGE = 1e-3  # raw chances are clipped to [EDGE, 1 - EDGE] before the logit
 
 
@@ -50,8 +45,16 @@ def sigmoid(z: float) -> float:
 def calibrated(game: str, players: int, rnd: int | None, p: float) -> float:
     """``p``, the search's raw chance in a ``players``-player ``game`` (in round ``rnd``),
     calibrated (unchanged where there is no map: the player counts not measured)."""
-    m = MAPS.get((game, players), {}).get(rnd)
+    m = maps(game).get(players, {}).get(rnd)
     return p if m is None else sigmoid(m[0] * logit(p) + m[1])
+
+
+def maps(game: str) -> Mapping[int, Mapping[int | None, tuple[float, float]]]:
+    """The title's maps per number of players and round (its ``review_calibration``: the numbers
+    ``python bench/calibrate_review.py report`` prints), none for a title not measured."""
+    from ..core.registry import title
+
+    return title(game).review_calibration
 
 
 def calibrate(state: State, p: float) -> float:

@@ -11,7 +11,8 @@ the kind that starts a turn, the evaluator's ``stop_kind``: what the option itse
 its follow-up choices and any block included).
 
 At the horizon the seat's **public facts** are read from its own view (``state.view(seat)``,
-the engine's structured data, never a sentence): :data:`FACTS` holds one reader per title.
+the engine's structured data, never a sentence): each title's ``review_facts`` part names its
+reader (this module's ``red_rising_facts``, ``red_north_facts``).
 A fact is a number per re-deal (a count, or 1/0 for holding a token); the means over the
 re-deals after each option are compared, and a fact is **notable** when the preferred
 option's mean is better by at least the fact's unit (:data:`UNITS`: a quarter of the deals
@@ -23,7 +24,6 @@ token is kept or taken). The front ends word them (``review.why.*`` in the page'
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +33,7 @@ from ..core import Action, State
 MastRows = dict[str, dict[str, list[float]]]
 
 
-def _red_rising(view: dict[str, Any], seat: int) -> dict[str, float]:
+def red_rising_facts(view: dict[str, Any], seat: int) -> dict[str, float]:
     from ..redrising.scoring import (
         EXCESS_CARD_VP,
         FLEET_VP,
@@ -63,7 +63,7 @@ def _red_rising(view: dict[str, Any], seat: int) -> dict[str, float]:
     }
 
 
-def _red_north(view: dict[str, Any], seat: int) -> dict[str, float]:
+def red_north_facts(view: dict[str, Any], seat: int) -> dict[str, float]:
     me = view["seats"][seat]
     return {
         "vp": float(me["vp"]),
@@ -74,11 +74,6 @@ def _red_north(view: dict[str, Any], seat: int) -> dict[str, float]:
     }
 
 
-#: per title (the view's ``game``): the seat's public facts in its view, in the order of importance
-FACTS: dict[str, Callable[[dict[str, Any], int], dict[str, float]]] = {
-    "red-rising": _red_rising,
-    "red-north": _red_north,
-}
 #: how much better the preferred option's mean must be for the fact to be said
 UNITS: dict[str, float] = {"sovereign": 0.25, "champion": 0.25}
 COUNT_UNIT = 0.5
@@ -104,7 +99,9 @@ class Consequence:
 def facts_of(state: State, seat: int) -> dict[str, float] | None:
     """The seat's public facts in its view of ``state`` (None: a title without a reader)."""
     view = state.view(seat)
-    read = FACTS.get(str(view.get("game")))
+    from ..core.registry import title
+
+    read = title(str(view.get("game"))).load("review_facts")
     return None if read is None else read(view, seat)
 
 

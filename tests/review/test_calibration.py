@@ -9,8 +9,12 @@ search's raw chances, and a player count that was not measured keeps the raw cha
 import pytest
 from bot_helpers import random_positions
 
+from redtable.core.registry import titles
 from redtable.review import Budget, review_decision
-from redtable.review.calibration import MAPS, calibrate, calibrated
+from redtable.review.calibration import calibrate, calibrated, maps
+
+#: (title, players) -> its maps per round, as the titles give them
+MAPS = {(t.name, n): per_round for t in titles() for n, per_round in maps(t.name).items()}
 
 GRID = [i / 100 for i in range(101)]
 
