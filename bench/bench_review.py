@@ -40,8 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from redtable.bots import make_bot  # noqa: E402
 from redtable.core import GameRecord, make_game  # noqa: E402
 from redtable.review import Budget, review_record  # noqa: E402
-
-BINS = 10
+from redtable.review.calibration import brier, reliability  # noqa: E402
 
 
 def play(game: str, specs: list[str], seed: int) -> tuple[GameRecord, list[float]]:
@@ -93,27 +92,6 @@ def run(fn, args: dict[str, Any], games: int, workers: int) -> list[Any]:
         return [fn(args, i) for i in range(games)]
     with ProcessPoolExecutor(workers) as pool:
         return list(pool.map(fn, [args] * games, range(games)))
-
-
-def brier(preds: list[tuple[float, float]]) -> float:
-    return sum((p - o) ** 2 for p, o in preds) / max(1, len(preds))
-
-
-def reliability(preds: list[tuple[float, float]]) -> list[dict[str, Any]]:
-    rows = []
-    for b in range(BINS):
-        lo, hi = b / BINS, (b + 1) / BINS
-        got = [(p, o) for p, o in preds if lo <= p < hi or (b == BINS - 1 and p == 1.0)]
-        if got:
-            rows.append(
-                {
-                    "bin": f"{lo:.1f}–{hi:.1f}",
-                    "decisions": len(got),
-                    "predicted": round(sum(p for p, _ in got) / len(got), 3),
-                    "observed": round(sum(o for _, o in got) / len(got), 3),
-                }
-            )
-    return rows
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

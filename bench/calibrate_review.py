@@ -48,8 +48,7 @@ from redtable.bots.common import seed_of  # noqa: E402
 from redtable.bots.expert import ExpertBot  # noqa: E402
 from redtable.core import make_game  # noqa: E402
 from redtable.review import Budget, decision_steps, mark_of, review_decision  # noqa: E402
-
-BINS = 10
+from redtable.review.calibration import brier, reliability  # noqa: E402
 
 
 def _play(game: str, specs: list[str], seed: int):
@@ -212,27 +211,6 @@ def _newton(xs: list[float], ys: list[float], l2: float) -> tuple[float, float]:
         if abs(ds) + abs(db) < 1e-10:
             break
     return s, b
-
-
-def brier(preds: list[tuple[float, float]]) -> float:
-    return sum((p - o) ** 2 for p, o in preds) / max(1, len(preds))
-
-
-def reliability(preds: list[tuple[float, float]]) -> list[dict[str, Any]]:
-    rows = []
-    for b in range(BINS):
-        lo, hi = b / BINS, (b + 1) / BINS
-        got = [(p, o) for p, o in preds if lo <= p < hi or (b == BINS - 1 and p == 1.0)]
-        if got:
-            rows.append(
-                {
-                    "bin": f"{lo:.1f}–{hi:.1f}",
-                    "decisions": len(got),
-                    "predicted": round(sum(p for p, _ in got) / len(got), 3),
-                    "observed": round(sum(o for _, o in got) / len(got), 3),
-                }
-            )
-    return rows
 
 
 def _rate(marks: list[str | None], which: str) -> float:

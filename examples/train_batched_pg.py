@@ -21,32 +21,14 @@ import gymnasium as gym
 import numpy as np
 
 import redtable.envs.gym_env  # noqa: F401 - registers the environment ids
+from redtable.bots.train_policy import Learner
 
 IDS = {"red-north": "redtable/RedNorth-v0", "red-rising": "redtable/RedRising-v0"}
 
 
-class Policy:
-    """tanh hidden layer, masked softmax; Adam on the REINFORCE gradient."""
-
-    def __init__(self, F: int, A: int, hidden: int, rng: np.random.Generator, lr: float) -> None:
-        self.p = {
-            "W1": rng.normal(0.0, 1.0 / np.sqrt(F), (F, hidden)).astype(np.float32),
-            "b1": np.zeros(hidden, np.float32),
-            "W2": rng.normal(0.0, 0.1 / np.sqrt(hidden), (hidden, A)).astype(np.float32),
-            "b2": np.zeros(A, np.float32),
-        }
-        self.m = {k: np.zeros_like(v) for k, v in self.p.items()}
-        self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
-        self.t = 0
-        self.lr = lr
-
-    def forward(self, x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        h = np.tanh(x @ self.p["W1"] + self.p["b1"])
-        z = h @ self.p["W2"] + self.p["b2"]
-        z = np.where(mask > 0, z, -1e9)
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z) * (mask > 0)
-        return h, e / e.sum(axis=1, keepdims=True)
+class Policy(Learner):
+    """The policy bot's learner (tanh hidden layer, masked softmax, Adam: redtable.bots.train_policy),
+    acting on a batch of observations and stepping on the REINFORCE gradient."""
 
     def act(self, x: np.ndarray, mask: np.ndarray, rng: np.random.Generator, greedy: bool = False) -> np.ndarray:
         _, pi = self.forward(x, mask)
@@ -56,19 +38,7 @@ class Policy:
         return np.minimum((pi.cumsum(axis=1) < u).sum(axis=1), pi.shape[1] - 1)
 
     def update(self, x: np.ndarray, mask: np.ndarray, a: np.ndarray, adv: np.ndarray) -> None:
-        h, pi = self.forward(x, mask)
-        dz = -pi
-        dz[np.arange(len(a)), a] += 1.0
-        dz *= adv[:, None] / len(a)  # gradient of the mean of adv * log pi(a|x), ascended
-        dh = (dz @ self.p["W2"].T) * (1.0 - h * h)
-        grads = {"W2": h.T @ dz, "b2": dz.sum(0), "W1": x.T @ dh, "b1": dh.sum(0)}
-        self.t += 1
-        for k, g in grads.items():
-            self.m[k] = 0.9 * self.m[k] + 0.1 * g
-            self.v[k] = 0.999 * self.v[k] + 0.001 * g * g
-            mh = self.m[k] / (1 - 0.9**self.t)
-            vh = self.v[k] / (1 - 0.999**self.t)
-            self.p[k] += (self.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+        self.step(x, mask, a, adv)  # ascends the mean of adv * log pi(a|x)
 
 
 def evaluate(policy: Policy | None, game: str, players: int, games: int, seed: int, n: int) -> float:

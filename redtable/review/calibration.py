@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 from ..core import State
 
@@ -60,3 +61,32 @@ def maps(game: str) -> Mapping[int, Mapping[int | None, tuple[float, float]]]:
 def calibrate(state: State, p: float) -> float:
     """``p``, a raw chance at ``state`` (a re-deal of the seat's view: its title and round)."""
     return calibrated(state.game.name, state.game.players, state.round_number(), p)
+
+
+# ------------------------------------------------------------------ measuring (bench/*review*.py)
+BINS = 10  # the reliability table's bins of predicted chance
+
+
+def brier(preds: list[tuple[float, float]]) -> float:
+    """The mean squared error of ``(predicted chance, outcome)`` pairs (0: perfect; 1/4: always 1/2
+    in a game of two)."""
+    return sum((p - o) ** 2 for p, o in preds) / max(1, len(preds))
+
+
+def reliability(preds: list[tuple[float, float]]) -> list[dict[str, Any]]:
+    """The reliability table: per tenth of predicted chance, how many decisions, their mean
+    prediction and the mean outcome (calibrated: the two agree)."""
+    rows = []
+    for b in range(BINS):
+        lo, hi = b / BINS, (b + 1) / BINS
+        got = [(p, o) for p, o in preds if lo <= p < hi or (b == BINS - 1 and p == 1.0)]
+        if got:
+            rows.append(
+                {
+                    "bin": f"{lo:.1f}–{hi:.1f}",
+                    "decisions": len(got),
+                    "predicted": round(sum(p for p, _ in got) / len(got), 3),
+                    "observed": round(sum(o for _, o in got) / len(got), 3),
+                }
+            )
+    return rows
