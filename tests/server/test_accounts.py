@@ -65,7 +65,7 @@ def test_register_logs_in_with_a_safe_cookie(served):
         assert "secure" not in attrs  # plain http, no trusted proxy
         assert body["csrf"] == csrf_token(attrs["value"]) and attrs["value"] not in r.text
         me = c.get("/api/session").json()
-        assert me == {"logged_in": True, "username": name, "csrf": body["csrf"]}
+        assert me == {"logged_in": True, "username": name, "csrf": body["csrf"], "email_enabled": False}
 
 
 @pytest.mark.parametrize(
@@ -167,7 +167,7 @@ def test_log_out_ends_the_session_on_the_server(served):
     with client(srv) as stolen:  # the old cookie, replayed: nobody
         stolen.cookies.set(SESSION_COOKIE, token)
         r = stolen.get("/api/session")
-        assert r.json() == {"logged_in": False, "username": None, "csrf": None}
+        assert r.json() == {"logged_in": False, "username": None, "csrf": None, "email_enabled": False}
         assert SESSION_COOKIE in r.headers["set-cookie"]  # and the browser is told to forget it
         assert stolen.delete("/api/session").status_code == 200  # logging out twice is fine
 

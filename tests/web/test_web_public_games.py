@@ -24,10 +24,11 @@ def test_public_games_choice_on_the_account_page(live, new_page, lang, size):
     name = "o" + uuid.uuid4().hex[:9]
     register_in(page, live.base, lang, name, PASSWORD)
     page.goto(live.base + "/#/account")
-    box = page.wait_for_selector("input.public-games")
+    page.wait_for_selector("input.public-games")
     assert page.inner_text("#public-games-h") == words["opendata.title"]
     assert page.inner_text(".settings-public-games label.check") == words["opendata.label"]
-    assert not box.is_checked()
+    # a locator, not a handle: the block may be drawn again once the account's settings arrive
+    assert not page.locator("input.public-games").is_checked()
     store = live.app.state.store
     found = find_account(store, name)
     assert found is not None

@@ -430,9 +430,9 @@ def test_no_csp_violation_through_lobby_game_end_screen_and_replay(live, new_pag
     page.wait_for_selector(".scrubber .range")
     # a replay opens at the setup; step to the end and back through the scrubber's buttons
     page.wait_for_function("() => document.querySelector('.step-label').textContent === 'Setup'")
-    page.click('.scrubber button[aria-label="Last"]')
+    page.click(".scrubber button[data-act=last]")
     page.wait_for_function("() => document.querySelector('.step-label').textContent !== 'Setup'")
-    page.click('.scrubber button[aria-label="First"]')
+    page.click(".scrubber button[data-act=first]")
     page.wait_for_function("() => document.querySelector('.step-label').textContent === 'Setup'")
     page.goto(f"{live.base}/#/calc")
     page.wait_for_selector('[data-picker="hand0"]')

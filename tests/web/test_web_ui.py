@@ -380,15 +380,15 @@ def test_replay_scrubber_and_spectator(live, new_page):
     assert page.locator(".rr-hand.spectator").count() == 1  # a spectator sees no hand
     # a replay opens at the setup (First is then unavailable: aria-disabled)
     page.wait_for_function("() => document.querySelector('.step-label').textContent === 'Setup'")
-    assert page.get_attribute('.scrubber button[aria-label="First"]', "aria-disabled") == "true"
+    assert page.get_attribute(".scrubber button[data-act=first]", "aria-disabled") == "true"
     assert page.locator(".rr-loc .rcard").count() == 8
     page.click(".replay-turns .mode-decision")  # one decision a step (by turn: test_web_story.py)
-    page.click('.scrubber button[aria-label="Next"]')
+    page.click(".scrubber button[data-act=next]")
     page.wait_for_function("() => document.querySelector('.step-label').textContent.startsWith('Step 1 ')")
     page.fill(".scrubber .range", str(steps // 2))
     page.wait_for_function(f"() => document.querySelector('.step-label').textContent.startsWith('Step {steps // 2} ')")
     shot(page, "replay")
-    page.click('.scrubber button[aria-label="Last"]')
+    page.click(".scrubber button[data-act=last]")
     page.wait_for_selector(".prompt .btn")
     page.click(".prompt .btn")
     page.wait_for_selector(".endcard .scorepad")

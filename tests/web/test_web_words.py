@@ -516,6 +516,6 @@ def test_a_live_table_in_ukrainian_says_who_decides_what(live, new_page):
     shot(page, "words-live-table-uk", full_page=False)
     lines = page.eval_on_selector_all(".log-lines li .text", "els => els.map((e) => e.textContent)")
     assert any("«" in ln for ln in lines), lines[:10]  # cards named through "карту «…»"
-    assert any(("Оля" in ln or "Бот " in ln) for ln in lines)  # players by their names
+    assert any(("Оля" in ln or re.search(r"Бот\s", ln)) for ln in lines)  # players by their names (no-break space)
     assert not any(re.search(r"undefined|\bNone\b|\bP\d\b|[{}]", ln) for ln in lines), lines
     assert uk["rr.log.turn"].split(" ")[1] in " ".join(lines)  # "— хід N"
