@@ -96,7 +96,12 @@ def test_notification_settings_on_the_account_page(mailing, new_page, console, s
     page.wait_for_selector(".notices-table input[name=push-invited]:not(:checked):not([disabled])")
     page.click(".notices-digest input")
     page.wait_for_selector(".notices-table input[name=email-your_turn][disabled]:not(:checked)")
-    account_id, got = settings_of(srv, name)
+    deadline = time.time() + 20  # the page shows the change at once; its PUT may land a moment later
+    while True:
+        account_id, got = settings_of(srv, name)
+        if got.digest or time.time() > deadline:
+            break
+        time.sleep(0.05)
     assert got.push.invited is False and got.digest is True and got.push.your_turn is True
     page.locator(".settings-notices").scroll_into_view_if_needed()
     shot(page, f"account-notices-{size}-{lang}")

@@ -72,7 +72,7 @@ def test_the_gods_take_the_names_the_players_use(live, new_page, screen, lang):
     assert page.locator(".god-tile h3").all_inner_texts() == names
     tiles = " ".join(page.locator(".god-tile").all_inner_texts())
     assert not re.search(ENGLISH_GODS[lang], tiles), tiles
-    page.locator("#rules-gods").scroll_into_view_if_needed()
+    page.evaluate("document.querySelector('#rules-gods')?.scrollIntoView({block: 'start'})")
     shot(page, f"rn-gods-rules-{where}", full_page=False)
     # a finished table of bots: the Gods its seats took, and the log's invocations
     seats = [{"type": "bot", "bot": "random"} for _ in range(4)]
@@ -91,7 +91,8 @@ def test_the_gods_take_the_names_the_players_use(live, new_page, screen, lang):
     assert shown and set(shown) <= set(names), (shown, names)
     text = page.inner_text(".table-shell")
     assert not re.search(ENGLISH_GODS[lang], text), re.findall(ENGLISH_GODS[lang], text)
-    page.locator(".rn-seat .ncard.god").first.scroll_into_view_if_needed()
+    # (evaluate: the table may draw its seats again meanwhile; a locator would wait for a node that went)
+    page.evaluate("document.querySelector('.rn-seat .ncard.god')?.scrollIntoView({block: 'center'})")
     shot(page, f"rn-gods-table-{where}", full_page=False)
 
 
