@@ -196,6 +196,7 @@ def test_simulate_and_tournament(name):
     assert out["game"] == name and len(out["bots"]) == 2
 
 
+@pytest.mark.multiprocess  # (the command plays its games on a worker pool)
 def test_the_simulate_command(name, tmp_path):
     from typer.testing import CliRunner
 
