@@ -17,22 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from redtable.bots import make_bot
 from redtable.core import make_game
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95% score interval of a proportion ``wins / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+from redtable.sim.stats import wilson_interval
 
 
 def one_game(job: tuple[str, int, str, int]) -> tuple[float, float, int, float, int]:
@@ -63,7 +53,7 @@ def bench(game: str, players: int, opponent: str, games: int, workers: int) -> d
     else:
         results = [one_game(j) for j in jobs]
     wins = sum(r[0] for r in results)
-    lo, hi = wilson(wins, games)
+    lo, hi = wilson_interval(wins, games)
     return {
         "game": game,
         "players": players,
